@@ -1,0 +1,74 @@
+/** Product spec section 9 and identity.md constants. */
+
+export const SDK_VERSION = '7.0.8'
+export const PROTOCOL_VERSION = 301
+
+/** Platform codes sent in the platform header. */
+export const PLATFORM = Object.freeze({ PC: 0, WEB: 1, WAP: 3, MAC: 4, ANDROID: 10, LINUX: 12 } as const)
+export type PlatformName = keyof typeof PLATFORM
+
+/** Verification purposes (the `usage` field of a verification request). */
+export const VERIFICATION_PURPOSES = [
+  'REGISTER',
+  'SIGN_IN',
+  'PASSWORD_RESET',
+  'EMAIL_ADDRESS_CHANGE',
+  'PHONE_NUMBER_CHANGE',
+  'DEFAULT',
+  'EMAIL_ADDRESS_VERIFICATION',
+  'REGISTER_SIGN_IN',
+  'PHONE_NUMBER_VERIFICATION',
+] as const
+export type VerificationPurpose = (typeof VERIFICATION_PURPOSES)[number]
+
+/** Verification targets: any address, an existing user's, or the signed-in user's own. */
+export const VERIFICATION_TARGETS = ['ANY', 'USER', 'CUR_USER'] as const
+export type VerificationTarget = (typeof VERIFICATION_TARGETS)[number]
+
+export const CONTACT_TYPES = ['unknown', 'phone', 'email', 'in-app'] as const
+export type ContactType = (typeof CONTACT_TYPES)[number]
+
+export const VERIFICATION_CHANNELS = ['VERIFICATION_EMAIL', 'VERIFICATION_PHONE'] as const
+export type VerificationChannel = (typeof VERIFICATION_CHANNELS)[number]
+
+/** The scope every first-party token carries. */
+export const DEFAULT_SCOPE = 'pan user offline'
+
+/** The built-in public client of the web app. */
+export const WEB_CLIENT_ID = 'cumulus-web'
+
+/** Anonymous accounts' `sub` starts with this prefix and is longer than 5 characters. */
+export const ANONYMOUS_SUB_PREFIX = 'anon_'
+
+/** The `user_vas` value of the VIP membership entry in `vip_info`. */
+export const VIP_USER_VAS = 2
+
+export const TOKEN_REFRESH_THROTTLE_SECONDS = 120
+export const CREDENTIAL_EXPIRY_MARGIN_LONG_SECONDS = 120
+export const CREDENTIAL_EXPIRY_MARGIN_SHORT_SECONDS = 30
+export const CREDENTIAL_EXPIRY_LONG_THRESHOLD_SECONDS = 600
+export const CAPTCHA_TOKEN_MARGIN_SECONDS = 30
+export const CAPTCHA_FRAME = Object.freeze({ widthPx: 320, heightPx: 430 })
+
+export const RETRY_DEFAULT = 2
+export const RETRY_MIN = 0
+export const RETRY_MAX = 5
+export const RETRY_ATTEMPT_CAP = 15
+
+export const LOCALE_COOKIE = Object.freeze({ name: 'i18n_redirected', maxAgeDays: 365, path: '/', sameSite: 'lax' } as const)
+export const RELOAD_GUARD_SECONDS = 10
+export const RIPPLE_DURATION_MS = Object.freeze({ fast: 150, normal: 250, slow: 500 } as const)
+
+/** Request headers of the protocol. */
+export const HEADERS = Object.freeze({
+  clientId: 'x-client-id',
+  clientVersion: 'x-client-version',
+  sdkVersion: 'x-sdk-version',
+  protocolVersion: 'x-protocol-version',
+  deviceId: 'x-device-id',
+  deviceModel: 'x-device-model',
+  deviceName: 'x-device-name',
+  platformVersion: 'x-platform-version',
+  requestId: 'x-request-id',
+  captchaToken: 'x-captcha-token',
+} as const)

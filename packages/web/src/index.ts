@@ -1,0 +1,2 @@
+// This package is built in a later issue; it has no public API yet.
+export {};

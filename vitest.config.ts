@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+// Tests import sibling packages from source, so `npm test` does not depend on a fresh build.
+const source = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url))
+const alias = {
+  '@cumulus/protocol': source('protocol'),
+  '@cumulus/identity': source('identity'),
+  '@cumulus/sdk': source('sdk'),
+  '@cumulus/drive': source('drive'),
+}
+
+// Suites that touch the database run twice: embedded SQLite with in-process counters (the
+// zero-config start), and PostgreSQL with Redis counters (the scale-out configuration).
+const serviceSuites = ['packages/identity/src/**/*.test.ts', 'packages/identity/test/**/*.test.ts', 'packages/server/src/**/*.test.ts']
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: serviceSuites, provide: { backend: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', include: serviceSuites, provide: { backend: 'postgres' } } },
+    ],
+  },
+})
