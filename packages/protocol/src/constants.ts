@@ -72,3 +72,7 @@ export const HEADERS = Object.freeze({
   requestId: 'x-request-id',
   captchaToken: 'x-captcha-token',
 } as const)
+
+/** Password rules shared by the server and the sign-up forms' pattern check. */
+export const PASSWORD_MIN_LENGTH = 8
+export const PASSWORD_MAX_LENGTH = 128

@@ -1,8 +1,8 @@
-import { CLIENT_UNKNOWN_LOCALE_FALLBACK, type Locale, matchLocale } from '../locales.js'
+import { CLIENT_UNKNOWN_LOCALE_FALLBACK, DEFAULT_LOCALE, type Locale, matchLocale } from '../locales.js'
 import { ERROR_MESSAGES } from '../messages/index.js'
 import type { MessageTable } from '../messages/types.js'
 import { CAPTCHA_REJECT, type ErrorDetail, LOCALIZED_MESSAGE_TYPE } from '../wire/error.js'
-import { GenericErrors, LocalErrors, findErrorByCode } from './catalogue.js'
+import { AccountErrors, GenericErrors, LocalErrors, findErrorByCode } from './catalogue.js'
 
 /** The parts of an error the message choice reads; every field may be missing on a broken reply. */
 export interface ErrorLike {
@@ -44,21 +44,30 @@ export function chooseErrorMessage(error: ErrorLike, locale?: string | null): st
   if (error.error_code === LocalErrors.unreachable.code || error.error === LocalErrors.unreachable.reason) {
     return table.network_unreachable
   }
-  const first = details[0] as { reason?: unknown } | undefined
-  if (error.error === 'captcha_invalid' && first?.reason === CAPTCHA_REJECT) return table.captcha_reject
+  const first = details[0] as { reason?: unknown } | null | undefined
+  const isCaptchaInvalid =
+    error.error === AccountErrors.captcha_invalid.reason || error.error_code === AccountErrors.captcha_invalid.code
+  if (isCaptchaInvalid && first?.reason === CAPTCHA_REJECT) return table.captcha_reject
 
   const code = error.error_code
   if (typeof code === 'number' && code >= FIRST_SPECIFIC_CODE) {
     const entry = findErrorByCode(code)
     if (entry) return table[entry.reason as keyof MessageTable]
   }
-  const name = error.error || GenericErrors.unknown.reason
-  const bracket = error.error_description ? `${name}: ${error.error_description}` : name
+  // A broken reply may carry anything here; only strings go into the text.
+  const name = typeof error.error === 'string' && error.error !== '' ? error.error : GenericErrors.unknown.reason
+  const description = typeof error.error_description === 'string' ? error.error_description : ''
+  const bracket = description ? `${name}: ${description}` : name
   return `${table.default} [${bracket}]`
 }
 
 /** The server's text for a reason in a locale (en-US when the locale is not one of the six). */
 export function messageForReason(reason: string, locale: Locale): string | null {
-  const table = ERROR_MESSAGES[locale] as unknown as Record<string, string>
-  return table[reason] ?? (ERROR_MESSAGES['en-US'] as unknown as Record<string, string>)[reason] ?? null
+  // Own keys only: 'constructor' or 'toString' are not reasons, whatever the prototype holds.
+  const lookUp = (table: MessageTable | undefined): string | null => {
+    if (table === undefined || !Object.hasOwn(table, reason)) return null
+    const text = (table as unknown as Record<string, unknown>)[reason]
+    return typeof text === 'string' ? text : null
+  }
+  return lookUp(ERROR_MESSAGES[locale]) ?? lookUp(ERROR_MESSAGES[DEFAULT_LOCALE])
 }

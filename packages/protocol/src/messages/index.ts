@@ -1,18 +1,23 @@
 import { type Locale } from '../locales.js'
 import { enUS } from './en-US.js'
+import { id } from './id.js'
+import { ko } from './ko.js'
+import { ms } from './ms.js'
 import type { MessageTable } from './types.js'
+import { zhCN } from './zh-CN.js'
+import { zhTW } from './zh-TW.js'
 
 export type { MessageTable, SpecialMessages } from './types.js'
 
 /**
- * Error texts by locale. The other locales are filled in by their own modules;
- * a missing table falls back to en-US (spec 9: translation fallback locale en-US).
+ * Error texts by locale, one complete table per shipped locale
+ * (spec 9: translation fallback locale en-US, used for locales outside the six).
  */
 export const ERROR_MESSAGES: Readonly<Record<Locale, MessageTable>> = {
   'en-US': enUS,
-  id: enUS,
-  ko: enUS,
-  ms: enUS,
-  'zh-CN': enUS,
-  'zh-TW': enUS,
+  id,
+  ko,
+  ms,
+  'zh-CN': zhCN,
+  'zh-TW': zhTW,
 }

@@ -1,0 +1,49 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { IdentityDeps } from './deps.js'
+import { accountRoutes } from './features/account/routes.js'
+import { captchaRoutes } from './features/captcha/routes.js'
+import { signInRoutes } from './features/sign-in/routes.js'
+import { signUpRoutes } from './features/sign-up/routes.js'
+import { tokenRoutes } from './features/tokens/routes.js'
+import { userRoutes } from './features/users/routes.js'
+import { verificationRoutes } from './features/verification/routes.js'
+import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
+import { httpKit, requestIdOf } from './http/http-kit.js'
+
+export interface IdentityRoutesOptions {
+  deps: IdentityDeps
+}
+
+/** Every identity route, as one encapsulated plugin the server can mount beside drive and web. */
+export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRoutesOptions) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  await typed.register(captchaRoutes, { deps })
+  await typed.register(verificationRoutes, { deps })
+  await typed.register(signUpRoutes, { deps })
+  await typed.register(signInRoutes, { deps })
+  await typed.register(tokenRoutes, { deps })
+  await typed.register(userRoutes, { deps })
+  await typed.register(accountRoutes, { deps })
+}
+
+/** Fastify options every Cumulus app uses: request ids, body limit, proxy trust, logger. */
+export function baseServerOptions(deps: Pick<IdentityDeps, 'logger'>, options: { trustProxy?: boolean | number | string } = {}): FastifyServerOptions {
+  return {
+    loggerInstance: deps.logger,
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+    requestIdLogLabel: 'request_id',
+    bodyLimit: MAX_JSON_BODY_BYTES,
+    trustProxy: options.trustProxy ?? false,
+    // Ignore a trailing slash and repeated slashes, as the commercial service's clients sometimes send them.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+  } as FastifyServerOptions
+}
+
+/** The identity service as a standalone app (tests, and `cumulus serve --only identity`). Never listens. */
+export async function buildIdentityApp(deps: IdentityDeps, options: { trustProxy?: boolean | number | string } = {}): Promise<FastifyInstance> {
+  const app = Fastify(baseServerOptions(deps, options)) as unknown as FastifyInstance
+  await app.register(httpKit, { corsOrigins: deps.config.corsOrigins, domain: 'identity' })
+  await app.register(identityRoutes, { deps })
+  return app
+}

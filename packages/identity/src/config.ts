@@ -1,0 +1,86 @@
+/**
+ * The identity service's slice of the configuration. The server parses the environment once
+ * (packages/server/src/config.ts) and passes this down; nothing here reads process.env.
+ */
+export interface RegisteredClient {
+  clientId: string
+  /** Absent for public clients (the web app); present for confidential ones, compared in constant time. */
+  clientSecret?: string | undefined
+  name: string
+  /** Redirect URIs the client may use (captcha challenge, authorization code). */
+  redirectUris: string[]
+  /** OAuth grant types the client may use at the token endpoint. */
+  grantTypes: string[]
+}
+
+export type CaptchaMode = 'auto' | 'always' | 'off'
+
+export interface IdentityConfig {
+  /** Absolute base URL this service is reached at (links in mail, the captcha challenge URL). */
+  publicUrl: string
+  clients: RegisteredClient[]
+  /** Allowed CORS origins; '*' allows any. */
+  corsOrigins: string[]
+  captcha: {
+    mode: CaptchaMode
+    tokenTtlSeconds: number
+    /** Failures (per account, device or IP) after which captcha init answers with a challenge. */
+    challengeAfterFailures: number
+    /** Leading zero bits the proof-of-work challenge asks for. */
+    powDifficultyBits: number
+    /** Captcha init requests per IP per minute before tokens are refused with CAPTCHA_REJECT. */
+    initPerIpPerMinute: number
+  }
+  tokens: {
+    accessTtlSeconds: number
+    /** A session that is not refreshed for this long ends. */
+    refreshIdleTtlSeconds: number
+    /** A rotated refresh token still works this long (two tabs refreshing at once). */
+    refreshReuseGraceSeconds: number
+    sudoTtlSeconds: number
+  }
+  lockout: {
+    windowSeconds: number
+    maxFailuresPerAccount: number
+    maxFailuresPerIp: number
+  }
+  verification: {
+    codeTtlSeconds: number
+    tokenTtlSeconds: number
+    maxAttempts: number
+    resendIntervalSeconds: number
+    maxPerAddressPerDay: number
+  }
+  anonymousSignUpsPerIpPerHour: number
+  /** How long a deleted account stays in cancellation review before it is erased. */
+  deletionGraceSeconds: number
+  /** Product name used in mail and SMS texts. */
+  productName: string
+}
+
+export const IDENTITY_DEFAULTS = {
+  captcha: {
+    mode: 'auto',
+    tokenTtlSeconds: 300,
+    challengeAfterFailures: 3,
+    powDifficultyBits: 18,
+    initPerIpPerMinute: 60,
+  },
+  tokens: {
+    accessTtlSeconds: 7200,
+    refreshIdleTtlSeconds: 60 * 60 * 24 * 90,
+    refreshReuseGraceSeconds: 30,
+    sudoTtlSeconds: 300,
+  },
+  lockout: { windowSeconds: 15 * 60, maxFailuresPerAccount: 5, maxFailuresPerIp: 50 },
+  verification: {
+    codeTtlSeconds: 600,
+    tokenTtlSeconds: 600,
+    maxAttempts: 5,
+    resendIntervalSeconds: 60,
+    maxPerAddressPerDay: 10,
+  },
+  anonymousSignUpsPerIpPerHour: 20,
+  deletionGraceSeconds: 60 * 60 * 24 * 15,
+  productName: 'Cumulus',
+} as const satisfies Omit<IdentityConfig, 'publicUrl' | 'clients' | 'corsOrigins'>

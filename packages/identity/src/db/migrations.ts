@@ -1,0 +1,112 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+
+// Migrations are code, not files, so they ship inside the build and run the same on SQLite and
+// PostgreSQL. Never edit a released migration; add a new one.
+const migrations: Record<string, Migration> = {
+  '0001_identity': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('identity_users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('username', 'text', (c) => c.unique())
+        .addColumn('email', 'text', (c) => c.unique())
+        .addColumn('phone_number', 'text', (c) => c.unique())
+        .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('picture', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('password_hash', 'text')
+        .addColumn('password_updated_at', 'bigint')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('anonymous', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('deletion_requested_at', 'bigint')
+        .addColumn('erase_at', 'bigint')
+        .execute()
+      await db.schema.createIndex('identity_users_erase_at').on('identity_users').column('erase_at').execute()
+
+      await db.schema
+        .createTable('identity_memberships')
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('identity_users.id').onDelete('cascade'))
+        .addColumn('vas_type', 'text', (c) => c.notNull())
+        .addColumn('level', 'integer', (c) => c.notNull())
+        .addColumn('is_year', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute()
+
+      await db.schema
+        .createTable('identity_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('identity_users.id').onDelete('cascade'))
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('device_id', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('refreshed_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .addColumn('revoke_reason', 'text')
+        .execute()
+      await db.schema.createIndex('identity_sessions_user').on('identity_sessions').column('user_id').execute()
+      await db.schema.createIndex('identity_sessions_expires').on('identity_sessions').column('expires_at').execute()
+
+      await db.schema
+        .createTable('identity_refresh_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('session_id', 'text', (c) => c.notNull().references('identity_sessions.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('rotated_at', 'bigint')
+        .execute()
+      await db.schema.createIndex('identity_refresh_tokens_session').on('identity_refresh_tokens').column('session_id').execute()
+
+      await db.schema
+        .createTable('identity_verifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('usage', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('token_expires_at', 'bigint')
+        .addColumn('consumed_at', 'bigint')
+        .execute()
+      await db.schema
+        .createIndex('identity_verifications_address')
+        .on('identity_verifications')
+        .columns(['address', 'created_at'])
+        .execute()
+      await db.schema.createIndex('identity_verifications_expires').on('identity_verifications').column('expires_at').execute()
+
+      await db.schema
+        .createTable('identity_sudo_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('identity_users.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute()
+    },
+  },
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/** Brings the identity tables up to date. Safe to run on every start and from several nodes. */
+export async function migrateIdentity(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'identity_migrations',
+    migrationLockTableName: 'identity_migrations_lock',
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`identity migration ${failed ?? ''} failed: ${String((error as Error).message ?? error)}`, { cause: error })
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+
+export type DatabaseKind = 'sqlite' | 'postgres'
+
+export interface OpenDatabaseOptions {
+  /** A postgres:// URL selects PostgreSQL; anything else uses SQLite at `sqlitePath`. */
+  databaseUrl?: string | undefined
+  /** SQLite file path (':memory:' for a throwaway database). */
+  sqlitePath: string
+  /** PostgreSQL schema to use (tests give each run its own); default `public`. */
+  postgresSchema?: string | undefined
+  /** PostgreSQL pool size. */
+  poolSize?: number | undefined
+}
+
+export interface OpenedDatabase {
+  db: Kysely<any>
+  kind: DatabaseKind
+  close(): Promise<void>
+}
+
+const PG_INT8_OID = 20
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//i.test(url)
+}
+
+/** Opens the product database: SQLite (WAL) by default, PostgreSQL when the URL says so. */
+export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  if (isPostgresUrl(options.databaseUrl)) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.postgresSchema ? { options: `-c search_path=${quoteIdent(options.postgresSchema)}` } : {}),
+      // Times are bigint milliseconds; they fit a JS number, so read them as numbers, not strings.
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    })
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    return { db, kind: 'postgres', close: () => db.destroy() }
+  }
+  if (options.sqlitePath !== ':memory:') mkdirSync(dirname(options.sqlitePath), { recursive: true })
+  const database = new SQLite(options.sqlitePath)
+  // WAL lets readers run while one writer commits; NORMAL sync is durable across process crashes
+  // in WAL mode. busy_timeout covers a second process (the CLI) writing while the server runs.
+  database.pragma('journal_mode = WAL')
+  database.pragma('synchronous = NORMAL')
+  database.pragma('foreign_keys = ON')
+  database.pragma('busy_timeout = 5000')
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+  return { db, kind: 'sqlite', close: () => db.destroy() }
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid PostgreSQL schema name: ${name}`)
+  return name
+}

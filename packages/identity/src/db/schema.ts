@@ -1,0 +1,89 @@
+import type { Generated } from 'kysely'
+
+/**
+ * Identity tables. Times are milliseconds since the epoch (bigint columns); booleans are 0/1
+ * integers, so one set of migrations serves SQLite and PostgreSQL alike.
+ */
+export interface IdentityDatabase {
+  identity_users: UsersTable
+  identity_memberships: MembershipsTable
+  identity_sessions: SessionsTable
+  identity_refresh_tokens: RefreshTokensTable
+  identity_verifications: VerificationsTable
+  identity_sudo_tokens: SudoTokensTable
+}
+
+export type UserStatus = 'ACTIVE' | 'FROZEN'
+
+export interface UsersTable {
+  id: string
+  username: string | null
+  email: string | null
+  phone_number: string | null
+  name: string
+  picture: string
+  password_hash: string | null
+  password_updated_at: number | null
+  status: UserStatus
+  anonymous: number
+  created_at: number
+  updated_at: number
+  /** Set when the user asked for deletion; the account is erased at `erase_at`. */
+  deletion_requested_at: number | null
+  erase_at: number | null
+}
+
+export interface MembershipsTable {
+  user_id: string
+  vas_type: string
+  level: number
+  is_year: number
+  expires_at: number
+  updated_at: number
+}
+
+export interface SessionsTable {
+  id: string
+  user_id: string
+  client_id: string
+  device_id: string
+  scope: string
+  created_at: number
+  refreshed_at: number
+  /** The session ends here unless refreshed (idle timeout). */
+  expires_at: number
+  revoked_at: number | null
+  revoke_reason: string | null
+}
+
+export interface RefreshTokensTable {
+  token_hash: string
+  session_id: string
+  created_at: number
+  /** Set when the token was exchanged; a later use outside the grace window revokes the session. */
+  rotated_at: number | null
+}
+
+export interface VerificationsTable {
+  id: string
+  channel: 'email' | 'phone'
+  address: string
+  usage: string
+  user_id: string | null
+  client_id: string
+  code_hash: string
+  attempts: Generated<number>
+  created_at: number
+  expires_at: number
+  verified_at: number | null
+  token_hash: string | null
+  token_expires_at: number | null
+  consumed_at: number | null
+}
+
+export interface SudoTokensTable {
+  token_hash: string
+  user_id: string
+  session_id: string
+  expires_at: number
+}

@@ -1,0 +1,82 @@
+import { AppError, DEFAULT_SCOPE, GenericErrors, OAuthErrors, type TokenReply } from '@cumulus/protocol'
+import type { RegisteredClient } from '../../config.js'
+import type { IdentityDeps } from '../../deps.js'
+import { hashSecret, randomId, randomSecret } from '../../lib/secrets.js'
+import type { SessionRecord } from '../../stores/session-store.js'
+
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>
+
+/** Who a bearer token speaks for, after the per-request session check. */
+export interface AuthContext {
+  userId: string
+  sessionId: string
+  clientId: string
+  scope: string
+}
+
+async function accessTokenFor(deps: Deps, session: Pick<SessionRecord, 'id' | 'userId' | 'clientId' | 'scope'>, nowMs: number) {
+  const iat = Math.floor(nowMs / 1000)
+  const expiresIn = deps.config.tokens.accessTtlSeconds
+  const accessToken = await deps.keys.sign({ sub: session.userId, client_id: session.clientId, scope: session.scope, sid: session.id, jti: randomId(9), iat, exp: iat + expiresIn })
+  return { accessToken, expiresIn }
+}
+
+/** Opens a session for a user on a client and returns the token reply (sign-in, sign-up, SSO exchange). */
+export async function startSession(deps: Deps, input: { userId: string; client: RegisteredClient; deviceId: string; scope?: string }): Promise<TokenReply> {
+  const nowMs = deps.clock.nowMs()
+  const refreshToken = randomSecret()
+  const session = {
+    id: randomId(12),
+    userId: input.userId,
+    clientId: input.client.clientId,
+    deviceId: input.deviceId,
+    scope: input.scope ?? DEFAULT_SCOPE,
+    createdAtMs: nowMs,
+    refreshedAtMs: nowMs,
+    expiresAtMs: nowMs + deps.config.tokens.refreshIdleTtlSeconds * 1000,
+  }
+  await deps.sessions.create(session, hashSecret(refreshToken))
+  const { accessToken, expiresIn } = await accessTokenFor(deps, session, nowMs)
+  return { token_type: 'Bearer', access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn, sub: input.userId, scope: session.scope }
+}
+
+/**
+ * The refresh_token grant. Rotates the token; a rotated token reused after the grace window
+ * revokes the session (both the thief's and the owner's tokens stop working).
+ */
+export async function refreshSession(deps: Deps, input: { refreshToken: string; client: RegisteredClient }): Promise<TokenReply> {
+  const nowMs = deps.clock.nowMs()
+  const next = randomSecret()
+  const result = await deps.sessions.rotateRefreshToken({
+    tokenHash: hashSecret(input.refreshToken),
+    newTokenHash: hashSecret(next),
+    clientId: input.client.clientId,
+    nowMs,
+    graceMs: deps.config.tokens.refreshReuseGraceSeconds * 1000,
+    newExpiresAtMs: nowMs + deps.config.tokens.refreshIdleTtlSeconds * 1000,
+  })
+  if (result.kind === 'reused') throw new AppError(OAuthErrors.invalid_grant, { description: 'refresh token was already used; the session is revoked' })
+  if (result.kind === 'invalid') throw new AppError(OAuthErrors.invalid_grant, { description: 'refresh token is invalid or expired' })
+  const { accessToken, expiresIn } = await accessTokenFor(deps, result.session, nowMs)
+  return { token_type: 'Bearer', access_token: accessToken, refresh_token: next, expires_in: expiresIn, sub: result.session.userId, scope: result.session.scope }
+}
+
+/**
+ * Checks a bearer access token: signature and expiry, then the session itself, so a revoked
+ * session's tokens stop working at once. Returns null when the token does not authenticate.
+ */
+export async function authenticateAccessToken(deps: Deps, token: string): Promise<AuthContext | null> {
+  const nowMs = deps.clock.nowMs()
+  const claims = await deps.keys.verify(token, nowMs)
+  if (!claims) return null
+  const active = await deps.sessions.findActive(claims.sid, nowMs)
+  if (!active || active.userStatus !== 'ACTIVE' || active.session.userId !== claims.sub) return null
+  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.client_id, scope: claims.scope }
+}
+
+/** Like authenticateAccessToken, but throws `unauthenticated` (16, 401). */
+export async function requireAuth(deps: Deps, token: string | undefined): Promise<AuthContext> {
+  const auth = token ? await authenticateAccessToken(deps, token) : null
+  if (!auth) throw new AppError(GenericErrors.unauthenticated, { description: token ? 'access token is invalid, expired or revoked' : 'bearer access token required' })
+  return auth
+}

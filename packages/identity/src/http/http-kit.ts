@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto'
+import cors from '@fastify/cors'
+import { HEADERS } from '@cumulus/protocol'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { authContext } from './authenticate.js'
+import { bodyParsers } from './body-parsers.js'
+import { errorHandler } from './error-handler.js'
+
+export interface HttpKitOptions {
+  /** Allowed CORS origins; '*' allows any. */
+  corsOrigins: string[]
+  /** The ErrorInfo domain of errors this app renders. */
+  domain: string
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** Uses the caller's `x-request-id` when it is sane, else makes one (identity.md transport rules). */
+export function requestIdOf(header: unknown): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID()
+}
+
+/**
+ * What every Cumulus HTTP app shares: the error renderer, lenient body parsers, request ids
+ * echoed on every reply, CORS and the auth context. Wrapped with fastify-plugin so it covers
+ * every route of the app it is registered on.
+ */
+export const httpKit = fp(
+  async (app: FastifyInstance, options: HttpKitOptions) => {
+    await app.register(errorHandler, { domain: options.domain })
+    await app.register(bodyParsers)
+    await app.register(authContext)
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header(HEADERS.requestId, request.id)
+    })
+    const anyOrigin = options.corsOrigins.includes('*')
+    await app.register(cors, {
+      origin: anyOrigin ? true : options.corsOrigins,
+      credentials: false,
+      exposedHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    })
+  },
+  { fastify: '5.x', name: 'cumulus-http-kit' },
+)

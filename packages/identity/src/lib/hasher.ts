@@ -1,0 +1,60 @@
+import { Algorithm, hash, verify } from '@node-rs/argon2'
+import { randomSecret } from './secrets.js'
+
+/** Password hashing. Implementations run off the event loop. */
+export interface PasswordHasher {
+  /** Returns an encoded hash (PHC string) of `password`. */
+  hash(password: string): Promise<string>
+  /** True when `password` matches `encoded`; false for a mismatch or an unreadable hash, never throws. */
+  verify(encoded: string, password: string): Promise<boolean>
+  /**
+   * Verifies `password` against a decoy hash and returns false. Called when there is no real hash
+   * (unknown user, locked account) so every sign-in path costs exactly one hash.
+   */
+  verifyDecoy(password: string): Promise<false>
+}
+
+export interface Argon2Params {
+  memoryCostKiB: number
+  timeCost: number
+  parallelism: number
+}
+
+/** OWASP's argon2id recommendation (m=19 MiB, t=2, p=1). */
+export const OWASP_ARGON2ID: Argon2Params = { memoryCostKiB: 19_456, timeCost: 2, parallelism: 1 }
+
+/**
+ * argon2id through @node-rs/argon2, whose async calls run on libuv's thread pool,
+ * so hashing never blocks the event loop.
+ */
+export class Argon2Hasher implements PasswordHasher {
+  // Made once at construction so the first unknown-user sign-in costs one hash like any other.
+  private readonly decoy: Promise<string>
+
+  constructor(private readonly params: Argon2Params = OWASP_ARGON2ID) {
+    this.decoy = this.hash(randomSecret())
+  }
+
+  hash(password: string): Promise<string> {
+    return hash(password, {
+      algorithm: Algorithm.Argon2id,
+      memoryCost: this.params.memoryCostKiB,
+      timeCost: this.params.timeCost,
+      parallelism: this.params.parallelism,
+    })
+  }
+
+  async verify(encoded: string, password: string): Promise<boolean> {
+    try {
+      return await verify(encoded, password)
+    } catch {
+      return false
+    }
+  }
+
+  async verifyDecoy(password: string): Promise<false> {
+    // The decoy has the same parameters as real hashes, so it costs the same time.
+    await this.verify(await this.decoy, password)
+    return false
+  }
+}

@@ -1,0 +1,72 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import nodemailer from 'nodemailer'
+import { randomId } from './secrets.js'
+
+/** An e-mail to deliver. */
+export interface OutgoingMail {
+  to: string
+  subject: string
+  text: string
+  html?: string | undefined
+}
+
+/** Delivers mail. Implementations: SMTP (MAIL_URL smtp://...) and a file outbox (file://dir, one .eml per message). */
+export interface Mailer {
+  /** Sends one message; rejects when the transport refuses it. */
+  send(mail: OutgoingMail): Promise<void>
+  close(): Promise<void>
+}
+
+
+export interface MailerOptions {
+  /** `smtp://user:pass@host:port` (or smtps://) or `file:///dir`. */
+  url: string
+  /** The From header. */
+  from: string
+}
+
+/** Picks the transport from MAIL_URL. */
+export function createMailer(options: MailerOptions): Mailer {
+  const url = new URL(options.url)
+  if (url.protocol === 'file:') return new FileOutboxMailer(fileURLToPath(url), options.from)
+  if (url.protocol === 'smtp:' || url.protocol === 'smtps:') return new SmtpMailer(options.url, options.from)
+  throw new Error(`unsupported MAIL_URL scheme ${url.protocol}`)
+}
+
+/** Sends through an SMTP server with a pooled connection. */
+export class SmtpMailer implements Mailer {
+  private readonly transport: nodemailer.Transporter
+
+  constructor(url: string, private readonly from: string) {
+    // Loopback sinks and local relays often lack a valid certificate; STARTTLS is still used when offered.
+    this.transport = nodemailer.createTransport(url, { pool: true, maxConnections: 2 } as never)
+  }
+
+  async send(mail: OutgoingMail) {
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+  }
+
+  async close() {
+    this.transport.close()
+  }
+}
+
+/** Writes each message as an RFC 5322 `.eml` file (written to a temp name, then renamed, so readers never see half a file). */
+export class FileOutboxMailer implements Mailer {
+  private readonly builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+
+  constructor(private readonly dir: string, private readonly from: string) {}
+
+  async send(mail: OutgoingMail) {
+    const info = (await this.builder.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })) as unknown as { message: Buffer }
+    await mkdir(this.dir, { recursive: true })
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomId(6)}.eml`
+    const temp = join(this.dir, `.${name}.tmp`)
+    await writeFile(temp, info.message)
+    await rename(temp, join(this.dir, name))
+  }
+
+  async close() {}
+}

@@ -1,0 +1,151 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { IdentityDatabase, SessionsTable } from '../db/schema.js'
+import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
+
+function toRecord(row: Selectable<SessionsTable>): SessionRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    clientId: row.client_id,
+    deviceId: row.device_id,
+    scope: row.scope,
+    createdAtMs: row.created_at,
+    refreshedAtMs: row.refreshed_at,
+    expiresAtMs: row.expires_at,
+    revokedAtMs: row.revoked_at,
+    revokeReason: row.revoke_reason,
+  }
+}
+
+export class KyselySessionStore implements SessionStore {
+  constructor(private readonly db: Kysely<IdentityDatabase>) {}
+
+  async create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('identity_sessions')
+        .values({
+          id: session.id,
+          user_id: session.userId,
+          client_id: session.clientId,
+          device_id: session.deviceId,
+          scope: session.scope,
+          created_at: session.createdAtMs,
+          refreshed_at: session.refreshedAtMs,
+          expires_at: session.expiresAtMs,
+          revoked_at: null,
+          revoke_reason: null,
+        })
+        .execute()
+      await trx.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null }).execute()
+    })
+  }
+
+  async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {
+    const row = await this.db
+      .selectFrom('identity_sessions as s')
+      .innerJoin('identity_users as u', 'u.id', 's.user_id')
+      .selectAll('s')
+      .select('u.status as user_status')
+      .where('s.id', '=', sessionId)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', nowMs)
+      .executeTakeFirst()
+    if (!row) return null
+    const { user_status, ...session } = row
+    return { session: toRecord(session), userStatus: user_status }
+  }
+
+  async rotateRefreshToken(input: RotateInput): Promise<RotationResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('identity_refresh_tokens as t')
+        .innerJoin('identity_sessions as s', 's.id', 't.session_id')
+        .innerJoin('identity_users as u', 'u.id', 's.user_id')
+        .selectAll('s')
+        .select(['t.rotated_at', 'u.status as user_status'])
+        .where('t.token_hash', '=', input.tokenHash)
+        .executeTakeFirst()
+      if (!row) return { kind: 'invalid' } as const
+      const { rotated_at, user_status, ...sessionRow } = row
+      const session = toRecord(sessionRow)
+      if (session.revokedAtMs !== null || session.expiresAtMs <= input.nowMs || user_status !== 'ACTIVE' || session.clientId !== input.clientId) {
+        return { kind: 'invalid' } as const
+      }
+      let viaGrace = false
+      if (rotated_at === null) {
+        // Claim the token with a conditional update: of two racing refreshes only one sees a row
+        // change here; the other falls through to the grace check below.
+        const claimed = await trx
+          .updateTable('identity_refresh_tokens')
+          .set({ rotated_at: input.nowMs })
+          .where('token_hash', '=', input.tokenHash)
+          .where('rotated_at', 'is', null)
+          .executeTakeFirst()
+        if (Number(claimed.numUpdatedRows) !== 1) viaGrace = true
+      } else if (input.nowMs - rotated_at <= input.graceMs) {
+        viaGrace = true
+      } else {
+        await trx
+          .updateTable('identity_sessions')
+          .set({ revoked_at: input.nowMs, revoke_reason: 'refresh_token_reuse' })
+          .where('id', '=', session.id)
+          .where('revoked_at', 'is', null)
+          .execute()
+        return { kind: 'reused', sessionId: session.id } as const
+      }
+      await trx.insertInto('identity_refresh_tokens').values({ token_hash: input.newTokenHash, session_id: session.id, created_at: input.nowMs, rotated_at: null }).execute()
+      await trx.updateTable('identity_sessions').set({ refreshed_at: input.nowMs, expires_at: input.newExpiresAtMs }).where('id', '=', session.id).execute()
+      return { kind: 'rotated', session: { ...session, refreshedAtMs: input.nowMs, expiresAtMs: input.newExpiresAtMs }, viaGrace } as const
+    })
+  }
+
+  async findByRefreshToken(tokenHash: string) {
+    const row = await this.db
+      .selectFrom('identity_refresh_tokens as t')
+      .innerJoin('identity_sessions as s', 's.id', 't.session_id')
+      .selectAll('s')
+      .where('t.token_hash', '=', tokenHash)
+      .executeTakeFirst()
+    return row ? toRecord(row) : null
+  }
+
+  async revoke(sessionId: string, reason: string, nowMs: number) {
+    await this.db.updateTable('identity_sessions').set({ revoked_at: nowMs, revoke_reason: reason }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute()
+  }
+
+  async revokeAllForUser(userId: string, reason: string, nowMs: number, exceptSessionId?: string) {
+    let query = this.db.updateTable('identity_sessions').set({ revoked_at: nowMs, revoke_reason: reason }).where('user_id', '=', userId).where('revoked_at', 'is', null)
+    if (exceptSessionId) query = query.where('id', '!=', exceptSessionId)
+    const result = await query.executeTakeFirst()
+    await this.db.deleteFrom('identity_sudo_tokens').where('user_id', '=', userId).execute()
+    return Number(result.numUpdatedRows)
+  }
+
+  async createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number) {
+    await this.db.insertInto('identity_sudo_tokens').values({ token_hash: tokenHash, user_id: userId, session_id: sessionId, expires_at: expiresAtMs }).execute()
+  }
+
+  async findSudoToken(tokenHash: string, nowMs: number) {
+    const row = await this.db
+      .selectFrom('identity_sudo_tokens')
+      .select(['user_id', 'session_id'])
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', nowMs)
+      .executeTakeFirst()
+    return row ? { userId: row.user_id, sessionId: row.session_id } : null
+  }
+
+  async deleteSudoToken(tokenHash: string) {
+    await this.db.deleteFrom('identity_sudo_tokens').where('token_hash', '=', tokenHash).execute()
+  }
+
+  async purgeEnded(beforeMs: number) {
+    await this.db.deleteFrom('identity_sudo_tokens').where('expires_at', '<=', beforeMs).execute()
+    const result = await this.db
+      .deleteFrom('identity_sessions')
+      .where((eb) => eb.or([eb('revoked_at', '<=', beforeMs), eb('expires_at', '<=', beforeMs)]))
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  }
+}

@@ -1,0 +1,124 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { IdentityDatabase, UsersTable } from '../db/schema.js'
+import { asUniqueViolation } from './errors.js'
+import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
+
+function toRecord(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    phoneNumber: row.phone_number,
+    name: row.name,
+    picture: row.picture,
+    passwordHash: row.password_hash,
+    passwordUpdatedAtMs: row.password_updated_at,
+    status: row.status,
+    anonymous: row.anonymous === 1,
+    createdAtMs: row.created_at,
+    updatedAtMs: row.updated_at,
+    deletionRequestedAtMs: row.deletion_requested_at,
+    eraseAtMs: row.erase_at,
+  }
+}
+
+function rethrow(error: unknown): never {
+  throw asUniqueViolation(error) ?? error
+}
+
+export class KyselyUserStore implements UserStore {
+  constructor(private readonly db: Kysely<IdentityDatabase>) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const row = {
+      id: user.id,
+      username: user.username ?? null,
+      email: user.email ?? null,
+      phone_number: user.phoneNumber ?? null,
+      name: user.name,
+      picture: user.picture ?? '',
+      password_hash: user.passwordHash ?? null,
+      password_updated_at: user.passwordHash ? user.createdAtMs : null,
+      status: 'ACTIVE' as const,
+      anonymous: user.anonymous ? 1 : 0,
+      created_at: user.createdAtMs,
+      updated_at: user.createdAtMs,
+      deletion_requested_at: null,
+      erase_at: null,
+    }
+    await this.db.insertInto('identity_users').values(row).execute().catch(rethrow)
+    return toRecord(row)
+  }
+
+  private async findBy(column: 'id' | 'email' | 'phone_number' | 'username', value: string) {
+    const row = await this.db.selectFrom('identity_users').selectAll().where(column, '=', value).executeTakeFirst()
+    return row ? toRecord(row) : null
+  }
+
+  findById(id: string) {
+    return this.findBy('id', id)
+  }
+  findByEmail(email: string) {
+    return this.findBy('email', email)
+  }
+  findByPhone(phoneNumber: string) {
+    return this.findBy('phone_number', phoneNumber)
+  }
+  findByUsername(username: string) {
+    return this.findBy('username', username)
+  }
+
+  async findByIds(ids: readonly string[]) {
+    if (ids.length === 0) return []
+    const rows = await this.db.selectFrom('identity_users').selectAll().where('id', 'in', [...ids]).execute()
+    return rows.map(toRecord)
+  }
+
+  async update(id: string, patch: UserPatch, nowMs: number) {
+    const set: Partial<UsersTable> = { updated_at: nowMs }
+    if (patch.name !== undefined) set.name = patch.name
+    if (patch.picture !== undefined) set.picture = patch.picture
+    if (patch.email !== undefined) set.email = patch.email
+    if (patch.phoneNumber !== undefined) set.phone_number = patch.phoneNumber
+    if (patch.username !== undefined) set.username = patch.username
+    if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash
+    if (patch.passwordUpdatedAtMs !== undefined) set.password_updated_at = patch.passwordUpdatedAtMs
+    await this.db.updateTable('identity_users').set(set).where('id', '=', id).execute().catch(rethrow)
+  }
+
+  async requestDeletion(id: string, nowMs: number, eraseAtMs: number) {
+    await this.db
+      .updateTable('identity_users')
+      .set({ status: 'FROZEN', deletion_requested_at: nowMs, erase_at: eraseAtMs, updated_at: nowMs })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async cancelDeletion(id: string, nowMs: number) {
+    const result = await this.db
+      .updateTable('identity_users')
+      .set({ status: 'ACTIVE', deletion_requested_at: null, erase_at: null, updated_at: nowMs })
+      .where('id', '=', id)
+      .where('status', '=', 'FROZEN')
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  async eraseDue(nowMs: number) {
+    // Sessions, refresh tokens, memberships and sudo tokens go with the user (ON DELETE CASCADE);
+    // verifications keep no user data beyond the address and expire on their own.
+    return this.db.transaction().execute(async (trx) => {
+      const due = await trx.selectFrom('identity_users').select('id').where('status', '=', 'FROZEN').where('erase_at', '<=', nowMs).execute()
+      const ids = due.map((r) => r.id)
+      if (ids.length === 0) return []
+      await trx.deleteFrom('identity_verifications').where('user_id', 'in', ids).execute()
+      await trx.deleteFrom('identity_users').where('id', 'in', ids).execute()
+      return ids
+    })
+  }
+
+  async list(options: { limit: number; offset?: number }) {
+    const rows = await this.db.selectFrom('identity_users').selectAll().orderBy('created_at').orderBy('id').limit(options.limit).offset(options.offset ?? 0).execute()
+    return rows.map(toRecord)
+  }
+}

@@ -1,0 +1,64 @@
+export interface SessionRecord {
+  id: string
+  userId: string
+  clientId: string
+  deviceId: string
+  scope: string
+  createdAtMs: number
+  refreshedAtMs: number
+  expiresAtMs: number
+  revokedAtMs: number | null
+  revokeReason: string | null
+}
+
+/** What the per-request session check needs: the session and its user's status in one read. */
+export interface ActiveSession {
+  session: SessionRecord
+  userStatus: 'ACTIVE' | 'FROZEN'
+}
+
+export type RotationResult =
+  /** The token was current (or rotated within the grace window); `newTokenHash` is now valid. */
+  | { kind: 'rotated'; session: SessionRecord; viaGrace: boolean }
+  /** A rotated token came back after the grace window: the session is now revoked. */
+  | { kind: 'reused'; sessionId: string }
+  /** Unknown token, or its session is revoked, expired or belongs to another client. */
+  | { kind: 'invalid' }
+
+export interface RotateInput {
+  tokenHash: string
+  newTokenHash: string
+  clientId: string
+  nowMs: number
+  graceMs: number
+  /** The refreshed session's new idle expiry. */
+  newExpiresAtMs: number
+}
+
+/** Sessions with their refresh tokens and sudo tokens. Token values are stored as hashes only. */
+export interface SessionStore {
+  /** Creates a session and its first refresh token in one transaction. */
+  create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string): Promise<void>
+  /** The session if it exists, is not revoked and has not expired at `nowMs`; else null. */
+  findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null>
+  /**
+   * Exchanges a refresh token atomically. A current token is marked rotated and `newTokenHash`
+   * issued; a token rotated less than `graceMs` ago also yields a fresh token (two tabs refreshing
+   * at once both succeed); an older rotated token revokes the whole session (reuse detection).
+   */
+  rotateRefreshToken(input: RotateInput): Promise<RotationResult>
+  /** The session a refresh token (current or rotated) belongs to, or null. Does not check validity. */
+  findByRefreshToken(tokenHash: string): Promise<SessionRecord | null>
+  /** Revokes one session. Idempotent. */
+  revoke(sessionId: string, reason: string, nowMs: number): Promise<void>
+  /** Revokes every live session of a user, except `exceptSessionId`. Returns how many were revoked. */
+  revokeAllForUser(userId: string, reason: string, nowMs: number, exceptSessionId?: string): Promise<number>
+  /** Stores a sudo token hash for the user and session. */
+  createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number): Promise<void>
+  /** The user id a live sudo token belongs to, or null when unknown or expired. */
+  findSudoToken(tokenHash: string, nowMs: number): Promise<{ userId: string; sessionId: string } | null>
+  /** Deletes a sudo token (single use). */
+  deleteSudoToken(tokenHash: string): Promise<void>
+  /** Deletes sessions that ended (revoked or expired) before `beforeMs`, and expired sudo tokens. */
+  purgeEnded(beforeMs: number): Promise<number>
+}
