@@ -19,42 +19,106 @@ export interface SmtpSink {
   close(): Promise<void>
 }
 
-function decodeQuotedPrintable(input: string): string {
-  const bytes: number[] = []
-  const soft = input.replace(/=\r?\n/g, '')
-  for (let i = 0; i < soft.length; i++) {
-    const hex = soft.slice(i + 1, i + 3)
-    if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16))
-      i += 2
-    } else bytes.push(...Buffer.from(soft[i]!, 'utf8'))
+/** Quoted-printable (RFC 2045 6.7) to bytes: `=XX` escapes, soft line breaks `=` + newline. */
+function quotedPrintableBytes(input: string): Buffer {
+  const chunks: Buffer[] = []
+  for (const [token, hex] of input.replace(/=\r?\n/g, '').matchAll(/=([0-9A-F]{2})|[^=]+|=/gi)) {
+    chunks.push(hex ? Buffer.from([Number.parseInt(hex, 16)]) : Buffer.from(token, 'utf8'))
   }
-  return Buffer.from(bytes).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
+/** Decodes bytes in a MIME charset; unknown labels fall back to UTF-8. */
+function decodeCharset(bytes: Buffer, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(bytes)
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes)
+  }
+}
+
+const ENCODED_WORD = /=\?([^?*\s]+)(?:\*[^?]*)?\?([bq])\?([^?\s]*)\?=/gi
+const ENCODED_WORD_RUN = /=\?[^?\s]+\?[bq]\?[^?\s]*\?=(?:[ \t]*=\?[^?\s]+\?[bq]\?[^?\s]*\?=)*/gi
+
+/**
+ * RFC 2047 encoded words. Whitespace between adjacent encoded words is not part of the text
+ * (encoders fold long subjects into several words), and adjacent words in one charset are
+ * joined as bytes before decoding, so a character split across two words survives.
+ */
 function decodeHeader(value: string): string {
-  return value.replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
-    enc.toLowerCase() === 'b' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
-  ).replace(/\?=\s+=\?/g, '')
+  return value.replace(ENCODED_WORD_RUN, (run) => {
+    const pieces: { charset: string; bytes: Buffer }[] = []
+    for (const [, charset = 'utf-8', encoding = 'b', text = ''] of run.matchAll(ENCODED_WORD)) {
+      const bytes = encoding.toLowerCase() === 'b' ? Buffer.from(text, 'base64') : quotedPrintableBytes(text.replace(/_/g, ' '))
+      const last = pieces.at(-1)
+      if (last && last.charset === charset.toLowerCase()) last.bytes = Buffer.concat([last.bytes, bytes])
+      else pieces.push({ charset: charset.toLowerCase(), bytes })
+    }
+    return pieces.map((p) => decodeCharset(p.bytes, p.charset)).join('')
+  })
 }
 
-/** Reads subject and the text/plain part out of a (possibly multipart) message. */
-export function parseMail(raw: string): { subject: string; text: string } {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/)
-  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ')
-  const subject = decodeHeader(/^subject:\s*(.*)$/im.exec(unfolded)?.[1] ?? '')
-  const body = rest.join('\n\n')
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(unfolded)?.[1]
-  const parts = boundary ? body.split(`--${boundary}`) : [`${head}\n\n${body}`]
-  for (const part of parts) {
-    const [partHead = '', ...partBody] = part.replace(/^\r?\n/, '').split(/\r?\n\r?\n/)
-    if (boundary && !/content-type:\s*text\/plain/i.test(partHead)) continue
-    const content = partBody.join('\n\n')
-    const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(partHead)?.[1]?.toLowerCase()
-    const text = encoding === 'base64' ? Buffer.from(content.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(content) : content
-    return { subject, text: text.trim() }
+/** Splits an entity at its first blank line and unfolds the header block (RFC 5322 2.2.3). */
+function splitEntity(entity: string): { head: string; body: string } {
+  const match = /\r?\n\r?\n/.exec(entity)
+  const head = match ? entity.slice(0, match.index) : entity
+  const body = match ? entity.slice(match.index + match[0].length) : ''
+  return { head: head.replace(/\r?\n(?=[ \t])/g, ''), body }
+}
+
+function headerValue(head: string, name: string): string | undefined {
+  return new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(head)?.[1]
+}
+
+function parameter(headerLine: string | undefined, name: string): string | undefined {
+  const match = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i').exec(headerLine ?? '')
+  return match ? (match[1] ?? match[2]) : undefined
+}
+
+/** The body parts of a multipart entity, without preamble and epilogue (RFC 2046 5.1.1). */
+function multipartParts(body: string, boundary: string): string[] {
+  const parts: string[] = []
+  let current: string[] | null = null
+  for (const line of body.split(/\r?\n/)) {
+    const delimiter = line.trimEnd()
+    if (delimiter === `--${boundary}` || delimiter === `--${boundary}--`) {
+      if (current) parts.push(current.join('\r\n'))
+      if (delimiter === `--${boundary}--`) return parts
+      current = []
+    } else current?.push(line)
   }
-  return { subject, text: '' }
+  if (current) parts.push(current.join('\r\n'))
+  return parts
+}
+
+/** The decoded first text/plain part of an entity, searching nested multiparts; null when there is none. */
+function plainText(head: string, body: string): string | null {
+  const contentType = headerValue(head, 'content-type') ?? 'text/plain'
+  const type = contentType.split(';')[0]!.trim().toLowerCase()
+  if (type.startsWith('multipart/')) {
+    const boundary = parameter(contentType, 'boundary')
+    if (!boundary) return null
+    for (const part of multipartParts(body, boundary)) {
+      const entity = splitEntity(part)
+      const text = plainText(entity.head, entity.body)
+      if (text !== null) return text
+    }
+    return null
+  }
+  if (type !== 'text/plain') return null
+  if (/^attachment\b/i.test(headerValue(head, 'content-disposition') ?? '')) return null
+  const encoding = headerValue(head, 'content-transfer-encoding')?.trim().toLowerCase()
+  const charset = parameter(contentType, 'charset')
+  if (encoding === 'base64') return decodeCharset(Buffer.from(body.replace(/\s+/g, ''), 'base64'), charset)
+  if (encoding === 'quoted-printable') return decodeCharset(quotedPrintableBytes(body), charset)
+  return body
+}
+
+/** Reads the subject and the text/plain part out of a (possibly nested multipart) message. */
+export function parseMail(raw: string): { subject: string; text: string } {
+  const { head, body } = splitEntity(raw)
+  const subject = decodeHeader(headerValue(head, 'subject') ?? '').trim()
+  return { subject, text: (plainText(head, body) ?? '').trim() }
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps what it receives. */

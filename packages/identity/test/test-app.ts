@@ -46,6 +46,8 @@ export const TEST_ARGON2 = { memoryCostKiB: 1024, timeCost: 1, parallelism: 1 }
 export class CountingHasher implements PasswordHasher {
   hashes = 0
   verifies = 0
+  /** Of `verifies`, how many were against the decoy (no real password checked). */
+  decoys = 0
   constructor(private readonly inner: PasswordHasher) {}
   get total() {
     return this.hashes + this.verifies
@@ -53,6 +55,7 @@ export class CountingHasher implements PasswordHasher {
   reset() {
     this.hashes = 0
     this.verifies = 0
+    this.decoys = 0
   }
   hash(password: string) {
     this.hashes++
@@ -64,6 +67,7 @@ export class CountingHasher implements PasswordHasher {
   }
   verifyDecoy(password: string) {
     this.verifies++
+    this.decoys++
     return this.inner.verifyDecoy(password)
   }
 }

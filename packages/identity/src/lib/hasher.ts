@@ -1,4 +1,4 @@
-import { Algorithm, hash, verify } from '@node-rs/argon2'
+import { hash, verify } from '@node-rs/argon2'
 import { randomSecret } from './secrets.js'
 
 /** Password hashing. Implementations run off the event loop. */
@@ -13,6 +13,9 @@ export interface PasswordHasher {
    */
   verifyDecoy(password: string): Promise<false>
 }
+
+// @node-rs/argon2's Algorithm is an ambient const enum, which isolated modules cannot read: Argon2id is 2.
+const ARGON2ID = 2
 
 export interface Argon2Params {
   memoryCostKiB: number
@@ -37,7 +40,7 @@ export class Argon2Hasher implements PasswordHasher {
 
   hash(password: string): Promise<string> {
     return hash(password, {
-      algorithm: Algorithm.Argon2id,
+      algorithm: ARGON2ID,
       memoryCost: this.params.memoryCostKiB,
       timeCost: this.params.timeCost,
       parallelism: this.params.parallelism,

@@ -35,13 +35,20 @@ export function createMailer(options: MailerOptions): Mailer {
   throw new Error(`unsupported MAIL_URL scheme ${url.protocol}`)
 }
 
+const POOL_DEFAULTS = { pool: 'true', maxConnections: '2' } as const
+
 /** Sends through an SMTP server with a pooled connection. */
 export class SmtpMailer implements Mailer {
   private readonly transport: nodemailer.Transporter
 
   constructor(url: string, private readonly from: string) {
-    // Loopback sinks and local relays often lack a valid certificate; STARTTLS is still used when offered.
-    this.transport = nodemailer.createTransport(url, { pool: true, maxConnections: 2 } as never)
+    // Transport options go in the URL's query: nodemailer reads `createTransport(url, x)`'s second
+    // argument as per-message defaults, so pool settings there are silently ignored. Explicit
+    // query values (including `tls.rejectUnauthorized=false` for a relay without a valid
+    // certificate) win over these defaults.
+    const pooled = new URL(url)
+    for (const [key, value] of Object.entries(POOL_DEFAULTS)) if (!pooled.searchParams.has(key)) pooled.searchParams.set(key, value)
+    this.transport = nodemailer.createTransport(pooled.toString())
   }
 
   async send(mail: OutgoingMail) {

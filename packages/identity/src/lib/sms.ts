@@ -60,7 +60,8 @@ export class HttpSms implements SmsSender {
       body: JSON.stringify({ to: sms.to, text: sms.text }),
       signal: AbortSignal.timeout(this.timeoutMs),
     })
-    if (!response.ok) throw new Error(`SMS provider answered ${response.status}`)
+    // Release the body on every answer: undici keeps the connection until an unread body is collected.
     await response.body?.cancel()
+    if (!response.ok) throw new Error(`SMS provider answered ${response.status}`)
   }
 }

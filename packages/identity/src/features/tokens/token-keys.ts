@@ -1,5 +1,4 @@
-import { type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
-import type { KeyObject } from 'node:crypto'
+import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
 
 export const ACCESS_TOKEN_ALG = 'ES256'
 
@@ -31,9 +30,9 @@ export async function generateSigningJwk(): Promise<JWK> {
 export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<TokenKeys> {
   if (!privateJwk.d || privateJwk.kty !== 'EC') throw new Error('the signing key must be a private EC (P-256) JWK')
   const kid = privateJwk.kid ?? 'default'
-  const privateKey = (await importJWK({ ...privateJwk, alg: ACCESS_TOKEN_ALG }, ACCESS_TOKEN_ALG)) as KeyObject
+  const privateKey = (await importJWK({ ...privateJwk, alg: ACCESS_TOKEN_ALG }, ACCESS_TOKEN_ALG)) as CryptoKey
   const { d: _private, ...publicJwk } = privateJwk
-  const publicKey = (await importJWK({ ...publicJwk, alg: ACCESS_TOKEN_ALG }, ACCESS_TOKEN_ALG)) as KeyObject
+  const publicKey = (await importJWK({ ...publicJwk, alg: ACCESS_TOKEN_ALG }, ACCESS_TOKEN_ALG)) as CryptoKey
   const published: JWK = { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y, alg: ACCESS_TOKEN_ALG, use: 'sig', kid }
 
   return {
