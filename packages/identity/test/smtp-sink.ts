@@ -58,9 +58,12 @@ function decodeHeader(value: string): string {
   })
 }
 
-/** Splits an entity at its first blank line and unfolds the header block (RFC 5322 2.2.3). */
+/**
+ * Splits an entity at its first blank line and unfolds the header block (RFC 5322 2.2.3).
+ * A body part may have no headers at all, and then starts with the blank line.
+ */
 function splitEntity(entity: string): { head: string; body: string } {
-  const match = /\r?\n\r?\n/.exec(entity)
+  const match = /^\r?\n|\r?\n\r?\n/.exec(entity)
   const head = match ? entity.slice(0, match.index) : entity
   const body = match ? entity.slice(match.index + match[0].length) : ''
   return { head: head.replace(/\r?\n(?=[ \t])/g, ''), body }

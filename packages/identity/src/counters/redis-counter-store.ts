@@ -1,14 +1,15 @@
 import { Redis } from 'ioredis'
 import type { CounterStore } from './counter-store.js'
 
-// INCR then set the expiry only on the first increment, in one script, so the window is fixed
-// and a crash between the two commands cannot leave a key without expiry.
+// INCR then set the expiry only when the key has none, in one script, so the window is fixed
+// and a crash between the two commands cannot leave a key without expiry. INCR keeps an existing
+// key's expiry, and a key INCR just created has none, so "no expiry" means "new window". Testing
+// `count == 1` instead would restart the window of a key that was decremented back to 0.
 const INCREMENT = `
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('TTL', KEYS[1])
-if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); pttl = tonumber(ARGV[1]) * 1000 end
+return {count, pttl}
 `
 const DECREMENT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -27,14 +28,15 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async increment(key: string, windowSeconds: number) {
-    const [count, ttl] = (await (this.redis as unknown as Scripts).cumulusIncr(this.prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number]
-    return { count, ttlSeconds: ttl }
+    const [count, pttl] = (await (this.redis as unknown as Scripts).cumulusIncr(this.prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number]
+    return { count, ttlSeconds: ttlSecondsOf(pttl) }
   }
 
   async get(key: string) {
-    const [value, ttl] = await this.redis.multi().get(this.prefix + key).ttl(this.prefix + key).exec().then((r) => (r ?? []).map((x) => x[1]))
-    const count = Number(value ?? 0)
-    return count > 0 ? { count, ttlSeconds: Math.max(0, Number(ttl)) } : { count: 0, ttlSeconds: 0 }
+    const [value, pttl] = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec().then((r) => (r ?? []).map((x) => x[1]))
+    // A key released back to 0 still has its window (the next increment continues it), as in the memory store.
+    if (value === null || value === undefined) return { count: 0, ttlSeconds: 0 }
+    return { count: Number(value), ttlSeconds: ttlSecondsOf(Number(pttl)) }
   }
 
   async decrement(key: string) {
@@ -48,6 +50,12 @@ export class RedisCounterStore implements CounterStore {
   async close() {
     await this.redis.quit().catch(() => this.redis.disconnect())
   }
+}
+
+// Rounded up, as the memory store does: Redis' TTL rounds to the nearest second and reads 0 in a
+// window's last half second, which would tell a throttled caller to retry after 0 seconds.
+function ttlSecondsOf(pttlMs: number): number {
+  return pttlMs > 0 ? Math.ceil(pttlMs / 1000) : 0
 }
 
 interface Scripts {

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
 
 // Migrations are code, not files, so they ship inside the build and run the same on SQLite and
 // PostgreSQL. Never edit a released migration; add a new one.
@@ -98,11 +98,15 @@ const provider: MigrationProvider = { getMigrations: async () => migrations }
 
 /** Brings the identity tables up to date. Safe to run on every start and from several nodes. */
 export async function migrateIdentity(db: Kysely<any>): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one; with several
+  // schemas in one PostgreSQL database (tests, or two installations) it would find another's.
+  const schema = db.getExecutor().adapter instanceof PostgresAdapter ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined
   const migrator = new Migrator({
     db,
     provider,
     migrationTableName: 'identity_migrations',
     migrationLockTableName: 'identity_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
