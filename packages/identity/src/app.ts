@@ -32,7 +32,6 @@ export function baseServerOptions(deps: Pick<IdentityDeps, 'logger'>, options: {
   return {
     loggerInstance: deps.logger,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
-    requestIdLogLabel: 'request_id',
     bodyLimit: MAX_JSON_BODY_BYTES,
     trustProxy: options.trustProxy ?? false,
     // Ignore a trailing slash and repeated slashes, as the commercial service's clients sometimes send them.

@@ -11,10 +11,13 @@ export interface CallerContext {
 
 const MAX_DEVICE_ID_LENGTH = 128
 
+/** A device id as stored and compared: trimmed and capped, '' when absent or not a string. */
+export function normalizeDeviceId(raw: unknown): string {
+  return typeof raw === 'string' ? raw.trim().slice(0, MAX_DEVICE_ID_LENGTH) : ''
+}
+
 export function callerContext(request: FastifyRequest): CallerContext {
-  const raw = request.headers[HEADERS.deviceId]
-  const deviceId = typeof raw === 'string' ? raw.trim().slice(0, MAX_DEVICE_ID_LENGTH) : ''
-  return { ip: request.ip, deviceId }
+  return { ip: request.ip, deviceId: normalizeDeviceId(request.headers[HEADERS.deviceId]) }
 }
 
 function stringField(source: unknown, key: string): string | undefined {
