@@ -21,8 +21,11 @@ return 0
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis
 
-  constructor(url: string, private readonly prefix = 'cumulus:') {
+  constructor(url: string, private readonly prefix = 'cumulus:', onError: (err: Error) => void = () => {}) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true })
+    // Without a listener ioredis prints every reconnect failure to stderr; commands still reject
+    // on their own, so the caller only needs to hear about it (the server logs it).
+    this.redis.on('error', onError)
     this.redis.defineCommand('cumulusIncr', { numberOfKeys: 1, lua: INCREMENT })
     this.redis.defineCommand('cumulusDecr', { numberOfKeys: 1, lua: DECREMENT })
   }

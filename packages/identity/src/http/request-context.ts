@@ -11,9 +11,12 @@ export interface CallerContext {
 
 const MAX_DEVICE_ID_LENGTH = 128
 
-/** A device id as stored and compared: trimmed and capped, '' when absent or not a string. */
+/**
+ * A device id as stored and compared: control characters removed (PostgreSQL text cannot hold
+ * NUL), trimmed and capped; '' when absent or not a string.
+ */
 export function normalizeDeviceId(raw: unknown): string {
-  return typeof raw === 'string' ? raw.trim().slice(0, MAX_DEVICE_ID_LENGTH) : ''
+  return typeof raw === 'string' ? raw.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_DEVICE_ID_LENGTH) : ''
 }
 
 export function callerContext(request: FastifyRequest): CallerContext {

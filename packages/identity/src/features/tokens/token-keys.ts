@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
 
 export const ACCESS_TOKEN_ALG = 'ES256'
@@ -24,7 +25,7 @@ export interface TokenKeys {
 export async function generateSigningJwk(): Promise<JWK> {
   const { privateKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { extractable: true })
   const jwk = await exportJWK(privateKey)
-  return { ...jwk, alg: ACCESS_TOKEN_ALG, use: 'sig', kid: `k${Date.now().toString(36)}` }
+  return { ...jwk, alg: ACCESS_TOKEN_ALG, use: 'sig', kid: `k${randomBytes(9).toString('base64url')}` }
 }
 
 export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<TokenKeys> {

@@ -1,0 +1,360 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { join, resolve } from 'node:path'
+import { inspect } from 'node:util'
+import { IDENTITY_DEFAULTS } from '@cumulus/identity'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, type ConfigIssue, loadConfig, redactConfig } from './config.js'
+
+function issuesOf(env: Record<string, string>, argv: string[] = []): ConfigIssue[] {
+  try {
+    loadConfig(env, argv)
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError)
+    return [...(err as ConfigError).issues]
+  }
+  throw new Error('expected loadConfig to fail')
+}
+
+const keysOf = (issues: ConfigIssue[]) => issues.map((i) => i.key).sort()
+
+function ecPrivateJwk() {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  return { ...privateKey.export({ format: 'jwk' }), kid: 'ops-key' }
+}
+
+describe('loadConfig defaults', () => {
+  it('starts with zero configuration: SQLite and outboxes under ./data, port 3000', () => {
+    const config = loadConfig({})
+    const dataDir = resolve('data')
+    expect({ ...config, identity: undefined }).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir,
+      database: { kind: 'sqlite', sqlitePath: join(dataDir, 'cumulus.db') },
+      redisUrl: undefined,
+      publicUrl: 'http://localhost:3000',
+      mail: { url: `file://${dataDir}/outbox`, from: 'Cumulus <no-reply@localhost>' },
+      smsUrl: `file://${dataDir}/sms`,
+      trustProxy: false,
+      logLevel: 'info',
+      jwtPrivateKey: undefined,
+      secret: undefined,
+      identity: undefined,
+    })
+    expect(config.identity).toEqual({
+      ...IDENTITY_DEFAULTS,
+      publicUrl: 'http://localhost:3000',
+      clients: [{ clientId: 'cumulus-web', name: 'Cumulus web', redirectUris: ['http://localhost:3000/'], grantTypes: ['refresh_token'] }],
+      corsOrigins: ['http://localhost:3000'],
+      deletionGraceSeconds: 15 * 86_400,
+    })
+  })
+
+  it('derives the public URL, mail sender and outboxes from PORT, PUBLIC_URL and the data directory', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080')
+    const config = loadConfig({ PUBLIC_URL: 'https://Drive.Example.com/', CUMULUS_DATA_DIR: '/srv/cumulus' })
+    expect(config.publicUrl).toBe('https://drive.example.com')
+    expect(config.mail).toEqual({ url: 'file:///srv/cumulus/outbox', from: 'Cumulus <no-reply@drive.example.com>' })
+    expect(config.smsUrl).toBe('file:///srv/cumulus/sms')
+    expect(config.identity.corsOrigins).toEqual(['https://drive.example.com'])
+    expect(config.identity.clients[0]!.redirectUris).toEqual(['https://drive.example.com/'])
+  })
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', REDIS_URL: '  ' })).toMatchObject({ port: 3000, database: { kind: 'sqlite' }, redisUrl: undefined })
+  })
+
+  it('returns a deeply frozen object', () => {
+    const config = loadConfig({})
+    expect(Object.isFrozen(config)).toBe(true)
+    expect(Object.isFrozen(config.identity.captcha)).toBe(true)
+    expect(Object.isFrozen(config.identity.clients[0]!.redirectUris)).toBe(true)
+    expect(() => {
+      ;(config as { port: number }).port = 1
+    }).toThrow(TypeError)
+  })
+
+  it('does not share the identity defaults object (freezing one config leaves IDENTITY_DEFAULTS alone)', () => {
+    loadConfig({})
+    expect(Object.isFrozen(IDENTITY_DEFAULTS.captcha)).toBe(false)
+  })
+})
+
+describe('loadConfig coercion', () => {
+  it('maps every key to its typed value', () => {
+    const jwk = ecPrivateJwk()
+    const config = loadConfig({
+      PORT: '4000',
+      HOST: '127.0.0.1',
+      CUMULUS_DATA_DIR: '/var/lib/cumulus',
+      DATABASE_URL: 'postgres://app:pw@db.internal:5432/cumulus',
+      REDIS_URL: 'redis://cache.internal:6379/2',
+      PUBLIC_URL: 'https://cloud.example.org',
+      MAIL_URL: 'smtps://mailer:secret@smtp.example.org:465',
+      MAIL_FROM: 'Example Cloud <cloud@example.org>',
+      SMS_URL: 'https://sms.example.org/send',
+      CAPTCHA_MODE: 'always',
+      CORS_ORIGINS: 'https://cloud.example.org, https://admin.example.org',
+      TRUST_PROXY: '2',
+      LOG_LEVEL: 'debug',
+      JWT_PRIVATE_KEY: JSON.stringify(jwk),
+      CUMULUS_SECRET: 'x'.repeat(32),
+      ACCOUNT_DELETION_GRACE_DAYS: '30',
+    })
+    expect(config).toMatchObject({
+      port: 4000,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/cumulus',
+      database: { kind: 'postgres', url: 'postgres://app:pw@db.internal:5432/cumulus', schema: undefined },
+      redisUrl: 'redis://cache.internal:6379/2',
+      publicUrl: 'https://cloud.example.org',
+      mail: { url: 'smtps://mailer:secret@smtp.example.org:465', from: 'Example Cloud <cloud@example.org>' },
+      smsUrl: 'https://sms.example.org/send',
+      trustProxy: 2,
+      logLevel: 'debug',
+      jwtPrivateKey: jwk,
+      secret: 'x'.repeat(32),
+    })
+    expect(config.identity).toMatchObject({
+      captcha: { ...IDENTITY_DEFAULTS.captcha, mode: 'always' },
+      corsOrigins: ['https://cloud.example.org', 'https://admin.example.org'],
+      deletionGraceSeconds: 30 * 86_400,
+    })
+  })
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['0', 0],
+    ['1', 1],
+  ])('reads TRUST_PROXY=%s as %s', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toBe(expected)
+  })
+
+  it('takes the PostgreSQL schema from the schema parameter and keeps it out of the connection URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db?schema=tenant_1&sslmode=require' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://u@h/db?sslmode=require',
+      schema: 'tenant_1',
+    })
+  })
+
+  it('lets config flags override the environment and ignores the command’s own arguments', () => {
+    const config = loadConfig({ PORT: '4000', HOST: '127.0.0.1' }, ['--email', 'a@b.c', '--port', '5000', 'positional', '--data-dir=/tmp/c'])
+    expect(config).toMatchObject({ port: 5000, host: '127.0.0.1', dataDir: '/tmp/c', publicUrl: 'http://localhost:5000' })
+  })
+
+  it('names the flag, not the variable, when a flag value is bad', () => {
+    expect(issuesOf({}, ['--port', 'many', '--log-level'])).toEqual([
+      { key: '--log-level', message: 'needs a value' },
+      { key: '--port', message: 'must be a whole number from 0 to 65535' },
+    ])
+  })
+})
+
+describe('loadConfig errors', () => {
+  it('lists every bad key at once', () => {
+    const issues = issuesOf({
+      PORT: '70000',
+      DATABASE_URL: 'mysql://db/cumulus',
+      REDIS_URL: 'http://cache',
+      PUBLIC_URL: 'drive.example.com',
+      MAIL_URL: 'http://mail.example.com',
+      MAIL_FROM: 'nobody',
+      SMS_URL: 'ftp://sms.example.com',
+      CAPTCHA_MODE: 'sometimes',
+      CUMULUS_CLIENTS: '{',
+      CORS_ORIGINS: 'https://ok.example.com,https://bad.example.com/path',
+      TRUST_PROXY: 'maybe',
+      LOG_LEVEL: 'loud',
+      JWT_PRIVATE_KEY: '{"kty":"RSA"}',
+      CUMULUS_SECRET: 'short',
+      ACCOUNT_DELETION_GRACE_DAYS: '-1',
+    })
+    expect(keysOf(issues)).toEqual(
+      [
+        'PORT',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'PUBLIC_URL',
+        'MAIL_URL',
+        'MAIL_FROM',
+        'SMS_URL',
+        'CAPTCHA_MODE',
+        'CUMULUS_CLIENTS',
+        'CORS_ORIGINS',
+        'TRUST_PROXY',
+        'LOG_LEVEL',
+        'JWT_PRIVATE_KEY',
+        'CUMULUS_SECRET',
+        'ACCOUNT_DELETION_GRACE_DAYS',
+      ].sort(),
+    )
+    for (const issue of issues) expect(issue.message.length).toBeGreaterThan(5)
+  })
+
+  it('says what each bad key should be', () => {
+    const err = (() => {
+      try {
+        loadConfig({ PORT: 'abc', CAPTCHA_MODE: 'sometimes', DATABASE_URL: 'mysql://x' })
+      } catch (e) {
+        return e as ConfigError
+      }
+      throw new Error('expected a ConfigError')
+    })()
+    expect(err.message).toBe(
+      [
+        'Invalid configuration (3 problems):',
+        '  PORT: must be a whole number from 0 to 65535',
+        '  DATABASE_URL: must be a postgres:// or postgresql:// URL (leave it unset for embedded SQLite in the data directory)',
+        '  CAPTCHA_MODE: must be auto, always or off',
+      ].join('\n'),
+    )
+  })
+
+  it('never echoes secret values in its messages', () => {
+    const secret = 'sup3r-s3cret'
+    const issues = issuesOf({ JWT_PRIVATE_KEY: `{"kty":"EC","d":"${secret}"`, CUMULUS_SECRET: secret })
+    expect(JSON.stringify(issues)).not.toContain(secret)
+  })
+
+  it('refuses a JWT_PRIVATE_KEY that is not a usable EC P-256 private key', () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' })
+    const { d: _d, ...publicOnly } = ecPrivateJwk()
+    expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify(privateKey.export({ format: 'jwk' })) }))).toEqual(['JWT_PRIVATE_KEY'])
+    expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify(publicOnly) }))).toEqual(['JWT_PRIVATE_KEY'])
+    expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify({ ...ecPrivateJwk(), d: 'AAAA' }) }))).toEqual(['JWT_PRIVATE_KEY'])
+  })
+})
+
+describe('MAIL_URL and SMS_URL', () => {
+  it.each([
+    ['smtp://user:pass@smtp.example.com:587', 'smtp://user:pass@smtp.example.com:587'],
+    ['smtps://smtp.example.com', 'smtps://smtp.example.com'],
+    ['file:///var/mail/cumulus', 'file:///var/mail/cumulus'],
+    ['file://./outbox', `file://${resolve('outbox')}`],
+    ['file://mail/out', `file://${resolve('mail/out')}`],
+  ])('accepts MAIL_URL %s', (raw, expected) => {
+    expect(loadConfig({ MAIL_URL: raw }).mail.url).toBe(expected)
+  })
+
+  it.each(['http://mail.example.com', 'smtp://', 'mail.example.com:25', 'imap://mail.example.com'])('refuses MAIL_URL %s', (raw) => {
+    expect(issuesOf({ MAIL_URL: raw })).toEqual([{ key: 'MAIL_URL', message: 'must be smtp://user:pass@host:port, smtps://… or file://<dir>' }])
+  })
+
+  it.each([
+    ['https://sms.example.com/api?key=k', 'https://sms.example.com/api?key=k'],
+    ['http://127.0.0.1:9000/send', 'http://127.0.0.1:9000/send'],
+    ['file:///var/spool/sms', 'file:///var/spool/sms'],
+    ['file://./sms', `file://${resolve('sms')}`],
+  ])('accepts SMS_URL %s', (raw, expected) => {
+    expect(loadConfig({ SMS_URL: raw }).smsUrl).toBe(expected)
+  })
+
+  it.each(['smtp://sms.example.com', 'sms.example.com', 'ftp://sms.example.com'])('refuses SMS_URL %s', (raw) => {
+    expect(issuesOf({ SMS_URL: raw })).toEqual([{ key: 'SMS_URL', message: 'must be file://<dir> or an http(s):// provider endpoint' }])
+  })
+})
+
+describe('CUMULUS_CLIENTS', () => {
+  it('adds each client after the built-in web client, with defaults for the optional fields', () => {
+    const config = loadConfig({
+      PUBLIC_URL: 'https://drive.example.com',
+      CUMULUS_CLIENTS: JSON.stringify([
+        { client_id: 'android', redirect_uris: ['com.example.cumulus:/oauth'], grant_types: ['authorization_code', 'refresh_token'], name: 'Android app' },
+        { client_id: 'backup-tool', client_secret: 'a-long-enough-secret' },
+      ]),
+    })
+    expect(config.identity.clients).toEqual([
+      { clientId: 'cumulus-web', name: 'Cumulus web', redirectUris: ['https://drive.example.com/'], grantTypes: ['refresh_token'] },
+      { clientId: 'android', clientSecret: undefined, name: 'Android app', redirectUris: ['com.example.cumulus:/oauth'], grantTypes: ['authorization_code', 'refresh_token'] },
+      { clientId: 'backup-tool', clientSecret: 'a-long-enough-secret', name: 'backup-tool', redirectUris: [], grantTypes: ['refresh_token'] },
+    ])
+  })
+
+  it('explains invalid JSON', () => {
+    const [issue] = issuesOf({ CUMULUS_CLIENTS: '[{client_id: "x"}]' })
+    expect(issue).toMatchObject({ key: 'CUMULUS_CLIENTS' })
+    expect(issue!.message).toMatch(/^is not valid JSON .*expected an array like/)
+  })
+
+  it('wants an array', () => {
+    expect(issuesOf({ CUMULUS_CLIENTS: '{"client_id":"x"}' })).toEqual([{ key: 'CUMULUS_CLIENTS', message: 'must be a JSON array of client objects' }])
+  })
+
+  it('points at each bad field by index and name, all at once', () => {
+    const issues = issuesOf({
+      CUMULUS_CLIENTS: JSON.stringify([
+        { client_id: 'ok', redirect_uris: ['https://ok.example.com/cb'] },
+        { name: 'no id' },
+        { client_id: 'bad id!', client_secret: 'short' },
+        { client_id: 'app', redirect_uris: ['not a url', 'https://x.example.com/cb#frag'], grant_types: ['password'] },
+        { client_id: 'typo', redirect_uri: 'https://x.example.com' },
+        { client_id: 'ok' },
+        { client_id: 'cumulus-web' },
+      ]),
+    })
+    expect(keysOf(issues)).toEqual(
+      [
+        'CUMULUS_CLIENTS[1].client_id',
+        'CUMULUS_CLIENTS[2].client_id',
+        'CUMULUS_CLIENTS[2].client_secret',
+        'CUMULUS_CLIENTS[3].redirect_uris[0]',
+        'CUMULUS_CLIENTS[3].redirect_uris[1]',
+        'CUMULUS_CLIENTS[3].grant_types[0]',
+        'CUMULUS_CLIENTS[4]',
+      ].sort(),
+    )
+    expect(issues.find((i) => i.key === 'CUMULUS_CLIENTS[3].grant_types[0]')!.message).toBe(
+      'must be one of refresh_token, authorization_code, urn:ietf:params:oauth:grant-type:device_code',
+    )
+    expect(issues.find((i) => i.key === 'CUMULUS_CLIENTS[4]')!.message).toMatch(/redirect_uri/)
+  })
+
+  it('refuses duplicate ids and redefining the web client', () => {
+    expect(issuesOf({ CUMULUS_CLIENTS: JSON.stringify([{ client_id: 'a' }, { client_id: 'a' }, { client_id: 'cumulus-web' }]) })).toEqual([
+      { key: 'CUMULUS_CLIENTS[1].client_id', message: '"a" is listed twice' },
+      { key: 'CUMULUS_CLIENTS[2].client_id', message: '"cumulus-web" is the built-in web client and cannot be redefined' },
+    ])
+  })
+})
+
+describe('redaction', () => {
+  const jwk = ecPrivateJwk()
+  const secrets = ['db-password', 'redis-password', 'mail-password', 'sms-password', 'sms-api-key', 'client-secret-value', jwk.d!, 'h'.repeat(40)]
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://cumulus:db-password@db.internal/cumulus',
+    REDIS_URL: 'redis://:redis-password@cache.internal:6379',
+    MAIL_URL: 'smtp://mailer:mail-password@smtp.example.com:587',
+    SMS_URL: 'https://user:sms-password@sms.example.com/send?api_key=sms-api-key',
+    CUMULUS_CLIENTS: JSON.stringify([{ client_id: 'tool', client_secret: 'client-secret-value' }]),
+    JWT_PRIVATE_KEY: JSON.stringify(jwk),
+    CUMULUS_SECRET: 'h'.repeat(40),
+  })
+
+  it('hides passwords, query values, client secrets and keys, keeping what an operator needs to see', () => {
+    const redacted = redactConfig(config)
+    const text = JSON.stringify(redacted)
+    for (const secret of secrets) expect(text).not.toContain(secret)
+    expect(redacted).toMatchObject({
+      database: { kind: 'postgres', url: 'postgres://cumulus:***@db.internal/cumulus' },
+      redisUrl: 'redis://:***@cache.internal:6379',
+      mail: { url: 'smtp://mailer:***@smtp.example.com:587' },
+      smsUrl: 'https://user:***@sms.example.com/send?api_key=***',
+      jwtPrivateKey: '[redacted] (JWT_PRIVATE_KEY, kid ops-key)',
+      secret: '[redacted] (CUMULUS_SECRET)',
+    })
+    expect(redacted.identity.clients[1]).toMatchObject({ clientId: 'tool', clientSecret: '[redacted]' })
+  })
+
+  it('applies when the config itself is serialised or inspected, as a careless log call would', () => {
+    for (const text of [JSON.stringify(config), inspect(config, { depth: 10 }), JSON.stringify({ config })]) {
+      for (const secret of secrets) expect(text).not.toContain(secret)
+    }
+  })
+
+  it('leaves the config itself intact', () => {
+    expect(config.identity.clients[1]!.clientSecret).toBe('client-secret-value')
+    expect(config.secret).toBe('h'.repeat(40))
+  })
+})

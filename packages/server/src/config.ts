@@ -1,0 +1,462 @@
+import { createECDH, createPrivateKey } from 'node:crypto'
+import { inspect } from 'node:util'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, REFRESH_TOKEN_GRANT, type RegisteredClient, type createTokenKeys } from '@cumulus/identity'
+import { WEB_CLIENT_ID } from '@cumulus/protocol'
+import { z } from 'zod'
+
+/**
+ * The one place Cumulus reads its environment. `loadConfig` parses every key once at startup,
+ * fills the defaults of the zero-config start (embedded SQLite, files under ./data) and returns
+ * a frozen object that the composition root passes down; no other module reads `process.env`.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** An EC P-256 private key as a JWK, the shape identity's createTokenKeys takes. */
+export type SigningJwk = Parameters<typeof createTokenKeys>[0]
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; /** Absolute path of the database file. */ sqlitePath: string }
+  | {
+      kind: 'postgres'
+      /** The connection URL, without the `schema` parameter. */
+      url: string
+      /** PostgreSQL schema from the URL's `?schema=` parameter (it must exist); default `public`. */
+      schema: string | undefined
+    }
+
+export interface CumulusConfig {
+  /** TCP port to listen on (PORT); 0 picks a free one. */
+  port: number
+  host: string
+  /** Absolute path of the data directory (CUMULUS_DATA_DIR): SQLite file, keys, outboxes. */
+  dataDir: string
+  database: DatabaseConfig
+  /** Redis for counters shared by several nodes; undefined keeps counters in process memory. */
+  redisUrl: string | undefined
+  /** Absolute base URL, no trailing slash. */
+  publicUrl: string
+  mail: {
+    /** `smtp://…`, `smtps://…` or an absolute `file:///dir` outbox URL. */
+    url: string
+    from: string
+  }
+  /** An absolute `file:///dir` outbox URL or an http(s) provider endpoint. */
+  smsUrl: string
+  trustProxy: boolean | number
+  logLevel: LogLevel
+  /** From JWT_PRIVATE_KEY; undefined means the key file in the data directory. */
+  jwtPrivateKey: SigningJwk | undefined
+  /** From CUMULUS_SECRET; undefined means the key file in the data directory. */
+  secret: string | undefined
+  /** The identity service's slice, passed to createIdentityDeps as is. */
+  identity: IdentityConfig
+}
+
+/** One bad setting: the key (or flag) as the operator wrote it, and what is wrong with it. */
+export interface ConfigIssue {
+  key: string
+  message: string
+}
+
+/** Thrown by loadConfig with every bad key at once. */
+export class ConfigError extends Error {
+  constructor(readonly issues: readonly ConfigIssue[]) {
+    super(`Invalid configuration (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${issues.map((i) => `  ${i.key}: ${i.message}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** CLI flags that override an environment key (`cumulus serve --port 4000`). */
+export const CONFIG_FLAGS = {
+  port: 'PORT',
+  host: 'HOST',
+  'data-dir': 'CUMULUS_DATA_DIR',
+  'database-url': 'DATABASE_URL',
+  'public-url': 'PUBLIC_URL',
+  'log-level': 'LOG_LEVEL',
+} as const satisfies Record<string, string>
+
+/** The flags above as node:util parseArgs options, for commands that accept them. */
+export const CONFIG_FLAG_OPTIONS = Object.fromEntries(Object.keys(CONFIG_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as {
+  [K in keyof typeof CONFIG_FLAGS]: { type: 'string' }
+}
+
+/** Grant types a client may be registered for. */
+export const SUPPORTED_GRANT_TYPES = [REFRESH_TOKEN_GRANT, AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT] as const
+
+const DEFAULT_PORT = 3000
+const DEFAULT_HOST = '0.0.0.0'
+const DEFAULT_DATA_DIR = './data'
+const DEFAULT_DELETION_GRACE_DAYS = 15
+const MAX_DELETION_GRACE_DAYS = 3650
+const MIN_SECRET_LENGTH = 32
+const MIN_CLIENT_SECRET_LENGTH = 16
+const SECONDS_PER_DAY = 86_400
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+const REDACTED = '[redacted]'
+
+// ---------------------------------------------------------------------------------------------
+// Field schemas. Each turns one raw string into its typed value or reports what is wrong.
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be a whole number from ${min} to ${max}` })
+
+function parseUrl(raw: string): URL | null {
+  try {
+    return new URL(raw)
+  } catch {
+    return null
+  }
+}
+
+/** True when `raw` is a URL with one of `schemes` (with the colon, e.g. 'smtp:') and a host. */
+function isUrlWithHost(raw: string, schemes: readonly string[]): boolean {
+  const url = parseUrl(raw)
+  return !!url && schemes.includes(url.protocol) && url.hostname !== ''
+}
+
+/**
+ * `file://<dir>` as operators write it: `file:///abs/dir`, or a relative `file://./outbox` or
+ * `file://outbox`, resolved against the working directory. Returns a proper absolute file URL.
+ */
+function toFileUrl(raw: string): string {
+  const rest = raw.slice('file://'.length)
+  const path = rest.startsWith('/') ? decodeURIComponent(rest) : resolve(decodeURIComponent(rest))
+  return pathToFileURL(path).href
+}
+
+const mailUrl = z
+  .string()
+  .refine((raw) => raw.startsWith('file://') || isUrlWithHost(raw, ['smtp:', 'smtps:']), { error: 'must be smtp://user:pass@host:port, smtps://… or file://<dir>' })
+  .transform((raw) => (raw.startsWith('file://') ? toFileUrl(raw) : raw))
+
+const smsUrl = z
+  .string()
+  .refine((raw) => raw.startsWith('file://') || isUrlWithHost(raw, ['http:', 'https:']), { error: 'must be file://<dir> or an http(s):// provider endpoint' })
+  .transform((raw) => (raw.startsWith('file://') ? toFileUrl(raw) : raw))
+
+const publicUrl = z
+  .string()
+  .refine(
+    (raw) => {
+      const url = parseUrl(raw)
+      return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.search && !url.hash && !url.username
+    },
+    { error: 'must be an absolute http(s) URL without query, fragment or credentials, e.g. https://drive.example.com' },
+  )
+  .transform((raw) => new URL(raw).href.replace(/\/+$/, ''))
+
+const databaseUrl = z
+  .string()
+  .refine((raw) => /^postgres(ql)?:\/\//i.test(raw) && !!parseUrl(raw), {
+    error: 'must be a postgres:// or postgresql:// URL (leave it unset for embedded SQLite in the data directory)',
+  })
+  .refine((raw) => {
+    const schema = parseUrl(raw)?.searchParams.get('schema')
+    return schema === null || schema === undefined || SCHEMA_NAME.test(schema)
+  }, { error: 'the schema parameter must be a plain identifier (letters, digits, underscore)' })
+
+const redisUrl = z.string().refine((raw) => isUrlWithHost(raw, ['redis:', 'rediss:']), { error: 'must be a redis:// or rediss:// URL' })
+
+const trustProxy = z.string().transform((raw, ctx): boolean | number => {
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  if (/^\d{1,3}$/.test(raw)) return Number(raw)
+  ctx.issues.push({ code: 'custom', input: raw, message: 'must be true, false or the number of proxy hops to trust' })
+  return z.NEVER
+})
+
+const corsOrigins = z.string().transform((raw, ctx): string[] => {
+  const origins: string[] = []
+  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === '*') {
+      origins.push('*')
+      continue
+    }
+    const url = parseUrl(part)
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+      ctx.issues.push({ code: 'custom', input: raw, message: `"${part}" is not an origin; use scheme://host[:port] (comma-separated) or *` })
+      continue
+    }
+    origins.push(url.origin)
+  }
+  if (origins.length === 0 && ctx.issues.length === 0) ctx.issues.push({ code: 'custom', input: raw, message: 'must list at least one origin' })
+  return origins
+})
+
+const jwtPrivateKey = z.string().transform((raw, ctx): SigningJwk => {
+  const hint = 'must be the JSON of an EC P-256 private key as a JWK ({"kty":"EC","crv":"P-256","x":…,"y":…,"d":…})'
+  let jwk: unknown
+  try {
+    jwk = JSON.parse(raw)
+  } catch {
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: `is not valid JSON; it ${hint}` })
+    return z.NEVER
+  }
+  const candidate = jwk as Record<string, unknown>
+  const shapeOk =
+    !!candidate && typeof candidate === 'object' && candidate.kty === 'EC' && candidate.crv === 'P-256' && ['d', 'x', 'y'].every((k) => typeof candidate[k] === 'string')
+  if (!shapeOk) {
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: hint })
+    return z.NEVER
+  }
+  if (!isConsistentEcKey(candidate)) {
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: `is not a usable key (d does not match x and y); it ${hint}` })
+    return z.NEVER
+  }
+  return candidate as SigningJwk
+})
+
+/**
+ * True when `d` is a valid private scalar whose public point is (x, y). Node imports a JWK
+ * without checking this, and a mismatched key would sign tokens its own JWKS cannot verify.
+ */
+export function isConsistentEcKey(jwk: Record<string, unknown>): boolean {
+  try {
+    createPrivateKey({ key: jwk as never, format: 'jwk' })
+    // KeyObject keeps the (x, y) it was given; ECDH computes the point from d.
+    const ecdh = createECDH('prime256v1')
+    ecdh.setPrivateKey(Buffer.from(String(jwk.d), 'base64url'))
+    const point = ecdh.getPublicKey()
+    return point.subarray(1, 33).toString('base64url') === jwk.x && point.subarray(33).toString('base64url') === jwk.y
+  } catch {
+    return false
+  }
+}
+
+const redirectUri = z.string().refine(
+  (raw) => {
+    const url = parseUrl(raw)
+    return !!url && !url.hash && (url.protocol !== 'http:' && url.protocol !== 'https:' ? true : url.hostname !== '')
+  },
+  { error: 'must be an absolute URL without a fragment' },
+)
+
+const clientEntry = z.strictObject({
+  client_id: z.string({ error: 'is required (a string)' }).regex(CLIENT_ID, { error: 'must be 1 to 128 letters, digits or . _ : -' }),
+  client_secret: z.string().min(MIN_CLIENT_SECRET_LENGTH, { error: `must be at least ${MIN_CLIENT_SECRET_LENGTH} characters` }).optional(),
+  name: z.string().trim().min(1, { error: 'must not be empty' }).max(100).optional(),
+  redirect_uris: z.array(redirectUri).optional(),
+  grant_types: z
+    .array(z.enum(SUPPORTED_GRANT_TYPES, { error: `must be one of ${SUPPORTED_GRANT_TYPES.join(', ')}` }))
+    .min(1, { error: 'must list at least one grant type' })
+    .optional(),
+})
+
+const clients = z
+  .string()
+  .transform((raw, ctx): unknown => {
+    try {
+      return JSON.parse(raw)
+    } catch (err) {
+      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an array like [{"client_id":"my-app","redirect_uris":["https://app.example.com/cb"]}]` })
+      return z.NEVER
+    }
+  })
+  .pipe(z.array(clientEntry, { error: 'must be a JSON array of client objects' }))
+  .superRefine((entries, ctx) => {
+    const seen = new Set<string>([WEB_CLIENT_ID])
+    entries.forEach((entry, index) => {
+      if (seen.has(entry.client_id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'client_id'],
+          message: entry.client_id === WEB_CLIENT_ID ? `"${WEB_CLIENT_ID}" is the built-in web client and cannot be redefined` : `"${entry.client_id}" is listed twice`,
+        })
+      }
+      seen.add(entry.client_id)
+    })
+  })
+
+const envSchema = z.object({
+  PORT: wholeNumber(0, 65_535).optional(),
+  HOST: z.string().optional(),
+  CUMULUS_DATA_DIR: z.string().optional(),
+  DATABASE_URL: databaseUrl.optional(),
+  REDIS_URL: redisUrl.optional(),
+  PUBLIC_URL: publicUrl.optional(),
+  MAIL_URL: mailUrl.optional(),
+  MAIL_FROM: z
+    .string()
+    .refine((raw) => /^[^\s@<>]+@[^\s@<>]+$/.test(raw) || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(raw), { error: 'must be an address, or "Name <address>"' })
+    .optional(),
+  SMS_URL: smsUrl.optional(),
+  CAPTCHA_MODE: z.enum(['auto', 'always', 'off'], { error: 'must be auto, always or off' }).optional(),
+  CUMULUS_CLIENTS: clients.optional(),
+  CORS_ORIGINS: corsOrigins.optional(),
+  TRUST_PROXY: trustProxy.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+  JWT_PRIVATE_KEY: jwtPrivateKey.optional(),
+  CUMULUS_SECRET: z.string().min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` }).optional(),
+  ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, MAX_DELETION_GRACE_DAYS).optional(),
+})
+
+type EnvKey = keyof typeof envSchema.shape
+
+/** The environment keys Cumulus reads, in the order the README documents them. */
+export const CONFIG_KEYS = Object.keys(envSchema.shape) as EnvKey[]
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Parses the environment (and config flags in `argv`, which win over it) into a frozen config.
+ * Empty values count as unset. Throws ConfigError listing every bad key, never just the first.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): CumulusConfig {
+  const raw: Partial<Record<EnvKey, string>> = {}
+  const labels = new Map<string, string>()
+  for (const key of CONFIG_KEYS) {
+    const value = env[key]?.trim()
+    if (value) raw[key] = value
+  }
+  const flagIssues: ConfigIssue[] = []
+  for (const [flag, value] of configFlagsOf(argv)) {
+    const key = CONFIG_FLAGS[flag]
+    if (value === undefined || value.trim() === '') {
+      flagIssues.push({ key: `--${flag}`, message: 'needs a value' })
+      continue
+    }
+    raw[key] = value.trim()
+    labels.set(key, `--${flag}`)
+  }
+
+  const parsed = envSchema.safeParse(raw)
+  const issues = [...flagIssues]
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const [key, ...rest] = issue.path
+      const label = labels.get(String(key)) ?? String(key)
+      issues.push({ key: label + rest.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join(''), message: issue.message })
+    }
+  }
+  if (issues.length > 0 || !parsed.success) throw new ConfigError(issues)
+  return deepFreeze(withRedactedView(buildConfig(parsed.data)))
+}
+
+function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
+  const port = values.PORT ?? DEFAULT_PORT
+  const dataDir = resolve(values.CUMULUS_DATA_DIR ?? DEFAULT_DATA_DIR)
+  const publicUrl = values.PUBLIC_URL ?? `http://localhost:${port}`
+  const { hostname, origin } = new URL(publicUrl)
+
+  const webClient: RegisteredClient = { clientId: WEB_CLIENT_ID, name: 'Cumulus web', redirectUris: [`${publicUrl}/`], grantTypes: ['refresh_token'] }
+  const extraClients: RegisteredClient[] = (values.CUMULUS_CLIENTS ?? []).map((c) => ({
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    name: c.name ?? c.client_id,
+    redirectUris: c.redirect_uris ?? [],
+    grantTypes: c.grant_types ?? ['refresh_token'],
+  }))
+
+  const defaults = structuredClone(IDENTITY_DEFAULTS) as unknown as Omit<IdentityConfig, 'publicUrl' | 'clients' | 'corsOrigins'>
+  const identity: IdentityConfig = {
+    ...defaults,
+    publicUrl,
+    clients: [webClient, ...extraClients],
+    corsOrigins: values.CORS_ORIGINS ?? [origin],
+    captcha: { ...defaults.captcha, mode: (values.CAPTCHA_MODE ?? defaults.captcha.mode) as CaptchaMode },
+    deletionGraceSeconds: (values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS) * SECONDS_PER_DAY,
+  }
+
+  return {
+    port,
+    host: values.HOST ?? DEFAULT_HOST,
+    dataDir,
+    database: databaseConfig(values.DATABASE_URL, dataDir),
+    redisUrl: values.REDIS_URL,
+    publicUrl,
+    mail: {
+      url: values.MAIL_URL ?? pathToFileURL(join(dataDir, 'outbox')).href,
+      from: values.MAIL_FROM ?? `${identity.productName} <no-reply@${hostname}>`,
+    },
+    smsUrl: values.SMS_URL ?? pathToFileURL(join(dataDir, 'sms')).href,
+    trustProxy: values.TRUST_PROXY ?? false,
+    logLevel: values.LOG_LEVEL ?? 'info',
+    jwtPrivateKey: values.JWT_PRIVATE_KEY,
+    secret: values.CUMULUS_SECRET,
+    identity,
+  }
+}
+
+function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (!url) return { kind: 'sqlite', sqlitePath: join(dataDir, 'cumulus.db') }
+  const parsed = new URL(url)
+  const schema = parsed.searchParams.get('schema') ?? undefined
+  parsed.searchParams.delete('schema')
+  return { kind: 'postgres', url: parsed.href, schema }
+}
+
+/** `[flag, value]` for each config flag in argv; other arguments belong to the command and are skipped. */
+function configFlagsOf(argv: readonly string[]): [keyof typeof CONFIG_FLAGS, string | undefined][] {
+  const { tokens } = parseArgs({ args: [...argv], options: CONFIG_FLAG_OPTIONS, strict: false, allowPositionals: true, tokens: true })
+  const found: [keyof typeof CONFIG_FLAGS, string | undefined][] = []
+  for (const token of tokens) {
+    if (token.kind === 'option' && Object.hasOwn(CONFIG_FLAGS, token.name)) {
+      found.push([token.name as keyof typeof CONFIG_FLAGS, typeof token.value === 'string' ? token.value : undefined])
+    }
+  }
+  return found
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redaction
+
+/** A URL with its password and every query value replaced, for logs. Unparseable input is hidden whole. */
+export function redactUrl(raw: string): string {
+  const url = parseUrl(raw)
+  if (!url) return REDACTED
+  if (url.password) url.password = '***'
+  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '***')
+  return url.href
+}
+
+/**
+ * The config as it may be logged: passwords in URLs, client secrets and keys are replaced.
+ * `JSON.stringify(config)` and `util.inspect(config)` give this view too, so a config that is
+ * logged by accident does not leak.
+ */
+export function redactConfig(config: CumulusConfig) {
+  return {
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    database: config.database.kind === 'postgres' ? { ...config.database, url: redactUrl(config.database.url) } : { ...config.database },
+    redisUrl: config.redisUrl === undefined ? undefined : redactUrl(config.redisUrl),
+    publicUrl: config.publicUrl,
+    mail: { url: redactUrl(config.mail.url), from: config.mail.from },
+    smsUrl: redactUrl(config.smsUrl),
+    trustProxy: config.trustProxy,
+    logLevel: config.logLevel,
+    jwtPrivateKey: config.jwtPrivateKey ? `${REDACTED} (JWT_PRIVATE_KEY, kid ${config.jwtPrivateKey.kid ?? 'default'})` : 'key file in the data directory',
+    secret: config.secret ? `${REDACTED} (CUMULUS_SECRET)` : 'key file in the data directory',
+    identity: {
+      ...config.identity,
+      clients: config.identity.clients.map((c) => ({ ...c, clientSecret: c.clientSecret === undefined ? undefined : REDACTED })),
+    },
+  }
+}
+
+function withRedactedView(config: CumulusConfig): CumulusConfig {
+  const view = () => redactConfig(config)
+  Object.defineProperty(config, 'toJSON', { value: view, enumerable: false })
+  Object.defineProperty(config, inspect.custom, { value: () => view(), enumerable: false })
+  return config
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}

@@ -1,0 +1,122 @@
+import {
+  Argon2Hasher,
+  type Clock,
+  type CounterStore,
+  type IdentityDeps,
+  type Mailer,
+  MemoryCounterStore,
+  OWASP_ARGON2ID,
+  type OpenedDatabase,
+  type PasswordHasher,
+  RedisCounterStore,
+  type SmsSender,
+  createIdentityDeps,
+  createMailer,
+  createSmsSender,
+  createTokenKeys,
+  migrateIdentity,
+  openDatabase,
+  systemClock,
+} from '@cumulus/identity'
+import type { Logger } from 'pino'
+import { type CumulusConfig, redactUrl } from './config.js'
+import type { ServerKeys } from './keys.js'
+
+/** Replacements for the infrastructure the server would otherwise build from config (tests, the CLI). */
+export interface InfrastructureOverrides {
+  clock?: Clock
+  hasher?: PasswordHasher
+  counters?: CounterStore
+  mailer?: Mailer
+  sms?: SmsSender
+}
+
+export interface OpenIdentityInput extends InfrastructureOverrides {
+  config: CumulusConfig
+  keys: ServerKeys
+  logger: Logger
+}
+
+export interface OpenedIdentity {
+  deps: IdentityDeps
+  database: OpenedDatabase
+  /** Releases what was opened here (database, counters, mailer); overrides stay the caller's. */
+  close(): Promise<void>
+}
+
+/** Counter keys live under this prefix in a shared Redis. */
+const REDIS_PREFIX = 'cumulus:'
+const STARTUP_PROBE_TIMEOUT_MS = 5_000
+
+/**
+ * Opens and migrates the database and builds identity's deps from config: Argon2id with OWASP
+ * parameters, the system clock, counters in memory or Redis, the mail and SMS transports.
+ * Fails with a readable error (URLs redacted) when the database or Redis cannot be reached.
+ */
+export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIdentity> {
+  const { config, logger } = input
+  const closers: (() => Promise<void>)[] = []
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((err: unknown) => logger.error({ err }, 'error while closing'))
+    }
+  }
+  try {
+    const database = openDatabase({
+      databaseUrl: config.database.kind === 'postgres' ? config.database.url : undefined,
+      postgresSchema: config.database.kind === 'postgres' ? config.database.schema : undefined,
+      sqlitePath: config.database.kind === 'sqlite' ? config.database.sqlitePath : ':memory:',
+    })
+    closers.push(() => database.close())
+    try {
+      await migrateIdentity(database.db)
+    } catch (err) {
+      const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.database.sqlitePath
+      throw new Error(`cannot open and migrate the ${config.database.kind} database at ${where}: ${(err as Error).message}`, { cause: err })
+    }
+
+    const clock = input.clock ?? systemClock
+    const counters = input.counters ?? (await openCounters(config, clock, logger))
+    if (!input.counters) closers.push(() => counters.close())
+    const mailer = input.mailer ?? createMailer({ url: config.mail.url, from: config.mail.from })
+    if (!input.mailer) closers.push(() => mailer.close())
+
+    const deps = createIdentityDeps({
+      config: config.identity,
+      db: database.db,
+      clock,
+      hasher: input.hasher ?? new Argon2Hasher(OWASP_ARGON2ID),
+      counters,
+      mailer,
+      sms: input.sms ?? createSmsSender(config.smsUrl),
+      keys: await createTokenKeys(input.keys.signingJwk, config.publicUrl),
+      hmacKey: input.keys.hmacKey,
+      logger,
+    })
+    return { deps, database, close: closeAll }
+  } catch (err) {
+    await closeAll()
+    throw err
+  }
+}
+
+async function openCounters(config: CumulusConfig, clock: Clock, logger: Logger): Promise<CounterStore> {
+  if (!config.redisUrl) return new MemoryCounterStore(clock)
+  const counters = new RedisCounterStore(config.redisUrl, REDIS_PREFIX, (err) => logger.warn({ err: err.message }, 'redis connection problem'))
+  // Probe once so a wrong REDIS_URL stops the start instead of failing every sign-in later.
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      counters.get('startup-probe'),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_PROBE_TIMEOUT_MS} ms`)), STARTUP_PROBE_TIMEOUT_MS)
+      }),
+    ])
+  } catch (err) {
+    await counters.close().catch(() => {})
+    throw new Error(`cannot reach Redis at ${redactUrl(config.redisUrl)}: ${(err as Error).message}`, { cause: err })
+  } finally {
+    clearTimeout(timer)
+  }
+  return counters
+}

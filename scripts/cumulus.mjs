@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run cumulus -- <command>`: build what the CLI needs (incremental, so a no-op when nothing
+// changed), then run the `cumulus` CLI in this same process, so Ctrl-C and SIGTERM reach it
+// directly. Use this rather than `npx cumulus`: on a fresh clone npm cannot link the bin before
+// the first build, and npx would then look for an unrelated `cumulus` package on the registry.
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+
+// The server and the packages it references, not the whole workspace.
+const build = spawnSync(process.execPath, [tsc, '--build', 'packages/server'], { cwd: root, stdio: 'inherit' })
+if (build.status !== 0) {
+  console.error('cumulus: the TypeScript build failed (see above).')
+  process.exit(build.status ?? 1)
+}
+
+await import(pathToFileURL(`${root}packages/server/dist/cli.js`).href)
