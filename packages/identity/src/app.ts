@@ -9,6 +9,7 @@ import { tokenRoutes } from './features/tokens/routes.js'
 import { userRoutes } from './features/users/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
+import { sendError, toAppError } from './http/error-handler.js'
 import { httpKit, requestIdOf } from './http/http-kit.js'
 
 export interface IdentityRoutesOptions {
@@ -28,8 +29,15 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
 }
 
 /** Fastify options every Cumulus app uses: request ids, body limit, proxy trust, logger. */
-export function baseServerOptions(deps: Pick<IdentityDeps, 'logger'>, options: { trustProxy?: boolean | number | string } = {}): FastifyServerOptions {
+export function baseServerOptions(deps: Pick<IdentityDeps, 'logger'>, options: { trustProxy?: boolean | number | string; domain?: string } = {}): FastifyServerOptions {
+  const domain = options.domain ?? 'identity'
   return {
+    // Errors Fastify raises before routing (a malformed %-escape in the path, an over-long path
+    // parameter) skip hooks and the error handler; render them in the contract shape too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id)
+      return sendError(request, reply, toAppError(error), domain)
+    },
     loggerInstance: deps.logger,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     bodyLimit: MAX_JSON_BODY_BYTES,

@@ -51,8 +51,10 @@ export function toAppError(error: unknown): AppError {
     const missing = first?.params?.['missingProperty']
     const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
     const field = typeof missing === 'string' ? (path ? `${path}.${missing}` : missing) : path || (fastifyError.validationContext ?? 'body')
+    // A whole part of the wrong kind (a JSON array or string as the body) reads "body must be object", not "body.body ...".
+    const subject = typeof missing !== 'string' && !path ? (fastifyError.validationContext ?? 'request') : `${fastifyError.validationContext ?? 'request'}.${field}`
     return new AppError(GenericErrors.invalid_argument, {
-      description: `${fastifyError.validationContext ?? 'request'}.${field} ${first?.message ?? 'is invalid'}`.replace(/\.\s/, ' '),
+      description: `${subject} ${first?.message ?? 'is invalid'}`.replace(/\.\s/, ' '),
       metadata: { field },
     })
   }

@@ -40,6 +40,9 @@ export const httpKit = fp(
       credentials: false,
       exposedHeaders: ['x-request-id', 'retry-after'],
       maxAge: 600,
+      // A bare OPTIONS (no Origin) is not a preflight; let it reach the router, which answers
+      // in the contract shape, instead of the plugin's plain-text 400.
+      strictPreflight: false,
     })
   },
   { fastify: '5.x', name: 'cumulus-http-kit' },
