@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm run bench -- <name>`: runs one benchmark. Without a name, lists them.
+// Benchmarks import the BUILT workspace packages: run `npx tsc -b` first.
+
+const BENCHMARKS = {
+  identity: {
+    description: 'identity hot paths on SQLite and PostgreSQL: password sign-in vs raw argon2id, refresh grant vs raw rotation transaction, GET /v1/user/me vs bare Fastify',
+    load: () => import('./identity.mjs'),
+  },
+}
+
+function list(stream) {
+  stream.write('Usage: npm run bench -- <name>\n\nBenchmarks:\n')
+  for (const [name, b] of Object.entries(BENCHMARKS)) stream.write(`  ${name.padEnd(10)} ${b.description}\n`)
+  stream.write('\nEnvironment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (16), BENCH_BACKENDS (sqlite,postgres),\n')
+  stream.write('             BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL, UV_THREADPOOL_SIZE (libuv default 4)\n')
+}
+
+const name = process.argv[2]
+if (name === undefined || name === '--help' || name === '-h' || name === 'list') {
+  list(process.stdout)
+  process.exit(0)
+}
+const bench = Object.hasOwn(BENCHMARKS, name) ? BENCHMARKS[name] : undefined
+if (!bench) {
+  process.stderr.write(`unknown benchmark "${name}"\n\n`)
+  list(process.stderr)
+  process.exit(1)
+}
+
+try {
+  const module = await bench.load()
+  const code = await module.main(process.argv.slice(3))
+  // Stray handles (pools, timers) must not keep a finished benchmark alive.
+  process.exit(code ?? 0)
+} catch (err) {
+  process.stderr.write(`benchmark ${name} failed: ${err?.stack ?? err}\n`)
+  process.exit(1)
+}
