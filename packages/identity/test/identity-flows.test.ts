@@ -3,7 +3,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { grantVip } from '../src/features/users/admin.js'
 import { runHousekeeping } from '../src/features/account/housekeeping.js'
-import { getProfile } from '../src/features/users/profile.js'
+import { toProfile } from '../src/features/users/profile.js'
 import { call, captchaFor, expectErrorReply, signIn, signUpByEmail, verifiedEmailToken } from './http.js'
 import { CONFIDENTIAL_CLIENT, type TestApp, buildTestApp } from './test-app.js'
 
@@ -57,7 +57,8 @@ describe('identity over HTTP', () => {
     const icon = await call(t.app, 'GET', '/v1/assets/vip-large.svg')
     expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/)
     t.clock.advanceSeconds(365 * 86_400 + 1)
-    const lapsed = await getProfile(t.deps, { userId: tokens.sub, sessionId: '', clientId: 'cumulus-web', scope: '' })
+    const found = (await t.deps.users.findWithMembership(tokens.sub))!
+    const lapsed = toProfile(t.deps, found.user, found.membership)
     expect(lapsed.vip_info[0]).toMatchObject({ is_vip: 0, is_year: 0, vas_type: 'novip', expire: info.expire })
   })
 

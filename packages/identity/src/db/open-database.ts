@@ -53,8 +53,38 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   database.pragma('synchronous = NORMAL')
   database.pragma('foreign_keys = ON')
   database.pragma('busy_timeout = 5000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) })
   return { db, kind: 'sqlite', close: () => db.destroy() }
+}
+
+/** Distinct SQL texts kept prepared; the app issues a few dozen, so this never evicts in practice. */
+const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * Kysely's SQLite driver prepares every statement it runs, BEGIN and COMMIT included; preparing is
+ * a good share of a short query's cost. better-sqlite3 runs statements synchronously, so one
+ * prepared statement can safely serve every execution of the same SQL text.
+ */
+function withStatementCache(database: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>()
+  const prepare = database.prepare.bind(database)
+  return new Proxy(database, {
+    get(target, property) {
+      if (property !== 'prepare') {
+        const value: unknown = Reflect.get(target, property, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      }
+      return (sql: string) => {
+        let statement = cache.get(sql)
+        if (!statement) {
+          statement = prepare(sql)
+          if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+          cache.set(sql, statement)
+        }
+        return statement
+      }
+    },
+  })
 }
 
 function quoteIdent(name: string): string {

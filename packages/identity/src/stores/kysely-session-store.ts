@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { IdentityDatabase, SessionsTable } from '../db/schema.js'
+import { toMembershipRecord, toUserRecord } from './kysely-user-store.js'
 import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
 
 function toRecord(row: Selectable<SessionsTable>): SessionRecord {
@@ -21,39 +22,69 @@ export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Kysely<IdentityDatabase>) {}
 
   async create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string) {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('identity_sessions')
-        .values({
-          id: session.id,
-          user_id: session.userId,
-          client_id: session.clientId,
-          device_id: session.deviceId,
-          scope: session.scope,
-          created_at: session.createdAtMs,
-          refreshed_at: session.refreshedAtMs,
-          expires_at: session.expiresAtMs,
-          revoked_at: null,
-          revoke_reason: null,
-        })
-        .execute()
-      await trx.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null }).execute()
-    })
+    // Two plain inserts, no transaction (two PostgreSQL round trips fewer per sign-in): a crash
+    // between them leaves a session without a refresh token, which nobody can use and which
+    // expires and is purged like any other.
+    await this.db
+      .insertInto('identity_sessions')
+      .values({
+        id: session.id,
+        user_id: session.userId,
+        client_id: session.clientId,
+        device_id: session.deviceId,
+        scope: session.scope,
+        created_at: session.createdAtMs,
+        refreshed_at: session.refreshedAtMs,
+        expires_at: session.expiresAtMs,
+        revoked_at: null,
+        revoke_reason: null,
+      })
+      .execute()
+    await this.db.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null }).execute()
   }
 
   async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {
     const row = await this.db
       .selectFrom('identity_sessions as s')
       .innerJoin('identity_users as u', 'u.id', 's.user_id')
-      .selectAll('s')
-      .select('u.status as user_status')
+      .leftJoin('identity_memberships as m', 'm.user_id', 'u.id')
+      .selectAll('u')
+      .select([
+        's.id as s_id',
+        's.client_id as s_client_id',
+        's.device_id as s_device_id',
+        's.scope as s_scope',
+        's.created_at as s_created_at',
+        's.refreshed_at as s_refreshed_at',
+        's.expires_at as s_expires_at',
+        'm.vas_type as m_vas_type',
+        'm.level as m_level',
+        'm.is_year as m_is_year',
+        'm.expires_at as m_expires_at',
+        'm.updated_at as m_updated_at',
+      ])
       .where('s.id', '=', sessionId)
       .where('s.revoked_at', 'is', null)
       .where('s.expires_at', '>', nowMs)
       .executeTakeFirst()
     if (!row) return null
-    const { user_status, ...session } = row
-    return { session: toRecord(session), userStatus: user_status }
+    const { s_id, s_client_id, s_device_id, s_scope, s_created_at, s_refreshed_at, s_expires_at, m_vas_type, m_level, m_is_year, m_expires_at, m_updated_at, ...user } = row
+    return {
+      session: {
+        id: s_id,
+        userId: user.id,
+        clientId: s_client_id,
+        deviceId: s_device_id,
+        scope: s_scope,
+        createdAtMs: s_created_at,
+        refreshedAtMs: s_refreshed_at,
+        expiresAtMs: s_expires_at,
+        revokedAtMs: null,
+        revokeReason: null,
+      },
+      user: toUserRecord(user),
+      membership: toMembershipRecord(user.id, { vas_type: m_vas_type, level: m_level, is_year: m_is_year, expires_at: m_expires_at, updated_at: m_updated_at }),
+    }
   }
 
   async rotateRefreshToken(input: RotateInput): Promise<RotationResult> {

@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { IdentityDatabase, UsersTable } from '../db/schema.js'
 import { asUniqueViolation } from './errors.js'
+import type { MembershipRecord } from './membership-store.js'
 import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
 
-function toRecord(row: Selectable<UsersTable>): UserRecord {
+export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
   return {
     id: row.id,
     username: row.username,
@@ -20,6 +21,15 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
     deletionRequestedAtMs: row.deletion_requested_at,
     eraseAtMs: row.erase_at,
   }
+}
+
+/** A membership from the nullable columns of a LEFT JOIN; null when the user was never a member. */
+export function toMembershipRecord(
+  userId: string,
+  m: { vas_type: string | null; level: number | null; is_year: number | null; expires_at: number | null; updated_at: number | null },
+): MembershipRecord | null {
+  if (m.vas_type === null || m.expires_at === null) return null
+  return { userId, vasType: m.vas_type, level: m.level ?? 0, isYear: m.is_year === 1, expiresAtMs: m.expires_at, updatedAtMs: m.updated_at ?? 0 }
 }
 
 function rethrow(error: unknown): never {
@@ -47,12 +57,12 @@ export class KyselyUserStore implements UserStore {
       erase_at: null,
     }
     await this.db.insertInto('identity_users').values(row).execute().catch(rethrow)
-    return toRecord(row)
+    return toUserRecord(row)
   }
 
   private async findBy(column: 'id' | 'email' | 'phone_number' | 'username', value: string) {
     const row = await this.db.selectFrom('identity_users').selectAll().where(column, '=', value).executeTakeFirst()
-    return row ? toRecord(row) : null
+    return row ? toUserRecord(row) : null
   }
 
   findById(id: string) {
@@ -68,10 +78,23 @@ export class KyselyUserStore implements UserStore {
     return this.findBy('username', username)
   }
 
+  async findWithMembership(id: string) {
+    const row = await this.db
+      .selectFrom('identity_users as u')
+      .leftJoin('identity_memberships as m', 'm.user_id', 'u.id')
+      .selectAll('u')
+      .select(['m.vas_type', 'm.level', 'm.is_year', 'm.expires_at', 'm.updated_at as membership_updated_at'])
+      .where('u.id', '=', id)
+      .executeTakeFirst()
+    if (!row) return null
+    const { vas_type, level, is_year, expires_at, membership_updated_at, ...user } = row
+    return { user: toUserRecord(user), membership: toMembershipRecord(id, { vas_type, level, is_year, expires_at, updated_at: membership_updated_at }) }
+  }
+
   async findByIds(ids: readonly string[]) {
     if (ids.length === 0) return []
     const rows = await this.db.selectFrom('identity_users').selectAll().where('id', 'in', [...ids]).execute()
-    return rows.map(toRecord)
+    return rows.map(toUserRecord)
   }
 
   async update(id: string, patch: UserPatch, nowMs: number) {
@@ -119,6 +142,6 @@ export class KyselyUserStore implements UserStore {
 
   async list(options: { limit: number; offset?: number }) {
     const rows = await this.db.selectFrom('identity_users').selectAll().orderBy('created_at').orderBy('id').limit(options.limit).offset(options.offset ?? 0).execute()
-    return rows.map(toRecord)
+    return rows.map(toUserRecord)
   }
 }

@@ -1,3 +1,6 @@
+import type { MembershipRecord } from './membership-store.js'
+import type { UserRecord } from './user-store.js'
+
 export interface SessionRecord {
   id: string
   userId: string
@@ -11,10 +14,14 @@ export interface SessionRecord {
   revokeReason: string | null
 }
 
-/** What the per-request session check needs: the session and its user's status in one read. */
+/**
+ * What the per-request session check reads in one query: the session, its user and the user's
+ * membership (which the profile and the drive quota need on most requests anyway).
+ */
 export interface ActiveSession {
   session: SessionRecord
-  userStatus: 'ACTIVE' | 'FROZEN'
+  user: UserRecord
+  membership: MembershipRecord | null
 }
 
 export type RotationResult =
@@ -37,7 +44,7 @@ export interface RotateInput {
 
 /** Sessions with their refresh tokens and sudo tokens. Token values are stored as hashes only. */
 export interface SessionStore {
-  /** Creates a session and its first refresh token in one transaction. */
+  /** Creates a session and its first refresh token (the session first, so the token never dangles). */
   create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string): Promise<void>
   /** The session if it exists, is not revoked and has not expired at `nowMs`; else null. */
   findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null>

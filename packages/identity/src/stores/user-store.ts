@@ -1,4 +1,5 @@
 import type { UserStatus } from '../db/schema.js'
+import type { MembershipRecord } from './membership-store.js'
 
 export interface UserRecord {
   id: string
@@ -31,6 +32,8 @@ export interface UserStore {
   findByEmail(email: string): Promise<UserRecord | null>
   findByPhone(phoneNumber: string): Promise<UserRecord | null>
   findByUsername(username: string): Promise<UserRecord | null>
+  /** The user and their membership (null when never a member) in one read, for the profile; null when no such user. */
+  findWithMembership(id: string): Promise<{ user: UserRecord; membership: MembershipRecord | null } | null>
   /** Users with these ids, in no particular order; unknown ids are skipped. */
   findByIds(ids: readonly string[]): Promise<UserRecord[]>
   /** Applies `patch` and bumps updated_at. Throws UniqueViolationError on a taken address. No-op for a missing id. */

@@ -2,7 +2,9 @@ import { AppError, DEFAULT_SCOPE, GenericErrors, OAuthErrors, type TokenReply } 
 import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { hashSecret, randomId, randomSecret } from '../../lib/secrets.js'
+import type { MembershipRecord } from '../../stores/membership-store.js'
 import type { SessionRecord } from '../../stores/session-store.js'
+import type { UserRecord } from '../../stores/user-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>
 
@@ -12,6 +14,9 @@ export interface AuthContext {
   sessionId: string
   clientId: string
   scope: string
+  /** The account as read by this request's session check. */
+  user: UserRecord
+  membership: MembershipRecord | null
 }
 
 async function accessTokenFor(deps: Deps, session: Pick<SessionRecord, 'id' | 'userId' | 'clientId' | 'scope'>, nowMs: number) {
@@ -70,8 +75,8 @@ export async function authenticateAccessToken(deps: Deps, token: string): Promis
   const claims = await deps.keys.verify(token, nowMs)
   if (!claims) return null
   const active = await deps.sessions.findActive(claims.sid, nowMs)
-  if (!active || active.userStatus !== 'ACTIVE' || active.session.userId !== claims.sub) return null
-  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.client_id, scope: claims.scope }
+  if (!active || active.user.status !== 'ACTIVE' || active.session.userId !== claims.sub) return null
+  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.client_id, scope: claims.scope, user: active.user, membership: active.membership }
 }
 
 /** Like authenticateAccessToken, but throws `unauthenticated` (16, 401). */

@@ -57,7 +57,7 @@ export async function introspectToken(deps: Deps, token: string): Promise<Intros
   const session = await deps.sessions.findByRefreshToken(hashSecret(token))
   if (session) {
     const active = await deps.sessions.findActive(session.id, nowMs)
-    if (active && active.userStatus === 'ACTIVE') {
+    if (active && active.user.status === 'ACTIVE') {
       return {
         active: true,
         sub: session.userId,

@@ -5,7 +5,6 @@ import { UniqueViolationError } from '../../stores/errors.js'
 import type { AuthContext } from '../tokens/sessions.js'
 import { claimVerification, findUserAt, requireAddress } from '../verification/verification.js'
 import { assertAcceptablePassword } from './password-policy.js'
-import { requireUser } from './profile.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'sessions' | 'verifications' | 'hasher'>
 
@@ -17,7 +16,7 @@ async function requirePassword(deps: Deps, userPasswordHash: string | null, pass
 
 /** POST /v1/user/sudo: re-entering the password buys a short-lived token for dangerous calls. */
 export async function sudo(deps: Deps, auth: AuthContext, password: string): Promise<SudoReply> {
-  const user = await requireUser(deps, auth)
+  const user = auth.user
   if (!user.passwordHash) throw new AppError(GenericErrors.failed_precondition, { description: 'the account has no password; set one first' })
   await requirePassword(deps, user.passwordHash, password)
   const token = randomSecret()
@@ -41,7 +40,7 @@ export async function requireSudo(deps: Pick<IdentityDeps, 'sessions' | 'clock'>
  */
 export async function changePassword(deps: Deps, auth: AuthContext, input: { oldPassword?: string | undefined; sudoToken?: string | undefined; password: string }) {
   assertAcceptablePassword(input.password)
-  const user = await requireUser(deps, auth)
+  const user = auth.user
   if (input.sudoToken !== undefined) await requireSudo(deps, auth, input.sudoToken)
   else if (input.oldPassword !== undefined) await requirePassword(deps, user.passwordHash, input.oldPassword)
   else throw new AppError(GenericErrors.invalid_argument, { description: 'give old_password or sudo_token', metadata: { field: 'old_password' } })
@@ -54,7 +53,7 @@ export async function changePassword(deps: Deps, auth: AuthContext, input: { old
 /** PATCH /v1/user/contact: binds a verified e-mail or phone to the account. */
 export async function changeContact(deps: Deps, auth: AuthContext, input: { email?: string | undefined; phoneNumber?: string | undefined; verificationToken: string }) {
   const address = requireAddress(input)
-  const user = await requireUser(deps, auth)
+  const user = auth.user
   const usages = address.channel === 'email' ? (['EMAIL_ADDRESS_CHANGE', 'EMAIL_ADDRESS_VERIFICATION'] as const) : (['PHONE_NUMBER_CHANGE', 'PHONE_NUMBER_VERIFICATION'] as const)
   const claim = await claimVerification(deps, { token: input.verificationToken, address, usages })
   const owner = await findUserAt(deps, address)

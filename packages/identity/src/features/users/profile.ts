@@ -38,16 +38,9 @@ export function toProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: Us
   }
 }
 
-export async function requireUser(deps: Pick<IdentityDeps, 'users'>, auth: AuthContext): Promise<UserRecord> {
-  const user = await deps.users.findById(auth.userId)
-  if (!user) throw new AppError(GenericErrors.unauthenticated, { description: 'the account no longer exists' })
-  return user
-}
-
-/** GET /v1/user/me */
-export async function getProfile(deps: Deps, auth: AuthContext): Promise<UserProfile> {
-  const [user, membership] = await Promise.all([requireUser(deps, auth), deps.memberships.find(auth.userId)])
-  return toProfile(deps, user, membership)
+/** GET /v1/user/me: answered from what the session check already read, with no further query. */
+export function getProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, auth: AuthContext): UserProfile {
+  return toProfile(deps, auth.user, auth.membership)
 }
 
 const MAX_PICTURE_URL_LENGTH = 2048
@@ -63,7 +56,9 @@ export async function updateProfile(deps: Deps, auth: AuthContext, input: { name
     }
   }
   await deps.users.update(auth.userId, { name, picture }, deps.clock.nowMs())
-  return getProfile(deps, auth)
+  const found = await deps.users.findWithMembership(auth.userId)
+  if (!found) throw new AppError(GenericErrors.unauthenticated, { description: 'the account no longer exists' })
+  return toProfile(deps, found.user, found.membership)
 }
 
 const MAX_QUERY_IDS = 100
