@@ -8,7 +8,9 @@ import type { JWK } from 'jose'
 import pg from 'pg'
 import { pino } from 'pino'
 import { inject } from 'vitest'
-import { buildIdentityApp } from '../src/app.js'
+import Fastify from 'fastify'
+import { baseServerOptions, identityRoutes } from '../src/app.js'
+import { httpKit } from '../src/http/http-kit.js'
 import { IDENTITY_DEFAULTS, type IdentityConfig } from '../src/config.js'
 import type { CounterStore } from '../src/counters/counter-store.js'
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js'
@@ -209,10 +211,15 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
 }
 
 
-/** The whole identity app over buildTestDeps. Never listens; use app.inject(). */
-export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+/**
+ * An app over buildTestDeps with the shared HTTP kit and whatever `register` mounts (one feature's
+ * routes, or a probe route behind a pre-handler). Never listens; use app.inject().
+ */
+export async function buildTestAppWith(register: (app: FastifyInstance, deps: IdentityDeps) => PromiseLike<unknown>, options: TestAppOptions = {}): Promise<TestApp> {
   const testDeps = await buildTestDeps(options)
-  const app = await buildIdentityApp(testDeps.deps)
+  const app = Fastify(baseServerOptions(testDeps.deps)) as unknown as FastifyInstance
+  await app.register(httpKit, { corsOrigins: testDeps.deps.config.corsOrigins, domain: 'identity' })
+  await register(app, testDeps.deps)
   await app.ready()
   return {
     ...testDeps,
@@ -222,4 +229,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await testDeps.close()
     },
   }
+}
+
+/** The whole identity app over buildTestDeps. Never listens; use app.inject(). */
+export function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  return buildTestAppWith((app, deps) => app.register(identityRoutes, { deps }), options)
 }

@@ -1,42 +1,23 @@
 import { AccountErrors, GenericErrors, OAuthErrors, WEB_CLIENT_ID } from '@cumulus/protocol'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type TestApp, type TestAppOptions, type TestDeps, buildTestApp, buildTestDeps } from '../../../test/test-app.js'
-import { baseServerOptions } from '../../app.js'
-import { httpKit } from '../../http/http-kit.js'
+import { type TestApp, type TestAppOptions, buildTestApp, buildTestAppWith } from '../../../test/test-app.js'
 import { issueCaptchaToken } from './captcha-token.js'
 import { captchaGuard } from './guard.js'
 
 const PROTECTED = '/v1/test/protected'
 const ACTION = `POST:${PROTECTED}`
 
-interface GuardedApp extends TestDeps {
-  app: FastifyInstance
-}
-
 /** An app with two routes behind the guard: one single-use (like sign-in), one not (like sign-up). */
-async function buildGuardedApp(config: TestAppOptions['config'] = {}): Promise<GuardedApp> {
-  const testDeps = await buildTestDeps({ config })
-  const { deps } = testDeps
-  const app = Fastify(baseServerOptions(deps)) as unknown as FastifyInstance
-  await app.register(httpKit, { corsOrigins: ['*'], domain: 'identity' })
-  await app.register(async (scoped) => {
-    scoped.post(PROTECTED, { preHandler: captchaGuard(deps, { singleUse: false }) }, async () => ({ ok: true }))
-    scoped.post(`${PROTECTED}/once`, { preHandler: captchaGuard(deps, { singleUse: true }) }, async () => ({ ok: true }))
-  })
-  await app.ready()
-  return {
-    ...testDeps,
-    app,
-    async close() {
-      await app.close()
-      await testDeps.close()
-    },
-  }
+function buildGuardedApp(config: TestAppOptions['config'] = {}): Promise<TestApp> {
+  return buildTestAppWith(async (app, deps) => {
+    app.post(PROTECTED, { preHandler: captchaGuard(deps, { singleUse: false }) }, async () => ({ ok: true }))
+    app.post(`${PROTECTED}/once`, { preHandler: captchaGuard(deps, { singleUse: true }) }, async () => ({ ok: true }))
+  }, { config })
 }
 
 describe('captchaGuard', () => {
-  let t: GuardedApp | undefined
+  let t: TestApp | undefined
   afterEach(async () => {
     await t?.close()
     t = undefined

@@ -1,12 +1,10 @@
 import { createHash, webcrypto } from 'node:crypto'
 import vm from 'node:vm'
 import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, GenericErrors, LOCALIZED_MESSAGE_TYPE, OAuthErrors, WEB_CLIENT_ID } from '@cumulus/protocol'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type TestAppOptions, type TestDeps, buildTestDeps } from '../../../test/test-app.js'
-import { baseServerOptions } from '../../app.js'
-import { httpKit } from '../../http/http-kit.js'
+import { type TestApp, type TestAppOptions, buildTestAppWith } from '../../../test/test-app.js'
 import { lockoutKeys } from '../sign-in/lockout.js'
 import { verifyCaptchaToken } from './captcha-token.js'
 import { leadingZeroBits } from './challenge.js'
@@ -16,24 +14,8 @@ import { captchaRoutes } from './routes.js'
 const SIGN_IN = 'POST:/v1/auth/signin'
 const BITS = 8
 
-interface CaptchaApp extends TestDeps {
-  app: FastifyInstance
-}
-
-async function buildCaptchaApp(config: TestAppOptions['config'] = {}): Promise<CaptchaApp> {
-  const testDeps = await buildTestDeps({ config: { ...config, captcha: { powDifficultyBits: BITS, ...config.captcha } } })
-  const app = Fastify(baseServerOptions(testDeps.deps)) as unknown as FastifyInstance
-  await app.register(httpKit, { corsOrigins: ['*'], domain: 'identity' })
-  await app.register(captchaRoutes, { deps: testDeps.deps })
-  await app.ready()
-  return {
-    ...testDeps,
-    app,
-    async close() {
-      await app.close()
-      await testDeps.close()
-    },
-  }
+function buildCaptchaApp(config: TestAppOptions['config'] = {}): Promise<TestApp> {
+  return buildTestAppWith((app, deps) => app.register(captchaRoutes, { deps }), { config: { ...config, captcha: { powDifficultyBits: BITS, ...config.captcha } } })
 }
 
 function solve(challenge: string, bits: number): string {
@@ -53,7 +35,7 @@ function expectErrorBody(body: unknown, entry: { reason: string; code: number })
 }
 
 describe('captcha routes', () => {
-  let t: CaptchaApp | undefined
+  let t: TestApp | undefined
   afterEach(async () => {
     await t?.close()
     t = undefined
