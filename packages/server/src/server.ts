@@ -42,7 +42,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     await app.register(identityRoutes, { deps: identity.deps })
 
     // Later issues mount the other services here, on the same app and origin:
-    //   drive (packages/drive): /v1/drive/..., reusing identity's `authenticated` pre-handler;
+    //   drive (packages/drive): /drive/v1/..., /vip/v1/..., /decompress/v1/..., reusing identity's `authenticated` pre-handler;
     //   web (packages/web): the React Router request handler for every other GET.
 
     // Liveness for load balancers and orchestrators; quiet in the logs since probes are frequent.
