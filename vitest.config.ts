@@ -17,6 +17,7 @@ const serviceSuites = ['packages/identity/src/**/*.test.ts', 'packages/identity/
 export default defineConfig({
   resolve: { alias },
   test: {
+    reporters: ['default', './vitest.summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
