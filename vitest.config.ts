@@ -8,11 +8,18 @@ const alias = {
   '@cumulus/identity': source('identity'),
   '@cumulus/sdk': source('sdk'),
   '@cumulus/drive': source('drive'),
+  '@cumulus/server': source('server'),
 }
 
 // Suites that touch the database run twice: embedded SQLite with in-process counters (the
 // zero-config start), and PostgreSQL with Redis counters (the scale-out configuration).
-const serviceSuites = ['packages/identity/src/**/*.test.ts', 'packages/identity/test/**/*.test.ts', 'packages/server/src/**/*.test.ts']
+const serviceSuites = [
+  'packages/identity/src/**/*.test.ts',
+  'packages/identity/test/**/*.test.ts',
+  'packages/server/src/**/*.test.ts',
+  // The SDK against the real identity service; its pure unit tests run once, in `unit`.
+  'packages/sdk/**/*.integration.test.ts',
+]
 
 export default defineConfig({
   resolve: { alias },
@@ -21,7 +28,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'packages/sdk/src/**/*.test.ts', 'bench/**/*.test.ts'], exclude: ['**/*.integration.test.ts', '**/node_modules/**'] },
+      },
       { extends: true, test: { name: 'sqlite', include: serviceSuites, provide: { backend: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: serviceSuites, provide: { backend: 'postgres' } } },
     ],
