@@ -7,15 +7,16 @@ import { Body, OptStr, Str } from '../../http/schemas.js'
 import { cleanName } from '../sign-up/sign-up.js'
 import { changeContact, changePassword, sudo } from './credentials.js'
 import { getProfile, queryUsers, updateProfile } from './profile.js'
+import { UserProfileReply } from './schema.js'
 import { vipIconSvg } from './vip-icon.js'
 
 export async function userRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const auth = authenticated(deps)
 
-  app.get('/v1/user/me', { preHandler: auth }, async (request) => getProfile(deps, authOf(request)))
+  app.get('/v1/user/me', { preHandler: auth, schema: { response: { 200: UserProfileReply } } }, async (request) => getProfile(deps, authOf(request)))
 
-  app.patch('/v1/user/profile', { preHandler: auth, schema: { body: Body({ name: OptStr(256), picture: OptStr(4096) }) } }, async (request) =>
+  app.patch('/v1/user/profile', { preHandler: auth, schema: { body: Body({ name: OptStr(256), picture: OptStr(4096) }), response: { 200: UserProfileReply } } }, async (request) =>
     updateProfile(deps, authOf(request), request.body, cleanName),
   )
 
