@@ -1,0 +1,579 @@
+import {
+  DEFAULT_SCOPE,
+  GenericErrors,
+  HEADERS,
+  LocalErrors,
+  type SudoReply,
+  TOKEN_REFRESH_THROTTLE_SECONDS,
+  type TokenReply,
+  type UserProfile,
+  type VerificationChannel,
+  type VerificationPurpose,
+  type VerificationReply,
+  type VerificationTarget,
+  type VerifyReply,
+} from '@cumulus/protocol'
+import { type AnalyticsEventName, trackEvent } from './analytics.js'
+import { type AndroidHostBridge, findAndroidHost, readHostDeviceId, readHostUserInfo } from './android.js'
+import { CaptchaManager, captchaAction, CAPTCHA_MAX_REFRESHES, isCaptchaRetryable } from './captcha.js'
+import { type Credentials, CredentialStore, credentialsFromToken, isExpired } from './credentials.js'
+import { CREDENTIAL_CLEARING_ERRORS, IdentityError, errorMessage } from './errors.js'
+import { CrossTabLock, ReentrantLock, findLockManager } from './lock.js'
+import { type Environment, type IdentityClientOptions, type ResolvedOptions, resolveOptions } from './options.js'
+import { newDeviceId } from './random.js'
+import { type KeyValueStorage, type StorageKeys, defaultStorage, readJson, storageKeys } from './storage.js'
+import { type HttpMethod, type QueryValue, Transport } from './transport.js'
+import { type UserInfo, buildUserInfo, userInfoFromHost } from './user-info.js'
+import { classifyUsername, isAnonymousSub, usernameMeta } from './username.js'
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>
+  /** JSON body. */
+  body?: unknown
+  /** Send the current account's bearer token, refreshing it first when expired and once after a 401. */
+  auth?: boolean
+  /**
+   * Protect the call with a captcha token (`x-captcha-token`). `true` uses the action
+   * `METHOD:/path` and no meta; an object may name both.
+   */
+  captcha?: boolean | { action?: string; meta?: Record<string, unknown> }
+  headers?: Record<string, string>
+  signal?: AbortSignal
+}
+
+/** An e-mail address or a phone number (with its leading `+`): exactly one of them. */
+export type ContactInput = { email: string; phoneNumber?: undefined } | { phoneNumber: string; email?: undefined }
+
+export type SendVerificationInput = (ContactInput | { email?: undefined; phoneNumber?: undefined }) & {
+  usage: VerificationPurpose
+  /** ANY (default), USER (must exist) or CUR_USER (the signed-in user's own; sends the bearer). */
+  target?: VerificationTarget
+}
+
+export interface SendVerificationResult {
+  verificationId: string
+  /** Seconds. */
+  expiresIn: number
+  channel: VerificationChannel
+  isUser: boolean
+}
+
+export interface VerifyResult {
+  verificationToken: string
+  /** Seconds. */
+  expiresIn: number
+}
+
+export type SignUpInput = ContactInput & { verificationId: string; code: string; password?: string; name?: string }
+export type ResetPasswordInput = ContactInput & { verificationId: string; code: string; password: string }
+
+/** Stored state of a third-party sign-in in progress (the provider flows arrive later). */
+export interface PendingProviderSignIn {
+  providerId: string
+  state: string
+  [key: string]: unknown
+}
+
+const PATHS = {
+  signIn: '/v1/auth/signin',
+  signUp: '/v1/auth/signup',
+  signUpAnonymously: '/v1/auth/signup/anonymously',
+  token: '/v1/auth/token',
+  revoke: '/v1/auth/revoke',
+  verification: '/v1/auth/verification',
+  verify: '/v1/auth/verification/verify',
+  reset: '/v1/auth/reset',
+  me: '/v1/user/me',
+  sudo: '/v1/user/sudo',
+} as const
+
+const REFRESH_THROTTLE_MS = TOKEN_REFRESH_THROTTLE_SECONDS * 1000
+
+/**
+ * The identity client: sign-in, sign-up, verification, tokens and the user profile,
+ * against the identity service's wire contract (identity.md), in browsers and Node 20+.
+ */
+export class IdentityClient {
+  readonly clientId: string
+  readonly env: Environment
+  readonly #options: ResolvedOptions
+  readonly #storage: KeyValueStorage
+  readonly #keys: StorageKeys
+  readonly #store: CredentialStore
+  readonly #transport: Transport
+  readonly #captcha: CaptchaManager
+  readonly #lock: ReentrantLock
+  readonly #tabLock: CrossTabLock
+  readonly #host: AndroidHostBridge | null
+  readonly #fixedDeviceId: string | undefined
+  #locale: string
+  #profile: UserProfile | null = null
+  #lastRefreshAt: number | undefined
+  #refreshing: Promise<Credentials> | null = null
+
+  /** Throws `wrong options param: <name>` for a bad option (retry, timeout, origins, ...). */
+  constructor(options: IdentityClientOptions) {
+    this.#host = findAndroidHost(options?.androidHost)
+    this.#options = resolveOptions(options, this.#host !== null)
+    this.clientId = this.#options.clientId
+    this.env = this.#options.env
+    this.#locale = this.#options.locale
+    this.#storage = options.storage ?? defaultStorage()
+    this.#keys = storageKeys(this.clientId)
+    this.#store = new CredentialStore(this.#storage, this.clientId)
+    this.#fixedDeviceId = options.deviceId
+    this.#lock = new ReentrantLock(this.#options.lockTimeoutMs)
+    this.#tabLock = new CrossTabLock({
+      name: this.#keys.refreshLease,
+      storage: this.#storage,
+      locks: options.locks === undefined ? findLockManager() : options.locks,
+      sleep: this.#options.sleep,
+    })
+    this.#transport = new Transport({
+      clientId: this.clientId,
+      origins: this.#options.origins,
+      retry: this.#options.retry,
+      fetch: this.#options.fetch,
+      sleep: this.#options.sleep,
+      dynamicHeaders: () => ({
+        'accept-language': this.#locale,
+        [HEADERS.deviceId]: this.deviceId,
+        [HEADERS.platformVersion]: this.#options.platform === undefined ? undefined : String(this.#options.platform),
+      }),
+    })
+    this.#captcha = new CaptchaManager({
+      clientId: this.clientId,
+      storage: this.#storage,
+      transport: this.#transport,
+      deviceId: () => this.deviceId,
+      onCaptcha: options.onCaptcha,
+      onChallenge: (action) => this.#track('captcha_shown', { action }),
+    })
+  }
+
+  /** The locale sent as `accept-language` and used by `errorMessage`. */
+  get locale(): string {
+    return this.#locale
+  }
+
+  setLocale(locale: string): void {
+    this.#locale = locale
+  }
+
+  /** The origin requests go to first (the last one that answered). */
+  get origin(): string {
+    return this.#transport.origin
+  }
+
+  /** The device id: the option, else the Android host's, else one generated once and stored. */
+  get deviceId(): string {
+    if (this.#fixedDeviceId) return this.#fixedDeviceId
+    const fromHost = this.#host ? readHostDeviceId(this.#host) : null
+    if (fromHost) return fromHost
+    const stored = this.#storage.getItem(this.#keys.deviceId)
+    if (stored) return stored
+    const created = newDeviceId()
+    this.#storage.setItem(this.#keys.deviceId, created)
+    return created
+  }
+
+  /** The user-facing text of an error in this client's locale (spec 8 choice order). */
+  errorMessage(error: unknown): string {
+    return errorMessage(error, this.#locale)
+  }
+
+  // ---- any call ----------------------------------------------------------------------
+
+  /**
+   * Any identity call, with the protocol headers, origin rotation and retries; with
+   * `auth`, the bearer token (refreshed when expired and once after a 401); with
+   * `captcha`, a captcha token, refreshed and the call retried up to 3 times on a
+   * captcha error (never after a CAPTCHA_REJECT). Resolves with the reply's JSON body.
+   */
+  async request<T = unknown>(method: HttpMethod | string, path: string, options: RequestOptions = {}): Promise<T> {
+    if (!options.captcha) return this.#send<T>(method, path, options)
+    const spec = options.captcha === true ? {} : options.captcha
+    const action = spec.action ?? captchaAction(method, path)
+    const meta = spec.meta ?? {}
+    for (let refreshes = 0; ; refreshes += 1) {
+      const token = await this.#captcha.token(action, meta, { force: refreshes > 0 })
+      try {
+        return await this.#send<T>(method, path, options, { [HEADERS.captchaToken]: token })
+      } catch (error) {
+        if (!isCaptchaRetryable(error) || refreshes >= CAPTCHA_MAX_REFRESHES) throw error
+      }
+    }
+  }
+
+  async #send<T>(method: string, path: string, options: RequestOptions, extra: Record<string, string> = {}): Promise<T> {
+    const base = { method, path, query: options.query, body: options.body, signal: options.signal }
+    const headers = { ...options.headers, ...extra }
+    if (!options.auth) return this.#transport.send<T>({ ...base, headers })
+    const used = await this.#usableCredentials()
+    try {
+      return await this.#transport.send<T>({ ...base, headers: { ...headers, authorization: bearer(used) } })
+    } catch (error) {
+      if (!(error instanceof IdentityError && error.is(GenericErrors.unauthenticated) && error.status === 401)) throw error
+      let fresh: Credentials
+      try {
+        fresh = await this.refresh()
+      } catch {
+        throw error
+      }
+      if (fresh.access_token === used.access_token) throw error
+      return this.#transport.send<T>({ ...base, headers: { ...headers, authorization: bearer(fresh) } })
+    }
+  }
+
+  /** The current credentials, refreshed first when expired; `unauthenticated` when signed out. */
+  async #usableCredentials(): Promise<Credentials> {
+    const current = this.#store.current()
+    if (!current) throw IdentityError.of(GenericErrors.unauthenticated, 'not signed in', { status: 0 })
+    if (!isExpired(current, Date.now())) return current
+    return this.refresh()
+  }
+
+  // ---- sign-in and sign-up -------------------------------------------------------------
+
+  /** Signs in with a username (`+` phone, `@` e-mail, else a username) and password; captcha handled inside. */
+  async signIn({ username, password }: { username: string; password: string }): Promise<Credentials> {
+    const reply = await this.request<TokenReply>('POST', PATHS.signIn, {
+      body: { client_id: this.clientId, client_secret: this.#options.clientSecret, username, password },
+      captcha: { meta: usernameMeta(username) },
+    })
+    // Sign-in tokens are single-use; keep the token only as "previous" for the next init.
+    this.#captcha.markSpent()
+    return this.#acceptTokens(reply, 'sign_in', { method: 'password', kind: classifyUsername(username) })
+  }
+
+  /** Verifies the code, then signs in with the verification token. */
+  async signInWithCode({ username, verificationId, code }: { username: string; verificationId: string; code: string }): Promise<Credentials> {
+    const { verificationToken } = await this.verify({ verificationId, code })
+    const reply = await this.request<TokenReply>('POST', PATHS.signIn, {
+      body: {
+        client_id: this.clientId,
+        client_secret: this.#options.clientSecret,
+        username,
+        verification_code: code,
+        verification_token: verificationToken,
+      },
+      captcha: { meta: usernameMeta(username) },
+    })
+    this.#captcha.markSpent()
+    return this.#acceptTokens(reply, 'sign_in', { method: 'code', kind: classifyUsername(username) })
+  }
+
+  /** Sends a verification code by e-mail or SMS (captcha-protected). */
+  async sendVerification(input: SendVerificationInput): Promise<SendVerificationResult> {
+    const target = input.target ?? 'ANY'
+    const contact = target === 'CUR_USER' && input.email === undefined && input.phoneNumber === undefined ? {} : contactFields(input)
+    const reply = await this.request<VerificationReply>('POST', PATHS.verification, {
+      body: { ...contact, usage: input.usage, target, client_id: this.clientId, locale: this.#locale },
+      captcha: { meta: contact },
+      auth: target === 'CUR_USER',
+    })
+    return {
+      verificationId: reply.verification_id,
+      expiresIn: reply.expires_in,
+      channel: reply.selected_channel,
+      isUser: reply.is_user,
+    }
+  }
+
+  /** Checks a verification code; the token it returns proves the address to sign-up, sign-in or reset. */
+  async verify({ verificationId, code }: { verificationId: string; code: string }): Promise<VerifyResult> {
+    const reply = await this.request<VerifyReply>('POST', PATHS.verify, {
+      body: { verification_id: verificationId, verification_code: code, client_id: this.clientId },
+    })
+    return { verificationToken: reply.verification_token, expiresIn: reply.expires_in }
+  }
+
+  /** Verifies the code, then creates the account and signs it in. */
+  async signUp(input: SignUpInput): Promise<Credentials> {
+    const contact = contactFields(input)
+    const { verificationToken } = await this.verify({ verificationId: input.verificationId, code: input.code })
+    const reply = await this.request<TokenReply>('POST', PATHS.signUp, {
+      body: {
+        ...contact,
+        verification_code: input.code,
+        verification_token: verificationToken,
+        password: input.password,
+        name: input.name,
+        client_id: this.clientId,
+        client_secret: this.#options.clientSecret,
+      },
+      captcha: { meta: contact },
+    })
+    return this.#acceptTokens(reply, 'sign_up', { method: 'email' in contact ? 'email' : 'phone_number' })
+  }
+
+  /** Creates an anonymous account and signs it in. */
+  async signUpAnonymously(): Promise<Credentials> {
+    const reply = await this.request<TokenReply>('POST', PATHS.signUpAnonymously, {
+      body: { client_id: this.clientId, client_secret: this.#options.clientSecret },
+    })
+    return this.#acceptTokens(reply, 'sign_up', { method: 'anonymous' })
+  }
+
+  /** Verifies the code, then sets a new password (the server ends every session of that user). */
+  async resetPassword(input: ResetPasswordInput): Promise<void> {
+    const contact = contactFields(input)
+    const { verificationToken } = await this.verify({ verificationId: input.verificationId, code: input.code })
+    await this.request('POST', PATHS.reset, {
+      body: { ...contact, verification_token: verificationToken, password: input.password, client_id: this.clientId },
+      captcha: { meta: contact },
+    })
+  }
+
+  /** Exchanges an authorization code (Android host, or a redirect) for tokens of this client. */
+  async signInWithAuthorizationCode(code: string, extra: { redirectUri?: string; codeVerifier?: string } = {}): Promise<Credentials> {
+    const reply = await this.request<TokenReply>('POST', PATHS.token, {
+      body: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: extra.redirectUri,
+        code_verifier: extra.codeVerifier,
+        client_id: this.clientId,
+        client_secret: this.#options.clientSecret,
+      },
+    })
+    return this.#acceptTokens(reply, 'sign_in', { method: 'authorization_code' })
+  }
+
+  async #acceptTokens(reply: TokenReply, event: AnalyticsEventName, params: Record<string, unknown>): Promise<Credentials> {
+    const stored = await this.#lock.run(() => {
+      const credentials = this.#store.set(credentialsFromToken(reply, Date.now()))
+      if (!credentials) throw IdentityError.of(LocalErrors.local_invalid_response, 'token reply without tokens', { status: 200 })
+      return credentials
+    })
+    this.#profile = null
+    // A new session: its first refresh is not throttled by an older session's.
+    this.#lastRefreshAt = undefined
+    this.#track(event, { ...params, anonymous: isAnonymousSub(stored.sub) })
+    return stored
+  }
+
+  // ---- tokens ------------------------------------------------------------------------------
+
+  /**
+   * Refreshes the current account's tokens, at most once per 120 s unless `force`d (a
+   * throttled call resolves with the stored credentials). Concurrent calls share one
+   * refresh; across tabs, a tab that finds the tokens already refreshed by another uses
+   * them. Rejects `unauthenticated` 'refresh token not found' without a refresh token;
+   * `unauthenticated`, `invalid_grant` or `unauthorized_client` clear the account.
+   */
+  refresh({ force = false }: { force?: boolean } = {}): Promise<Credentials> {
+    if (this.#refreshing) return this.#refreshing
+    const running = this.#refresh(force).finally(() => {
+      this.#refreshing = null
+    })
+    this.#refreshing = running
+    return running
+  }
+
+  #refresh(force: boolean): Promise<Credentials> {
+    return this.#lock.run(async () => {
+      const before = this.#store.current()
+      if (!before?.refresh_token) throw refreshTokenNotFound()
+      if (!force && this.#lastRefreshAt !== undefined && Date.now() - this.#lastRefreshAt < REFRESH_THROTTLE_MS) return before
+      return this.#tabLock.run(async () => {
+        // Another tab may have refreshed while this one waited for the lock.
+        const now = this.#store.get(before.sub)
+        if (!now?.refresh_token) throw refreshTokenNotFound()
+        this.#lastRefreshAt = Date.now()
+        if (now.access_token !== before.access_token && !isExpired(now, Date.now())) return now
+        try {
+          const reply = await this.#transport.send<TokenReply>({
+            method: 'POST',
+            path: PATHS.token,
+            body: {
+              grant_type: 'refresh_token',
+              refresh_token: now.refresh_token,
+              client_id: this.clientId,
+              client_secret: this.#options.clientSecret,
+            },
+          })
+          const fresh = credentialsFromToken({ ...reply, sub: reply.sub || now.sub, refresh_token: reply.refresh_token || now.refresh_token }, Date.now())
+          return this.#store.set(fresh) as Credentials
+        } catch (error) {
+          const reason = error instanceof IdentityError ? error.error : 'unknown'
+          this.#track('refresh_failed', { error: reason })
+          if (error instanceof IdentityError && CREDENTIAL_CLEARING_ERRORS.some((entry) => error.is(entry))) {
+            this.#store.remove(now.sub)
+            if (this.#profile?.sub === now.sub) this.#profile = null
+          }
+          throw error
+        }
+      })
+    })
+  }
+
+  /** Revokes the session (best effort: a failing revoke still signs out) and clears the credentials. */
+  async signOut(): Promise<void> {
+    await this.#lock.run(async () => {
+      const current = this.#store.current()
+      if (current) {
+        try {
+          await this.#transport.send({
+            method: 'POST',
+            path: PATHS.revoke,
+            body: current.refresh_token
+              ? { token: current.refresh_token, token_type_hint: 'refresh_token' }
+              : { token: current.access_token, token_type_hint: 'access_token' },
+            headers: { authorization: bearer(current) },
+            // Sign-out must not hang on back-off when offline.
+            retry: 0,
+          })
+        } catch {
+          // Signing out must work offline; the server ends an unrevoked session on expiry.
+        }
+      }
+      this.#store.set(null)
+      this.#profile = null
+      this.#lastRefreshAt = undefined
+      this.#track('sign_out', { sub: current?.sub ?? '' })
+    })
+  }
+
+  /** Re-enters the password for a short-lived sudo token (spec 6). */
+  async sudo(password: string): Promise<string> {
+    const reply = await this.request<SudoReply>('POST', PATHS.sudo, { body: { password }, auth: true })
+    return reply.sudo_token
+  }
+
+  /** Deletes the account (it enters cancellation review) and clears its credentials. */
+  async deleteAccount(sudoToken: string): Promise<void> {
+    await this.request('DELETE', PATHS.me, { query: { sudo_token: sudoToken }, auth: true })
+    await this.#lock.run(() => {
+      this.#store.set(null)
+      this.#profile = null
+    })
+  }
+
+  // ---- accounts and profile --------------------------------------------------------------
+
+  /** The current account's stored credentials, or null when signed out. */
+  credentials(): Credentials | null {
+    return this.#store.current()
+  }
+
+  /** Every stored account's credentials, current first. */
+  accounts(): Credentials[] {
+    return this.#store.list()
+  }
+
+  /** Makes a stored account current; `not_found` when no account with that sub is stored. */
+  switchAccount(sub: string): Credentials {
+    if (!this.#store.switchTo(sub)) throw IdentityError.of(GenericErrors.not_found, `no stored account ${sub}`, { status: 0 })
+    if (this.#profile?.sub !== sub) this.#profile = null
+    this.#lastRefreshAt = undefined
+    return this.#store.current() as Credentials
+  }
+
+  /** GET /v1/user/me; the profile is kept for `userInfo()`. */
+  async getUser(): Promise<UserProfile> {
+    const profile = await this.request<UserProfile>('GET', PATHS.me, { auth: true })
+    this.#profile = profile
+    return profile
+  }
+
+  /**
+   * The spec's client-side user info, from what is known now: the Android host's user
+   * info when there is a host; else the stored credentials and the profile last loaded by
+   * `getUser()` / `initialize()`. `isLogin` is false when signed out.
+   */
+  userInfo(): UserInfo {
+    if (this.#host) return userInfoFromHost(readHostUserInfo(this.#host), this.deviceId)
+    const credentials = this.#store.current()
+    const isLogin = credentials !== null && (!isExpired(credentials, Date.now()) || credentials.refresh_token !== '')
+    const profile = this.#profile && credentials && this.#profile.sub === credentials.sub ? this.#profile : null
+    return buildUserInfo({ credentials, profile, deviceId: this.deviceId, isLogin })
+  }
+
+  /** Whether the current account is anonymous. */
+  isAnonymous(): boolean {
+    return isAnonymousSub(this.#store.currentSub())
+  }
+
+  // ---- start-up --------------------------------------------------------------------------
+
+  /**
+   * Spec 4 start-up. With an Android host: user info from the host, then (unless valid
+   * credentials of that user are stored) an authorization code for `pan user offline`
+   * exchanged for tokens. On the web: check the stored login state (refresh when
+   * expired; a refused refresh signs out), continue a pending third-party sign-in, then
+   * load the profile. Resolves with `userInfo()`.
+   */
+  async initialize(): Promise<UserInfo> {
+    if (this.#host) return this.#initializeAndroid(this.#host)
+    const current = this.#store.current()
+    if (current && isExpired(current, Date.now())) {
+      try {
+        await this.refresh()
+      } catch (error) {
+        // A refused refresh has cleared the account: the user is simply signed out.
+        if (!(error instanceof IdentityError && (CREDENTIAL_CLEARING_ERRORS.some((e) => error.is(e)) || error.status === 0 && error.is(GenericErrors.unauthenticated)))) throw error
+      }
+    }
+    const pending = readJson<PendingProviderSignIn>(this.#storage, this.#keys.pendingProvider)
+    if (pending) {
+      // Removed first, so a failing continuation does not block every later start.
+      this.#storage.removeItem(this.#keys.pendingProvider)
+      await this.continueProviderSignIn(pending)
+    }
+    if (this.#store.current()) await this.getUser()
+    return this.userInfo()
+  }
+
+  /** Stores a third-party sign-in in progress, for `initialize()` to continue after the redirect. */
+  setPendingProviderSignIn(pending: PendingProviderSignIn | null): void {
+    if (pending) this.#storage.setItem(this.#keys.pendingProvider, JSON.stringify(pending))
+    else this.#storage.removeItem(this.#keys.pendingProvider)
+  }
+
+  /** Continues a third-party sign-in after its redirect. Not built yet: always rejects `unimplemented`. */
+  async continueProviderSignIn(pending: PendingProviderSignIn): Promise<Credentials> {
+    throw IdentityError.of(
+      GenericErrors.unimplemented,
+      `third-party sign-in (provider ${String(pending.providerId)}) is not implemented in this SDK version`,
+      { status: 0 },
+    )
+  }
+
+  async #initializeAndroid(host: AndroidHostBridge): Promise<UserInfo> {
+    const hostUser = readHostUserInfo(host)
+    const hostUserId = typeof hostUser?.userId === 'string' ? hostUser.userId : ''
+    const current = this.#store.current()
+    const valid = current !== null && !isExpired(current, Date.now()) && (hostUserId === '' || hostUserId === current.sub)
+    if (!valid) {
+      const code = await host.getAuthorizationCode(DEFAULT_SCOPE)
+      if (typeof code !== 'string' || code === '') {
+        throw IdentityError.of(GenericErrors.unauthenticated, 'the Android host gave no authorization code', { status: 0 })
+      }
+      await this.signInWithAuthorizationCode(code)
+    }
+    return this.userInfo()
+  }
+
+  #track(event: AnalyticsEventName, params: Record<string, unknown>): void {
+    trackEvent(event, { ...params, client_id: this.clientId, env: this.env }, this.#host)
+  }
+}
+
+function bearer(credentials: Credentials): string {
+  return `Bearer ${credentials.access_token}`
+}
+
+function refreshTokenNotFound(): IdentityError {
+  return IdentityError.of(GenericErrors.unauthenticated, 'refresh token not found', { status: 0 })
+}
+
+/** The wire fields of a contact: `{email}` or `{phone_number}`; exactly one must be given. */
+function contactFields(input: { email?: string | undefined; phoneNumber?: string | undefined }): { email: string } | { phone_number: string } {
+  const hasEmail = typeof input.email === 'string' && input.email !== ''
+  const hasPhone = typeof input.phoneNumber === 'string' && input.phoneNumber !== ''
+  if (hasEmail === hasPhone) {
+    throw IdentityError.of(GenericErrors.invalid_argument, 'give exactly one of email and phoneNumber', { status: 0 })
+  }
+  return hasEmail ? { email: input.email as string } : { phone_number: input.phoneNumber as string }
+}

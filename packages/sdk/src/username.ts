@@ -1,0 +1,25 @@
+import { ANONYMOUS_SUB_PREFIX } from '@cumulus/protocol'
+
+/** The kind of identifier a sign-in username is; also the captcha `meta` key it goes under. */
+export type UsernameKind = 'phone_number' | 'email' | 'username'
+
+/** Spec 5: a leading `+` is a phone number, an `@` anywhere an e-mail, else a plain username. */
+export function classifyUsername(username: string): UsernameKind {
+  const trimmed = username.trim()
+  if (trimmed.startsWith('+')) return 'phone_number'
+  if (trimmed.includes('@')) return 'email'
+  return 'username'
+}
+
+/** The captcha `meta` for a sign-in: the username under the key of its kind. */
+export function usernameMeta(username: string): Record<string, string> {
+  return { [classifyUsername(username)]: username }
+}
+
+/** Minimum length of an anonymous sub: the spec says "longer than 5 characters". */
+const ANONYMOUS_SUB_MIN_LENGTH = 6
+
+/** Spec 4: an anonymous account's sub starts with the fixed prefix and is longer than 5 characters. */
+export function isAnonymousSub(sub: string | null | undefined): boolean {
+  return typeof sub === 'string' && sub.length >= ANONYMOUS_SUB_MIN_LENGTH && sub.startsWith(ANONYMOUS_SUB_PREFIX)
+}
