@@ -7,6 +7,10 @@ const BENCHMARKS = {
     description: 'identity hot paths on SQLite and PostgreSQL: password sign-in vs raw argon2id, refresh grant vs raw rotation transaction, GET /v1/user/me vs bare Fastify',
     load: () => import('./identity.mjs'),
   },
+  'sdk-size': {
+    description: 'the SDK (packages/sdk/dist) with @cumulus/protocol, bundled for the browser and minified with rolldown, then gzipped: goal <= 12 KiB',
+    load: () => import('./sdk-size.mjs'),
+  },
 }
 
 function list(stream) {

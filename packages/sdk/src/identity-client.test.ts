@@ -282,6 +282,17 @@ describe('credentials and refresh', () => {
     expect((await c.refresh()).access_token).toBe('at3')
   })
 
+  it('shares the refresh throttle with another tab on the same storage', async () => {
+    let n = 0
+    const storage = new MemoryStorage()
+    const { fake, c } = await signedIn({ 'POST /v1/auth/token': () => tokens(++n) }, { storage })
+    await c.refresh()
+    const otherTab = client(fake, { storage })
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect((await otherTab.refresh()).access_token).toBe('at1')
+    expect(fake.of('POST /v1/auth/token')).toHaveLength(1)
+  })
+
   it('shares one refresh between concurrent callers', async () => {
     let n = 0
     const { fake, c } = await signedIn({ 'POST /v1/auth/token': () => tokens(++n) })
@@ -339,7 +350,9 @@ describe('credentials and refresh', () => {
     const { fake, c } = await signedIn({ 'POST /v1/auth/revoke': () => new TypeError('offline') })
     await c.signOut()
     expect(fake.of('POST /v1/auth/revoke')[0]?.body).toEqual({ token: 'rt0', token_type_hint: 'refresh_token' })
-    expect(fake.of('POST /v1/auth/revoke')[0]?.headers.authorization).toBe('Bearer at0')
+    // Regression: the bearer used to be sent too, and an expired access token got the whole
+    // revoke refused (401), leaving the session alive. The refresh token alone is the proof.
+    expect(fake.of('POST /v1/auth/revoke')[0]?.headers.authorization).toBeUndefined()
     expect(c.credentials()).toBeNull()
     expect(c.accounts()).toEqual([])
     expect(globalThis.__cumulusAnalytics?.at(-1)?.event).toBe('sign_out')

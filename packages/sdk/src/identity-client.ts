@@ -21,7 +21,7 @@ import { CREDENTIAL_CLEARING_ERRORS, IdentityError, errorMessage } from './error
 import { CrossTabLock, ReentrantLock, findLockManager } from './lock.js'
 import { type Environment, type IdentityClientOptions, type ResolvedOptions, resolveOptions } from './options.js'
 import { newDeviceId } from './random.js'
-import { type KeyValueStorage, type StorageKeys, defaultStorage, readJson, storageKeys } from './storage.js'
+import { type KeyValueStorage, type StorageKeys, defaultStorage, readJson, storageKeys, writeJson } from './storage.js'
 import { type HttpMethod, type QueryValue, Transport } from './transport.js'
 import { type UserInfo, buildUserInfo, userInfoFromHost } from './user-info.js'
 import { classifyUsername, isAnonymousSub, usernameMeta } from './username.js'
@@ -108,7 +108,6 @@ export class IdentityClient {
   readonly #fixedDeviceId: string | undefined
   #locale: string
   #profile: UserProfile | null = null
-  #lastRefreshAt: number | undefined
   #refreshing: Promise<Credentials> | null = null
 
   /** Throws `wrong options param: <name>` for a bad option (retry, timeout, origins, ...). */
@@ -237,12 +236,12 @@ export class IdentityClient {
 
   /** Signs in with a username (`+` phone, `@` e-mail, else a username) and password; captcha handled inside. */
   async signIn({ username, password }: { username: string; password: string }): Promise<Credentials> {
+    // Sign-in tokens are single-use whatever the outcome: a wrong password spends it too. Keep it
+    // only as "previous" for the next init.
     const reply = await this.request<TokenReply>('POST', PATHS.signIn, {
       body: { client_id: this.clientId, client_secret: this.#options.clientSecret, username, password },
       captcha: { meta: usernameMeta(username) },
-    })
-    // Sign-in tokens are single-use; keep the token only as "previous" for the next init.
-    this.#captcha.markSpent()
+    }).finally(() => this.#captcha.markSpent())
     return this.#acceptTokens(reply, 'sign_in', { method: 'password', kind: classifyUsername(username) })
   }
 
@@ -258,8 +257,7 @@ export class IdentityClient {
         verification_token: verificationToken,
       },
       captcha: { meta: usernameMeta(username) },
-    })
-    this.#captcha.markSpent()
+    }).finally(() => this.#captcha.markSpent())
     return this.#acceptTokens(reply, 'sign_in', { method: 'code', kind: classifyUsername(username) })
   }
 
@@ -348,12 +346,24 @@ export class IdentityClient {
     })
     this.#profile = null
     // A new session: its first refresh is not throttled by an older session's.
-    this.#lastRefreshAt = undefined
+    this.#setLastRefreshAt(stored.sub, undefined)
     this.#track(event, { ...params, anonymous: isAnonymousSub(stored.sub) })
     return stored
   }
 
   // ---- tokens ------------------------------------------------------------------------------
+
+  // The refresh throttle lives in storage, per account, so tabs sharing storage share it too.
+  #lastRefreshAt(sub: string): number | undefined {
+    const last = readJson<{ sub: string; at: number }>(this.#storage, this.#keys.lastRefreshAt)
+    return last && last.sub === sub && typeof last.at === 'number' ? last.at : undefined
+  }
+
+  #setLastRefreshAt(sub: string, at: number | undefined): void {
+    if (at === undefined) {
+      if (this.#lastRefreshAt(sub) !== undefined) this.#storage.removeItem(this.#keys.lastRefreshAt)
+    } else writeJson(this.#storage, this.#keys.lastRefreshAt, { sub, at })
+  }
 
   /**
    * Refreshes the current account's tokens, at most once per 120 s unless `force`d (a
@@ -375,12 +385,13 @@ export class IdentityClient {
     return this.#lock.run(async () => {
       const before = this.#store.current()
       if (!before?.refresh_token) throw refreshTokenNotFound()
-      if (!force && this.#lastRefreshAt !== undefined && Date.now() - this.#lastRefreshAt < REFRESH_THROTTLE_MS) return before
+      const last = this.#lastRefreshAt(before.sub)
+      if (!force && last !== undefined && Date.now() - last < REFRESH_THROTTLE_MS) return before
       return this.#tabLock.run(async () => {
         // Another tab may have refreshed while this one waited for the lock.
         const now = this.#store.get(before.sub)
         if (!now?.refresh_token) throw refreshTokenNotFound()
-        this.#lastRefreshAt = Date.now()
+        this.#setLastRefreshAt(now.sub, Date.now())
         if (now.access_token !== before.access_token && !isExpired(now, Date.now())) return now
         try {
           const reply = await this.#transport.send<TokenReply>({
@@ -417,10 +428,12 @@ export class IdentityClient {
           await this.#transport.send({
             method: 'POST',
             path: PATHS.revoke,
+            // The refresh token alone proves the session (RFC 7009); a bearer is sent only without
+            // one, since an expired access token would get the revoke refused with 401.
             body: current.refresh_token
               ? { token: current.refresh_token, token_type_hint: 'refresh_token' }
               : { token: current.access_token, token_type_hint: 'access_token' },
-            headers: { authorization: bearer(current) },
+            headers: current.refresh_token ? {} : { authorization: bearer(current) },
             // Sign-out must not hang on back-off when offline.
             retry: 0,
           })
@@ -430,7 +443,7 @@ export class IdentityClient {
       }
       this.#store.set(null)
       this.#profile = null
-      this.#lastRefreshAt = undefined
+      if (current) this.#setLastRefreshAt(current.sub, undefined)
       this.#track('sign_out', { sub: current?.sub ?? '' })
     })
   }
@@ -466,7 +479,6 @@ export class IdentityClient {
   switchAccount(sub: string): Credentials {
     if (!this.#store.switchTo(sub)) throw IdentityError.of(GenericErrors.not_found, `no stored account ${sub}`, { status: 0 })
     if (this.#profile?.sub !== sub) this.#profile = null
-    this.#lastRefreshAt = undefined
     return this.#store.current() as Credentials
   }
 
