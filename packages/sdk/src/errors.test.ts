@@ -1,7 +1,12 @@
-import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, ERROR_MESSAGES, GenericErrors, LocalErrors, chooseErrorMessage } from '@cumulus/protocol'
+import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, ERROR_MESSAGES, GenericErrors, LOCALES, LocalErrors, chooseErrorMessage, loadMessages } from '@cumulus/protocol'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { IdentityError, errorMessage, wrongOptionsParam } from './errors.js'
+
+// Error texts load lazily per locale; these tests read several, so load them first.
+beforeAll(async () => {
+  await Promise.all(LOCALES.map(loadMessages))
+})
 
 describe('IdentityError.fromWire', () => {
   it('carries every field of the error body and the status', () => {

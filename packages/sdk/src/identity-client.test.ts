@@ -1,4 +1,4 @@
-import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, type ErrorEntry, GenericErrors, OAuthErrors } from '@cumulus/protocol'
+import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, ERROR_MESSAGES, type ErrorEntry, GenericErrors, OAuthErrors } from '@cumulus/protocol'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AndroidHostBridge } from './android.js'
 import { IdentityClient } from './identity-client.js'
@@ -471,8 +471,11 @@ describe('request', () => {
     expect(fake.of('POST /v1/shield/captcha/init')[0]?.body?.action).toBe('DELETE:/v1/user/provider/google')
   })
 
-  it('errorMessage uses the client locale', () => {
+  it('errorMessage uses the client locale, whose texts load lazily', async () => {
     const c = client(server({}), { locale: 'en-US' })
-    expect(c.errorMessage({ error: 'x', error_code: 8000 })).toMatch(/network/i)
+    expect(c.errorMessage({ error: 'x', error_code: 8000 })).toBe(ERROR_MESSAGES['en-US'].network_unreachable)
+    c.setLocale('ms')
+    await c.messagesReady
+    expect(c.errorMessage({ error: 'x', error_code: 8000 })).toBe(ERROR_MESSAGES.ms.network_unreachable)
   })
 })

@@ -1,4 +1,5 @@
 import {
+  CLIENT_UNKNOWN_LOCALE_FALLBACK,
   DEFAULT_SCOPE,
   GenericErrors,
   HEADERS,
@@ -12,6 +13,8 @@ import {
   type VerificationReply,
   type VerificationTarget,
   type VerifyReply,
+  loadMessages,
+  matchLocale,
 } from '@cumulus/protocol'
 import { type AnalyticsEventName, trackEvent } from './analytics.js'
 import { type AndroidHostBridge, findAndroidHost, readHostDeviceId, readHostUserInfo } from './android.js'
@@ -117,6 +120,7 @@ export class IdentityClient {
     this.clientId = this.#options.clientId
     this.env = this.#options.env
     this.#locale = this.#options.locale
+    this.messagesReady = preloadMessages(this.#locale)
     this.#storage = options.storage ?? defaultStorage()
     this.#keys = storageKeys(this.clientId)
     this.#store = new CredentialStore(this.#storage, this.clientId)
@@ -155,9 +159,17 @@ export class IdentityClient {
     return this.#locale
   }
 
+  /** Switches the locale of requests and messages, and starts loading its message table. */
   setLocale(locale: string): void {
     this.#locale = locale
+    this.messagesReady = preloadMessages(locale)
   }
+
+  /**
+   * Resolves when the error texts of the current locale are loaded (they load lazily, per locale;
+   * until then `errorMessage` reads en-US). Messages the server sends in its replies need no table.
+   */
+  messagesReady: Promise<void> = Promise.resolve()
 
   /** The origin requests go to first (the last one that answered). */
   get origin(): string {
@@ -588,4 +600,12 @@ function contactFields(input: { email?: string | undefined; phoneNumber?: string
     throw IdentityError.of(GenericErrors.invalid_argument, 'give exactly one of email and phoneNumber', { status: 0 })
   }
   return hasEmail ? { email: input.email as string } : { phone_number: input.phoneNumber as string }
+}
+
+/** Loads the error texts of `locale` (Simplified Chinese for an unknown locale, spec 9); never rejects. */
+function preloadMessages(locale: string): Promise<void> {
+  return loadMessages(matchLocale(locale) ?? CLIENT_UNKNOWN_LOCALE_FALLBACK).then(
+    () => undefined,
+    () => undefined,
+  )
 }

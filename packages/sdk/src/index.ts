@@ -20,3 +20,5 @@ export { type UserInfo, findVipEntry } from './user-info.js'
 export { type UsernameKind, classifyUsername, isAnonymousSub } from './username.js'
 export type { AnalyticsEvent, AnalyticsEventName } from './analytics.js'
 export type { AndroidHostBridge } from './android.js'
+/** Loads one locale's error texts; `errorMessage` reads en-US for a locale not loaded yet. */
+export { loadMessages } from '@cumulus/protocol'

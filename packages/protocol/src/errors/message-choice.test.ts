@@ -1,10 +1,17 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { LOCALES, type Locale } from '../locales.js'
 import { ERROR_MESSAGES } from '../messages/index.js'
 import { CAPTCHA_REJECT, ERROR_INFO_TYPE, LOCALIZED_MESSAGE_TYPE } from '../wire/error.js'
 import { type ErrorReason, Errors, allErrors } from './catalogue.js'
-import { type ErrorLike, chooseErrorMessage, messageForReason } from './message-choice.js'
+import { loadMessages, loadedMessages } from '../messages/registry.js'
+import { type ErrorLike, chooseErrorMessage } from './message-choice.js'
+import { messageForReason } from './server-messages.js'
+
+// Clients load message tables lazily; these tests read every locale, so load them all first.
+beforeAll(async () => {
+  await Promise.all(LOCALES.map(loadMessages))
+})
 
 const en = ERROR_MESSAGES['en-US']
 const zhCN = ERROR_MESSAGES['zh-CN']
@@ -268,5 +275,14 @@ describe('messageForReason', () => {
 
   it('falls back to en-US for a locale outside the six', () => {
     expect(messageForReason('invalid_password', 'fr' as Locale)).toBe(en.invalid_password)
+  })
+})
+
+describe('lazy message tables', () => {
+  it('loads a locale once', async () => {
+    // en-US is always present; the rest arrive through loadMessages (loaded above for the suite).
+    expect(loadedMessages('en-US')).toBe(ERROR_MESSAGES['en-US'])
+    expect(await loadMessages('ko')).toBe(ERROR_MESSAGES.ko)
+    expect(await loadMessages('ko')).toBe(loadedMessages('ko'))
   })
 })

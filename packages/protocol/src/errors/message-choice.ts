@@ -1,5 +1,5 @@
 import { CLIENT_UNKNOWN_LOCALE_FALLBACK, DEFAULT_LOCALE, type Locale, matchLocale } from '../locales.js'
-import { ERROR_MESSAGES } from '../messages/index.js'
+import { loadedMessages } from '../messages/registry.js'
 import type { MessageTable } from '../messages/types.js'
 import { CAPTCHA_REJECT, type ErrorDetail, LOCALIZED_MESSAGE_TYPE } from '../wire/error.js'
 import { AccountErrors, GenericErrors, LocalErrors, findErrorByCode } from './catalogue.js'
@@ -15,9 +15,10 @@ export interface ErrorLike {
 /** Codes at or above this have their own text; below it are the generic RPC codes. */
 const FIRST_SPECIFIC_CODE = 17
 
+// A locale whose table has not been loaded yet reads en-US (spec 9's translation fallback).
 function tableFor(locale: string | null | undefined): MessageTable {
   const resolved: Locale = matchLocale(locale) ?? CLIENT_UNKNOWN_LOCALE_FALLBACK
-  return ERROR_MESSAGES[resolved]
+  return loadedMessages(resolved) ?? (loadedMessages(DEFAULT_LOCALE) as MessageTable)
 }
 
 /**
@@ -27,7 +28,8 @@ function tableFor(locale: string | null | undefined): MessageTable {
  * 3. the captcha rejection text (captcha_invalid whose first detail reason is CAPTCHA_REJECT);
  * 4. the text for the code, for codes 17 and above;
  * 5. a default text with the error and its description in brackets.
- * Unknown locales read Simplified Chinese (spec 9).
+ * Unknown locales read Simplified Chinese (spec 9). Texts come from the tables loaded with
+ * `loadMessages`; a locale not loaded yet reads en-US.
  */
 export function chooseErrorMessage(error: ErrorLike, locale?: string | null): string {
   const details = Array.isArray(error.details) ? error.details : []
@@ -59,15 +61,4 @@ export function chooseErrorMessage(error: ErrorLike, locale?: string | null): st
   const description = typeof error.error_description === 'string' ? error.error_description : ''
   const bracket = description ? `${name}: ${description}` : name
   return `${table.default} [${bracket}]`
-}
-
-/** The server's text for a reason in a locale (en-US when the locale is not one of the six). */
-export function messageForReason(reason: string, locale: Locale): string | null {
-  // Own keys only: 'constructor' or 'toString' are not reasons, whatever the prototype holds.
-  const lookUp = (table: MessageTable | undefined): string | null => {
-    if (table === undefined || !Object.hasOwn(table, reason)) return null
-    const text = (table as unknown as Record<string, unknown>)[reason]
-    return typeof text === 'string' ? text : null
-  }
-  return lookUp(ERROR_MESSAGES[locale]) ?? lookUp(ERROR_MESSAGES[DEFAULT_LOCALE])
 }
