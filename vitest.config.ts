@@ -30,7 +30,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'packages/sdk/src/**/*.test.ts', 'bench/**/*.test.ts'], exclude: ['**/*.integration.test.ts', '**/node_modules/**'] },
+        test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'packages/sdk/src/**/*.test.ts', 'test-support/**/*.test.ts', 'bench/**/*.test.ts'], exclude: ['**/*.integration.test.ts', '**/node_modules/**'] },
       },
       { extends: true, test: { name: 'sqlite', include: serviceSuites, provide: { backend: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: serviceSuites, provide: { backend: 'postgres' } } },

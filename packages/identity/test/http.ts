@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { ErrorEntry } from '@cumulus/protocol'
-import { codeIn } from './smtp-sink.js'
+import { codeIn } from '../../../test-support/smtp-sink.js'
 import type { TestApp } from './test-app.js'
 
 export interface CallOptions {

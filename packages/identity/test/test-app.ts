@@ -25,7 +25,7 @@ import { Argon2Hasher, type PasswordHasher } from '../src/lib/hasher.js'
 import { createMailer } from '../src/lib/mailer.js'
 import { FileOutboxSms } from '../src/lib/sms.js'
 import { randomId } from '../src/lib/secrets.js'
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js'
+import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -16,7 +16,7 @@ import { IdentityClient, IdentityError, MemoryStorage, errorMessage } from '@cum
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { challengeClaims, solveCaptcha } from '../test/captcha.js'
 import { type FetchFunction, type RealService, networkDownFetch, startRealService, testBackend } from '../test/real-service.js'
-import { codeIn } from '../test/smtp-sink.js'
+import { codeIn } from '../../../test-support/smtp-sink.js'
 
 /**
  * The real SDK against the real server (`@cumulus/server`, as `cumulus serve` composes it), with

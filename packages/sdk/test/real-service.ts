@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { type CumulusServer, buildServer, loadConfig } from '@cumulus/server'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js'
+import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js'
 
 /**
  * The REAL Cumulus server, composed by `@cumulus/server` exactly as `cumulus serve` composes it

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { SMTPServer } from 'smtp-server'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { parseMail, type SmtpSink, startSmtpSink } from '../../test/smtp-sink.js'
+import { parseMail, type SmtpSink, startSmtpSink } from '../../../../test-support/smtp-sink.js'
 import { createMailer, FileOutboxMailer, type Mailer, SmtpMailer } from './mailer.js'
 
 const FROM = 'Cumulus <no-reply@cumulus.test>'

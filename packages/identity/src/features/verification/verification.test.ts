@@ -1,7 +1,7 @@
 import { AccountErrors, AppError, type ErrorEntry, GenericErrors } from '@cumulus/protocol'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { aUser, webClient } from '../../../test/builders.js'
-import { codeIn } from '../../../test/smtp-sink.js'
+import { codeIn } from '../../../../../test-support/smtp-sink.js'
 import { type TestDeps, buildTestDeps } from '../../../test/test-app.js'
 import { startSession, authenticateAccessToken } from '../tokens/sessions.js'
 import { claimVerification, sendVerification, verifyCode } from './verification.js'
