@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { JWK } from 'jose'
 import pg from 'pg'
 import { pino } from 'pino'
-import { inject } from 'vitest'
+import { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 import Fastify from 'fastify'
 import { baseServerOptions, identityRoutes } from '../src/app.js'
 import { httpKit } from '../src/http/http-kit.js'
@@ -27,19 +27,7 @@ import { FileOutboxSms } from '../src/lib/sms.js'
 import { randomId } from '../src/lib/secrets.js'
 import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js'
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    backend: 'sqlite' | 'postgres'
-  }
-}
-
-export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = 'redis://127.0.0.1:6379'
-
-/** The backend of the Vitest project running this file (see vitest.config.ts). */
-export function testBackend(): 'sqlite' | 'postgres' {
-  return inject('backend') ?? 'sqlite'
-}
+export { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 
 /** Argon2id with small parameters: the real algorithm, fast enough for hundreds of test sign-ins. */
 export const TEST_ARGON2 = { memoryCostKiB: 1024, timeCost: 1, parallelism: 1 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type CumulusServer, buildServer, loadConfig } from '@cumulus/server'
 import pg from 'pg'
-import { inject } from 'vitest'
+import { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js'
 
 /**
@@ -17,21 +17,7 @@ import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js
  * Redis counters (REDIS_URL), like packages/server/test/test-env.ts; in `sqlite` a temp data dir.
  */
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    backend: 'sqlite' | 'postgres'
-  }
-}
-
-export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = 'redis://127.0.0.1:6379'
-
-export type Backend = 'sqlite' | 'postgres'
-
-/** The backend of the Vitest project running this file (see vitest.config.ts). */
-export function testBackend(): Backend {
-  return inject('backend') ?? 'sqlite'
-}
+export { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 
 /** What `fetch` takes and returns; the SDK's `fetch` option accepts this. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -71,7 +57,7 @@ export interface RealService {
   requests: InjectedRequest[]
   app: CumulusServer['app']
   server: CumulusServer
-  backend: Backend
+  backend: ReturnType<typeof testBackend>
   close(): Promise<void>
 }
 

@@ -3,21 +3,9 @@ import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { inject } from 'vitest'
+import { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    backend: 'sqlite' | 'postgres'
-  }
-}
-
-export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = 'redis://127.0.0.1:6379'
-
-/** The backend of the Vitest project running this file (see vitest.config.ts). */
-export function testBackend(): 'sqlite' | 'postgres' {
-  return inject('backend') ?? 'sqlite'
-}
+export { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
 
 export interface TestEnvironment {
   /** The environment a fresh install on this backend would have (plus LOG_LEVEL=silent). */
