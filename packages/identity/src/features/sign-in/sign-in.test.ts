@@ -41,16 +41,21 @@ describe('password sign-in', () => {
 
   // The timing of a reply must not tell an attacker which branch ran: each path computes one hash.
   describe('computes exactly one argon2id hash on every path', () => {
+    // Regression: the success case used to sign in with another user's password, so it was a
+    // second wrong-password case and success itself went untested.
     it.each([
-      ['success', async () => (await aUser(t)).password, (u: string) => u],
-      ['wrong password', async () => 'not-the-password', (u: string) => u],
-      ['unknown user', async () => 'whatever-password', () => 'nobody@example.com'],
-      ['malformed username', async () => 'whatever-password', () => '!!'],
-    ])('%s', async (_name, passwordOf, usernameOf) => {
-      const { user } = await aUser(t)
-      const password = await passwordOf()
+      ['success', (real: string) => real, (u: string) => u, 'signed in'],
+      ['wrong password', () => 'not-the-password', (u: string) => u, AccountErrors.invalid_account_or_password.reason],
+      ['unknown user', () => 'whatever-password', () => 'nobody@example.com', AccountErrors.invalid_account_or_password.reason],
+      ['malformed username', () => 'whatever-password', () => '!!', AccountErrors.invalid_account_or_password.reason],
+    ])('%s', async (_name, passwordOf, usernameOf, outcome) => {
+      const { user, password } = await aUser(t)
       t.hasher.reset()
-      await attempt(usernameOf(user.email!), password).catch(() => undefined)
+      const result = await attempt(usernameOf(user.email!), passwordOf(password)).then(
+        () => 'signed in',
+        (e: AppError) => e.entry.reason,
+      )
+      expect(result).toBe(outcome)
       expect(t.hasher.total).toBe(1)
     })
 
