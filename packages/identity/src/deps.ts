@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { IdentityConfig } from './config.js'
 import type { CounterStore } from './counters/counter-store.js'
-import type { IdentityDatabase } from './db/schema.js'
 import type { TokenKeys } from './features/tokens/token-keys.js'
 import type { ClientRegistry } from './http/request-context.js'
 import type { Clock } from './lib/clock.js'
@@ -33,7 +31,3 @@ export interface IdentityDeps {
   logger: Logger
 }
 
-/** The pieces a caller provides to build the stores. */
-export interface IdentityStoresInput {
-  db: Kysely<IdentityDatabase>
-}

@@ -16,4 +16,3 @@ export const ClientFields = {
 }
 /** Request bodies accept unknown keys (clients send extras such as captcha_token, meta, sdk fields). */
 export const Body = <T extends Parameters<typeof Type.Object>[0]>(properties: T) => Type.Object(properties, { additionalProperties: true })
-export const Empty = Type.Object({}, { additionalProperties: true })
