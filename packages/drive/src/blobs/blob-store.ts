@@ -1,0 +1,63 @@
+import type { Readable } from 'node:stream'
+
+/**
+ * Where file content lives. Blobs are content-addressed by their GCID (drive.md), so two files
+ * with the same bytes share one blob; which files reference a blob is the database's business,
+ * not the store's. Implementations: LocalDiskBlobStore (the default); S3 comes with the drive
+ * service. Every implementation passes the conformance suite in test/blob-store-suite.ts.
+ */
+export interface BlobStore {
+  /**
+   * Stores `content`, which must be exactly `sizeBytes` long, under its GCID. Storing content
+   * that is already stored is harmless and keeps one copy. Atomic: until it resolves nothing is
+   * visible, and when it rejects nothing is left behind (BlobSizeMismatch for a wrong length).
+   */
+  put(content: Readable | AsyncIterable<Uint8Array>, sizeBytes: number): Promise<BlobInfo>
+  /**
+   * Streams a blob, or the inclusive byte range `start`..`end` of it. Rejects BlobNotFound for
+   * an unknown GCID and BlobRangeNotSatisfiable for a range that starts past the end.
+   * A range ending past the end is cut at the end (as HTTP ranges are).
+   */
+  get(gcid: string, range?: { start: number; end: number }): Promise<Readable>
+  /** The blob's size, or null when it is not stored. Reads nothing else. */
+  stat(gcid: string): Promise<BlobInfo | null>
+  /** Removes a blob. Rejects BlobNotFound when it is not stored. */
+  delete(gcid: string): Promise<void>
+}
+
+export interface BlobInfo {
+  gcid: string
+  sizeBytes: number
+}
+
+export class BlobNotFound extends Error {
+  constructor(readonly gcid: string) {
+    super(`blob ${gcid} is not stored`)
+    this.name = 'BlobNotFound'
+  }
+}
+
+export class BlobSizeMismatch extends Error {
+  constructor(
+    readonly expectedBytes: number,
+    readonly actualBytes: number,
+  ) {
+    super(`blob content is ${actualBytes} bytes, ${expectedBytes} were announced`)
+    this.name = 'BlobSizeMismatch'
+  }
+}
+
+export class BlobRangeNotSatisfiable extends Error {
+  constructor(
+    readonly gcid: string,
+    readonly sizeBytes: number,
+  ) {
+    super(`range starts past the end of blob ${gcid} (${sizeBytes} bytes)`)
+    this.name = 'BlobRangeNotSatisfiable'
+  }
+}
+
+/** A GCID as stored: 40 upper-case hex digits. Anything else is never a stored blob. */
+export function isGcid(value: string): boolean {
+  return /^[0-9A-F]{40}$/.test(value)
+}

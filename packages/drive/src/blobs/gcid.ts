@@ -1,0 +1,60 @@
+import { createHash, type Hash } from 'node:crypto'
+
+/**
+ * The GCID of drive.md: SHA-1 over the concatenation of the raw SHA-1 digests of fixed-size
+ * blocks. The block size starts at 256 KiB and doubles while `size / block > 512`, up to 2 MiB,
+ * so it depends on the total size, which must be known before hashing starts.
+ */
+
+export const GCID_MIN_BLOCK_BYTES = 256 * 1024
+export const GCID_MAX_BLOCK_BYTES = 2 * 1024 * 1024
+const GCID_MAX_BLOCKS = 512
+
+export function gcidBlockSize(sizeBytes: number): number {
+  let block = GCID_MIN_BLOCK_BYTES
+  while (sizeBytes / block > GCID_MAX_BLOCKS && block < GCID_MAX_BLOCK_BYTES) block *= 2
+  return block
+}
+
+/** Computes a GCID from chunks of any size, for content whose total size is known up front. */
+export class GcidHasher {
+  readonly #blockBytes: number
+  readonly #outer: Hash = createHash('sha1')
+  #block: Hash = createHash('sha1')
+  #inBlock = 0
+  #seen = 0
+
+  constructor(readonly sizeBytes: number) {
+    this.#blockBytes = gcidBlockSize(sizeBytes)
+  }
+
+  update(chunk: Uint8Array): this {
+    let offset = 0
+    while (offset < chunk.byteLength) {
+      const take = Math.min(this.#blockBytes - this.#inBlock, chunk.byteLength - offset)
+      this.#block.update(chunk.subarray(offset, offset + take))
+      this.#inBlock += take
+      offset += take
+      if (this.#inBlock === this.#blockBytes) this.#finishBlock()
+    }
+    this.#seen += chunk.byteLength
+    return this
+  }
+
+  /** The GCID as 40 upper-case hex digits. Throws when the bytes seen differ from the announced size. */
+  digest(): string {
+    if (this.#seen !== this.sizeBytes) throw new Error(`GCID: expected ${this.sizeBytes} bytes, got ${this.#seen}`)
+    if (this.#inBlock > 0) this.#finishBlock()
+    return this.#outer.digest('hex').toUpperCase()
+  }
+
+  #finishBlock(): void {
+    this.#outer.update(this.#block.digest())
+    this.#block = createHash('sha1')
+    this.#inBlock = 0
+  }
+}
+
+export function gcidOf(content: Uint8Array): string {
+  return new GcidHasher(content.byteLength).update(content).digest()
+}
