@@ -40,7 +40,7 @@ import Fastify from 'fastify'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { pino } from 'pino'
-import { commonSettings, formatTable, runLoad as runLoadRaw, runLoops as runLoopsRaw, machineCpu, withCpuAccounting, writeResults } from './lib/harness.mjs'
+import { commonSettings, formatTable, runLoad as runLoadRaw, runLoops as runLoopsRaw, withCpuAccounting, writeResults, fmtCpu, pct, systemBusy } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const runLoad = (spec) => withCpuAccounting(() => runLoadRaw(spec), CPU_COUNT)
@@ -319,17 +319,6 @@ async function benchBackend(kind, s, log) {
   }
 }
 
-/** Share of the machine's CPU busy over `ms` before the bench starts: other work skews every figure. */
-async function systemBusy(ms = 1000) {
-  const before = machineCpu()
-  await new Promise((r) => setTimeout(r, ms))
-  const after = machineCpu()
-  if (!before || !after) return null
-  return (after.busyMs - before.busyMs) / ((after.at - before.at) * CPU_COUNT)
-}
-
-const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '-' : `${(100 * x).toFixed(0)}%`)
-const fmtCpu = (ms) => (ms === null || ms === undefined ? '-' : ms.toFixed(ms >= 10 ? 1 : 3))
 
 export async function main() {
   const s = settings()
@@ -344,7 +333,7 @@ export async function main() {
     loadGenerator: 'autocannon 8.0.0 in a child process (bench/load.mjs), pipelining 1, keep-alive',
     argon2: OWASP_ARGON2ID,
     loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
-    cpuBusyBeforeStart: await systemBusy(),
+    cpuBusyBeforeStart: await systemBusy(CPU_COUNT),
   }
   log(`identity bench: ${s.backends.join(' + ')}, ${s.connections} connections, ${s.warmupSeconds}s warm-up + ${s.seconds}s per measurement`)
   const backends = []

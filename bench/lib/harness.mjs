@@ -169,3 +169,18 @@ export function writeResults(name, data) {
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
   return file
 }
+
+/** Share of the machine's CPU busy over `ms` before a bench starts: other work skews every figure. */
+export async function systemBusy(cpuCount, ms = 1000) {
+  const before = machineCpu()
+  await new Promise((r) => setTimeout(r, ms))
+  const after = machineCpu()
+  if (!before || !after) return null
+  return (after.busyMs - before.busyMs) / ((after.at - before.at) * cpuCount)
+}
+
+/** A share as a whole percentage, '-' when unknown. */
+export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '-' : `${(100 * x).toFixed(0)}%`)
+
+/** CPU milliseconds per operation, '-' when unknown. */
+export const fmtCpu = (ms) => (ms === null || ms === undefined ? '-' : ms.toFixed(ms >= 10 ? 1 : 3))
