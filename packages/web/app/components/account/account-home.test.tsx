@@ -1,0 +1,330 @@
+import { WEB_CLIENT_ID } from '@cumulus/protocol'
+import type { IdentityClient } from '@cumulus/sdk'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderPage } from '../../../test/render'
+import { refreshSession } from '../../session/session-store'
+import { AccountHome } from './account-home'
+import { aProfile, errorReply, FakeIdentityServer, GOOD_CODE, signedInClient, VERIFICATION_TOKEN } from './fake-identity-server'
+
+// Only the network is fake: the page gets a real SDK client whose fetch is the fake server.
+const mock = vi.hoisted(() => ({ client: null as IdentityClient | null }))
+vi.mock('../../session/identity-client', () => ({
+  getIdentityClient: () => {
+    if (!mock.client) throw new Error('no client set up')
+    return mock.client
+  },
+}))
+
+const ANN = aProfile({ sub: 'u1annxxxxxxxxxxx', name: 'Ann', email: 'ann@example.com' })
+const BOB = aProfile({ sub: 'u2bobxxxxxxxxxxx', name: 'Bob', email: 'bob@example.com' })
+const LOGIN_PAGE = <h1>Login page</h1>
+
+async function showPage(server: FakeIdentityServer, subs: string[], locale: 'en-US' | 'ko' | 'zh-CN' = 'en-US') {
+  mock.client = signedInClient(server, subs, locale)
+  await refreshSession(mock.client)
+  const view = renderPage(<AccountHome />, { locale, path: '/account/home', routes: { '/account/login': LOGIN_PAGE } })
+  await screen.findByTestId('account-name')
+  return view
+}
+
+beforeEach(() => {
+  mock.client = null
+})
+
+describe('AccountHome: profile', () => {
+  it('shows the name, e-mail, phone and user id of the signed-in user', async () => {
+    const server = new FakeIdentityServer({ ...ANN, phone_number: '+6591234567' })
+    await showPage(server, [ANN.sub])
+    expect(screen.getByTestId('account-name').textContent).toBe('Ann')
+    expect(screen.getByTestId('account-email').textContent).toBe('ann@example.com')
+    expect(screen.getByTestId('account-phone').textContent).toBe('+6591234567')
+    expect(screen.getByTestId('account-user-id').textContent).toBe(ANN.sub)
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome, Ann')
+    // No picture: the initials stand in for it.
+    expect(screen.getAllByTestId('avatar-initials')[0]!.textContent).toBe('A')
+  })
+
+  it('edits the name with PATCH /v1/user/profile and shows the new name', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit name' }))
+    const field = screen.getByLabelText('Name')
+    expect(document.activeElement).toBe(field)
+    await userEvent.clear(field)
+    await userEvent.type(field, '  Ann Lee ')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+
+    expect(await screen.findByText('Your name is now Ann Lee.')).toBeDefined()
+    expect(server.requestsTo('PATCH', '/v1/user/profile')).toEqual([expect.objectContaining({ body: { name: 'Ann Lee' }, authorization: `Bearer token-${ANN.sub}` })])
+    expect(screen.getByTestId('account-name').textContent).toBe('Ann Lee')
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome, Ann Lee')
+    // The form closed and gave the focus back to the button that opened it.
+    expect(screen.queryByLabelText('Name')).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit name' }))
+  })
+
+  it('refuses an empty name without calling the server', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Edit name' }))
+    await userEvent.clear(screen.getByLabelText('Name'))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(screen.getByText('Enter a name.')).toBeDefined()
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true')
+    expect(server.requestsTo('PATCH', '/v1/user/profile')).toHaveLength(0)
+  })
+
+  it('copies the user id and says so', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    const writeText = vi.fn(async () => undefined)
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    await userEvent.click(screen.getByRole('button', { name: 'Copy user ID' }))
+    expect(writeText).toHaveBeenCalledWith(ANN.sub)
+    expect(await screen.findByText('User ID copied to the clipboard.')).toBeDefined()
+    expect(screen.getByRole('button', { name: 'Copy user ID' }).textContent).toBe('Copied')
+  })
+})
+
+describe('AccountHome: membership', () => {
+  it('shows a yearly VIP member with level, expiry and icon', async () => {
+    const server = new FakeIdentityServer({
+      ...ANN,
+      vip_info: [
+        { user_vas: 1, is_vip: 0, is_year: 0, expire: '2026-01-05T08:00:00Z', vas_type: 'other', level: 0, vip_icon: { large: '', small: '' } },
+        { user_vas: 2, is_vip: 1, is_year: 1, expire: '2027-03-15T12:00:00Z', vas_type: 'vip', level: 1, vip_icon: { large: 'https://cumulus.test/v1/assets/vip-large.svg', small: 'https://cumulus.test/v1/assets/vip-small.svg' } },
+      ],
+    })
+    await showPage(server, [ANN.sub])
+    const status = screen.getByTestId('vip-status')
+    expect(status.dataset.vip).toBe('member')
+    expect(within(status).getByTestId('vip-state').textContent).toBe('VIP member')
+    expect(within(status).getByTestId('vip-yearly').textContent).toBe('Yearly')
+    expect(within(status).getByTestId('vip-level').textContent).toBe('Level 1')
+    expect(within(status).getByTestId('vip-expiry').textContent).toBe(`Valid until ${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date('2027-03-15T12:00:00Z'))}`)
+    expect(within(status).getByRole('img', { name: 'VIP' }).getAttribute('src')).toBe('https://cumulus.test/v1/assets/vip-small.svg')
+    expect(screen.queryByText(/granted by the operator/)).toBeNull()
+  })
+
+  it('shows a monthly member without the yearly badge, dates in the page language', async () => {
+    const server = new FakeIdentityServer({ ...ANN, vip_info: [{ user_vas: 2, is_vip: 1, is_year: 0, expire: '2027-03-15T12:00:00Z', vas_type: 'vip', level: 1, vip_icon: { large: '', small: '' } }] })
+    await showPage(server, [ANN.sub], 'zh-CN')
+    const status = screen.getByTestId('vip-status')
+    expect(within(status).getByTestId('vip-state').textContent).toBe('VIP 会员')
+    expect(within(status).queryByTestId('vip-yearly')).toBeNull()
+    expect(within(status).getByTestId('vip-expiry').textContent).toBe(`有效期至 ${new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date('2027-03-15T12:00:00Z'))}`)
+  })
+
+  it('explains membership to a non-member, with no purchase flow', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    const status = screen.getByTestId('vip-status')
+    expect(status.dataset.vip).toBe('none')
+    expect(within(status).getByTestId('vip-state').textContent).toBe('You are not a VIP member')
+    expect(within(status).queryByTestId('vip-yearly')).toBeNull()
+    expect(within(status).queryByTestId('vip-ended')).toBeNull()
+    expect(within(status).getByText('More space')).toBeDefined()
+    expect(within(status).getByText('More tasks')).toBeDefined()
+    expect(within(status).getByText('Video playback')).toBeDefined()
+    expect(within(status).getByText(/granted by the operator/)).toBeDefined()
+    expect(within(status).queryByRole('button')).toBeNull()
+  })
+})
+
+describe('AccountHome: password', () => {
+  async function fillPasswordForm(labels: { current: string; next: string; confirm: string }, values = { current: 'old-password', next: 'new-password-1' }) {
+    await userEvent.type(screen.getByLabelText(labels.current), values.current)
+    await userEvent.type(screen.getByLabelText(labels.next), values.next)
+    await userEvent.type(screen.getByLabelText(labels.confirm), values.next)
+  }
+
+  it('sends the current and the new password and shows the server error in the page language', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.failNext('PATCH', '/v1/user/password', errorReply(400, 'invalid_password', 4010, { locale: 'ko', message: '비밀번호가 올바르지 않습니다' }))
+    await showPage(server, [ANN.sub], 'ko')
+
+    await userEvent.click(screen.getByRole('button', { name: '비밀번호 변경' }))
+    await fillPasswordForm({ current: '현재 비밀번호', next: '새 비밀번호', confirm: '새 비밀번호 확인' })
+    await userEvent.click(screen.getByRole('button', { name: '새 비밀번호 저장' }))
+
+    expect((await screen.findByRole('alert')).textContent).toBe('비밀번호가 올바르지 않습니다')
+    expect(server.requestsTo('PATCH', '/v1/user/password')).toEqual([
+      expect.objectContaining({ body: { old_password: 'old-password', password: 'new-password-1' }, authorization: `Bearer token-${ANN.sub}` }),
+    ])
+    // The form stays open so the user can correct the password.
+    expect(screen.getByLabelText('현재 비밀번호')).toBeDefined()
+  })
+
+  it('confirms a changed password and closes the form', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }))
+    await fillPasswordForm({ current: 'Current password', next: 'New password', confirm: 'Confirm new password' })
+    await userEvent.click(screen.getByRole('button', { name: 'Save new password' }))
+    expect(await screen.findByText('Your password was changed. Your other devices were signed out.')).toBeDefined()
+    expect(screen.queryByLabelText('Current password')).toBeNull()
+  })
+
+  it('checks the new password before sending anything', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }))
+    await fillPasswordForm({ current: 'Current password', next: 'New password', confirm: 'Confirm new password' }, { current: 'old-password', next: 'short' })
+    await userEvent.click(screen.getByRole('button', { name: 'Save new password' }))
+    expect(screen.getByText('Use at least 8 characters.')).toBeDefined()
+    expect(document.activeElement).toBe(screen.getByLabelText('New password'))
+    expect(server.requestsTo('PATCH', '/v1/user/password')).toHaveLength(0)
+  })
+
+  it('offers password recovery to an account without a password', async () => {
+    const server = new FakeIdentityServer({ ...ANN, password: '' })
+    await showPage(server, [ANN.sub])
+    expect(screen.queryByRole('button', { name: 'Change password' })).toBeNull()
+    expect(screen.getByRole('link', { name: 'Set a password' }).getAttribute('href')).toBe('/password/recover')
+  })
+})
+
+describe('AccountHome: e-mail and phone', () => {
+  it('binds a new e-mail by code: EMAIL_ADDRESS_CHANGE, verify, then PATCH /v1/user/contact', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+
+    await userEvent.click(screen.getByRole('button', { name: 'Change e-mail address' }))
+    await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+
+    expect(await screen.findByText('We sent a 6-digit code to ann.lee@example.com. It expires in 10 minutes.')).toBeDefined()
+    expect(server.requestsTo('POST', '/v1/auth/verification')).toEqual([
+      expect.objectContaining({ body: expect.objectContaining({ email: 'ann.lee@example.com', usage: 'EMAIL_ADDRESS_CHANGE', target: 'ANY', client_id: WEB_CLIENT_ID }) }),
+    ])
+
+    await userEvent.type(screen.getByLabelText('Verification code'), '000000')
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and save' }))
+    expect((await screen.findByRole('alert')).textContent).toMatch(/code/i)
+    expect(server.requestsTo('PATCH', '/v1/user/contact')).toHaveLength(0)
+
+    await userEvent.clear(screen.getByLabelText('Verification code'))
+    await userEvent.type(screen.getByLabelText('Verification code'), GOOD_CODE)
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and save' }))
+
+    expect(await screen.findByText('Your e-mail address is now ann.lee@example.com.')).toBeDefined()
+    expect(server.requestsTo('POST', '/v1/auth/verification/verify').at(-1)!.body).toEqual({ verification_id: 'verification-1', verification_code: GOOD_CODE, client_id: WEB_CLIENT_ID })
+    expect(server.requestsTo('PATCH', '/v1/user/contact')).toEqual([
+      expect.objectContaining({ body: { email: 'ann.lee@example.com', verification_token: VERIFICATION_TOKEN }, authorization: `Bearer token-${ANN.sub}` }),
+    ])
+    expect(screen.getByTestId('account-email').textContent).toBe('ann.lee@example.com')
+  })
+
+  it('adds a phone number in E.164 with PHONE_NUMBER_CHANGE', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    expect(screen.getByTestId('account-phone').dataset.empty).toBe('true')
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add phone number' }))
+    await userEvent.type(screen.getByLabelText('New phone number'), '+65 9123 4567')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await userEvent.type(await screen.findByLabelText('Verification code'), GOOD_CODE)
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and save' }))
+
+    expect(await screen.findByText('Your phone number is now +6591234567.')).toBeDefined()
+    expect(server.requestsTo('POST', '/v1/auth/verification')[0]!.body).toEqual(expect.objectContaining({ phone_number: '+6591234567', usage: 'PHONE_NUMBER_CHANGE' }))
+    expect(server.requestsTo('PATCH', '/v1/user/contact')[0]!.body).toEqual({ phone_number: '+6591234567', verification_token: VERIFICATION_TOKEN })
+    expect(screen.getByTestId('account-phone').textContent).toBe('+6591234567')
+  })
+
+  it('shows a refused code request (too frequent) as an alert', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.failNext('POST', '/v1/auth/verification', errorReply(429, 'resource_exhausted', 8, { locale: 'en-US', message: 'Too many requests, try again later' }))
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Change e-mail address' }))
+    await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests, try again later')
+  })
+})
+
+describe('AccountHome: accounts and sign-out', () => {
+  it('signs out through the SDK and opens the login page', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    const client = mock.client!
+    const signOut = vi.spyOn(client, 'signOut')
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+
+    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeDefined()
+    expect(signOut).toHaveBeenCalledOnce()
+    expect(server.requestsTo('POST', '/v1/auth/revoke')[0]!.body).toEqual({ token: `refresh-${ANN.sub}`, token_type_hint: 'refresh_token' })
+    expect(client.credentials()).toBeNull()
+  })
+
+  it('lists the remembered accounts, current first, and switches to another one', async () => {
+    const server = new FakeIdentityServer(ANN, BOB)
+    await showPage(server, [ANN.sub, BOB.sub])
+    const client = mock.client!
+    const switchAccount = vi.spyOn(client, 'switchAccount')
+
+    const list = screen.getByRole('list', { name: 'Signed-in accounts' })
+    const items = within(list).getAllByRole('listitem')
+    expect(items).toHaveLength(2)
+    expect(within(items[0]!).getByText('Current')).toBeDefined()
+    expect(within(items[0]!).getByText('Ann')).toBeDefined()
+    // The other account's name comes from the public profile query.
+    expect(await within(items[1]!).findByText('Bob')).toBeDefined()
+
+    // A message about Ann's account must not stay on the page once Bob's account is shown.
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => undefined }, configurable: true })
+    await userEvent.click(screen.getByRole('button', { name: 'Copy user ID' }))
+    expect(await screen.findByText('User ID copied to the clipboard.')).toBeDefined()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Switch to Bob' }))
+
+    expect(await screen.findByText('Switched to Bob.')).toBeDefined()
+    expect(switchAccount).toHaveBeenCalledWith(BOB.sub)
+    expect(client.credentials()?.sub).toBe(BOB.sub)
+    expect(screen.getByTestId('account-name').textContent).toBe('Bob')
+    expect(screen.getByTestId('account-email').textContent).toBe('bob@example.com')
+    expect(screen.getByRole('button', { name: 'Switch to Ann' })).toBeDefined()
+    expect(screen.queryByText('User ID copied to the clipboard.')).toBeNull()
+  })
+
+  it('links to the login page to add another account, and back here afterwards', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub], 'ko')
+    expect(screen.getByRole('link', { name: '다른 계정 추가' }).getAttribute('href')).toBe('/ko/account/login?add=1&redirect=%2Fko%2Faccount%2Fhome')
+  })
+
+  it('links to the unregister page from the danger zone', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    const zone = screen.getByRole('region', { name: 'Delete account' })
+    expect(within(zone).getByRole('link', { name: 'Delete account…' }).getAttribute('href')).toBe('/account/unregister')
+  })
+})
+
+describe('AccountHome: guest accounts', () => {
+  it('invites an anonymous user to create a real account and hides password and contact changes', async () => {
+    const guest = aProfile({ sub: 'anon_123456789', name: '', email: '', password: '' })
+    const server = new FakeIdentityServer(guest)
+    await showPage(server, [guest.sub])
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome, Guest')
+    const notice = screen.getByTestId('anonymous-notice')
+    expect(within(notice).getByText('You are using a guest account')).toBeDefined()
+    expect(within(notice).getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/account/login?tab=sign-up')
+    expect(screen.queryByRole('region', { name: 'Security' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Add e-mail address' })).toBeNull()
+  })
+})
+
+describe('AccountHome: signed out', () => {
+  it('sends a visitor whose session ended to the login page', async () => {
+    const server = new FakeIdentityServer(ANN)
+    mock.client = signedInClient(server, [])
+    await refreshSession(mock.client)
+    renderPage(<AccountHome />, { path: '/account/home', routes: { '/account/login': LOGIN_PAGE } })
+    expect(await screen.findByRole('heading', { name: 'Login page' })).toBeDefined()
+  })
+})

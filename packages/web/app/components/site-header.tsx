@@ -1,0 +1,62 @@
+import { useSession } from '../session/use-session'
+import { useT } from '../i18n/use-locale'
+import { LocaleLink, LocaleNavLink } from '../navigation/locale-link'
+import { ColorModeSwitcher } from './color-mode-switcher'
+import { LanguageSwitcher } from './language-switcher'
+import { Logo } from './logo'
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-lg px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'}`
+
+const PRIMARY_PAGES = [
+  { page: 'thunder', label: 'common.nav.thunder' },
+  { page: 'newbie-guide', label: 'common.nav.guide' },
+  { page: 'about', label: 'common.nav.about' },
+] as const
+
+/** The main sections; shown inline on wide screens and as a scrolling row under the bar on phones. */
+function PrimaryLinks() {
+  const { t } = useT()
+  return PRIMARY_PAGES.map(({ page, label }) => (
+    <LocaleNavLink key={page} page={page} className={navLinkClass}>
+      {t(label)}
+    </LocaleNavLink>
+  ))
+}
+
+export function SiteHeader() {
+  const { t } = useT()
+  const session = useSession()
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200/70 bg-white/85 backdrop-blur dark:border-slate-800 dark:bg-slate-950/85">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:rounded-lg focus:bg-brand-600 focus:px-3 focus:py-2 focus:text-white">
+        {t('common.nav.skipToContent')}
+      </a>
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
+        <LocaleLink page="index" className="mr-2 flex items-center gap-2 rounded-lg font-semibold tracking-tight" aria-label={t('common.appName')}>
+          <Logo className="size-8" />
+          <span className="text-lg">{t('common.appName')}</span>
+        </LocaleLink>
+        <nav aria-label={t('common.nav.primary')} className="hidden items-center md:flex">
+          <PrimaryLinks />
+        </nav>
+        <div className="ml-auto flex items-center gap-1">
+          <LanguageSwitcher />
+          <ColorModeSwitcher />
+          {session.status === 'signed-in' ? (
+            <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
+              {t('common.nav.account')}
+            </LocaleLink>
+          ) : (
+            <LocaleLink page="account-login" className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
+              {t('common.nav.signIn')}
+            </LocaleLink>
+          )}
+        </div>
+      </div>
+      <nav aria-label={t('common.nav.primary')} className="flex gap-1 overflow-x-auto border-t border-slate-100 px-3 md:hidden dark:border-slate-800">
+        <PrimaryLinks />
+      </nav>
+    </header>
+  )
+}

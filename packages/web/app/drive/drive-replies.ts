@@ -1,0 +1,77 @@
+/**
+ * Readers for the drive replies the search and decompress pages show. protocol/drive.md lists
+ * these calls among the "later parts" of the API and does not fix their reply bodies yet, so the
+ * readers accept the shapes the commercial service's clients use and keep only what they can
+ * read: an entry they cannot read is dropped, never guessed at.
+ */
+
+/** The reply is not the kind of document this page expects (shown as an error, not as "empty"). */
+export class UnexpectedReplyError extends Error {
+  constructor(what: string) {
+    super(`unexpected drive reply: ${what}`)
+    this.name = 'UnexpectedReplyError'
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const SUGGESTION_LISTS = ['suggestions', 'associates', 'words', 'data', 'list', 'items'] as const
+const SUGGESTION_TEXTS = ['keyword', 'word', 'text', 'name'] as const
+
+/**
+ * `GET /drive/v1/search/associate` -> the suggested words, in the server's order, without
+ * duplicates. Accepts a bare array or an object holding one; items are strings or objects
+ * with a text field.
+ */
+export function parseAssociateSuggestions(body: unknown): string[] {
+  const list = Array.isArray(body) ? body : isRecord(body) ? SUGGESTION_LISTS.map((key) => body[key]).find(Array.isArray) : undefined
+  if (!list) throw new UnexpectedReplyError('no suggestion list')
+  const words: string[] = []
+  for (const item of list as unknown[]) {
+    const text = typeof item === 'string' ? item : isRecord(item) ? SUGGESTION_TEXTS.map((key) => item[key]).find((v) => typeof v === 'string') : undefined
+    if (typeof text === 'string' && text.trim() !== '' && !words.includes(text)) words.push(text)
+  }
+  return words
+}
+
+export interface ArchiveEntry {
+  name: string
+  /** Bytes; null when the server did not say. */
+  sizeBytes: number | null
+  isFolder: boolean
+}
+
+/**
+ * `POST /decompress/v1/list` -> the archive's entries. The commercial reply holds them in
+ * `files`, each with `filename`/`filesize` (or `name`/`size`, sizes as strings) and `kind`.
+ */
+export function parseArchiveEntries(body: unknown): ArchiveEntry[] {
+  const files = isRecord(body) ? (body.files ?? body.entries) : undefined
+  if (!Array.isArray(files)) throw new UnexpectedReplyError('no file list')
+  const entries: ArchiveEntry[] = []
+  for (const file of files as unknown[]) {
+    if (!isRecord(file)) continue
+    const name = [file.filename, file.name, file.path].find((v): v is string => typeof v === 'string' && v !== '')
+    if (!name) continue
+    const rawSize = file.filesize ?? file.size
+    const size = typeof rawSize === 'string' && /^\d+$/.test(rawSize) ? Number(rawSize) : typeof rawSize === 'number' && Number.isFinite(rawSize) && rawSize >= 0 ? rawSize : null
+    entries.push({ name, sizeBytes: size, isFolder: file.kind === 'drive#folder' })
+  }
+  return entries
+}
+
+/** Unit symbols are the same in all six languages (as file managers show them). */
+const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
+
+/** `1536` -> `1.5 KB`, the number in the page's language, binary multiples. */
+export function formatSize(bytes: number, locale: string): string {
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${SIZE_UNITS[unit]}`
+}

@@ -1,0 +1,88 @@
+import { PassThrough } from 'node:stream'
+import { LOCALES } from '@cumulus/protocol'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
+import { detectPlatform } from './components/platform/detect-platform'
+import { createI18n } from './i18n/i18n'
+import { documentLocale, localeFromPath } from './i18n/locale-routing'
+import { loadLocaleMessages } from './i18n/messages'
+
+/** Gives up on a render that has not finished streaming (a hung loader) after this long. */
+export const streamTimeout = 5_000
+
+// One i18next instance per locale for the life of the process: requests only read them (the
+// language of an instance never changes), so building one per request would be wasted work.
+const serverI18n = Promise.all(LOCALES.map(async (locale) => [locale, createI18n(locale, { [locale]: await loadLocaleMessages(locale) })] as const)).then(
+  (entries) => new Map(entries),
+)
+
+/**
+ * How the server may cache a document request's HTML (packages/web/src/web-plugin.ts), or null
+ * when the page must be rendered afresh. `key` names everything the HTML depends on: the URL and
+ * the visitor's platform (the platform cards' order). `setCookies` are the per-visitor cookies
+ * this request gets on top of the shared HTML (the locale cookie of a first visit to `/`); the
+ * server adds them to a cached page and leaves them out of what it stores. A visitor the root
+ * path redirects is never served from the cache.
+ */
+export function documentCachePolicy(request: Request): { key: string; setCookies: string[] } | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null
+  const detected = documentLocale(request)
+  if (detected.redirect) return null
+  const url = new URL(request.url)
+  return { key: `${url.origin}${url.pathname}${url.search}|${detectPlatform(request.headers.get('user-agent'))}`, setCookies: detected.setCookie ? [detected.setCookie] : [] }
+}
+
+/**
+ * Logs errors of loaders, actions and rendering. Answers the client caused (a 404, a POST to a
+ * page without an action) are not faults of ours and stay out of the error log, as do
+ * requests the visitor abandoned.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return
+  if (isRouteErrorResponse(error) && error.status < 500) return
+  console.error(error)
+}
+
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+  // Only a document request reaches this function, which is exactly the "first access" the
+  // locale cookie and the browser-language redirect apply to (spec 2).
+  const detected = documentLocale(request)
+  if (detected.redirect) return detected.redirect
+  if (detected.setCookie) responseHeaders.append('set-cookie', detected.setCookie)
+
+  const url = new URL(request.url)
+  const i18n = (await serverI18n).get(localeFromPath(url.pathname))!
+
+  // Crawlers get the whole page at once; browsers get the shell as soon as it is ready.
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <ServerRouter context={routerContext} url={request.url} />
+      </I18nextProvider>,
+      {
+        [readyEvent]() {
+          shellRendered = true
+          const body = new PassThrough()
+          responseHeaders.set('content-type', 'text/html; charset=utf-8')
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors after the shell are already in the stream; log them once here.
+          if (shellRendered) console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1_000)
+  })
+}

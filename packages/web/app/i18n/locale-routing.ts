@@ -1,0 +1,154 @@
+import { DEFAULT_LOCALE, LOCALES, type Locale, LOCALE_COOKIE, isLocale, negotiateLocale } from '@cumulus/protocol'
+
+/**
+ * Locale routing (product spec 2 and 9): the default locale (en-US) has no path prefix, every
+ * other locale is the first path segment (`/ko/about`). A route's name and its locale are
+ * joined by three underscores (`about___ko`), which is also the route id in routes.ts.
+ */
+
+export { DEFAULT_LOCALE, LOCALES, type Locale }
+
+export const ROUTE_LOCALE_SEPARATOR = '___'
+
+/** Languages written right to left. None of the six is; Arabic is the only one the spec names. */
+const RTL_LANGUAGES = new Set(['ar'])
+
+export function localeDirection(locale: string): 'ltr' | 'rtl' {
+  return RTL_LANGUAGES.has(locale.split('-')[0]!.toLowerCase()) ? 'rtl' : 'ltr'
+}
+
+/** `about` + `ko` -> `about___ko`. */
+export function localizedRouteName(name: string, locale: Locale): string {
+  return `${name}${ROUTE_LOCALE_SEPARATOR}${locale}`
+}
+
+/** `about___ko` -> `{ name: 'about', locale: 'ko' }`; null for an id that is not localized. */
+export function parseLocalizedRouteName(id: string): { name: string; locale: Locale } | null {
+  const at = id.lastIndexOf(ROUTE_LOCALE_SEPARATOR)
+  if (at <= 0) return null
+  const locale = id.slice(at + ROUTE_LOCALE_SEPARATOR.length)
+  return isLocale(locale) ? { name: id.slice(0, at), locale } : null
+}
+
+/** The path prefix of a locale: '' for the default, '/ko' otherwise. */
+export function localePrefix(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '' : `/${locale}`
+}
+
+/**
+ * The locale a path is in, and the path without its prefix. The default locale's own code is
+ * not a prefix (`/en-US/about` is redirected, see `defaultLocaleRedirect`).
+ */
+export function splitLocalePath(pathname: string): { locale: Locale; path: string } {
+  const match = /^\/([^/]+)(\/.*)?$/.exec(pathname)
+  const first = match?.[1]
+  if (first && first !== DEFAULT_LOCALE && isLocale(first)) return { locale: first, path: match?.[2] || '/' }
+  return { locale: DEFAULT_LOCALE, path: pathname || '/' }
+}
+
+export function localeFromPath(pathname: string): Locale {
+  return splitLocalePath(pathname).locale
+}
+
+/** `('/about', 'ko')` -> `/ko/about`; `('/', 'ko')` -> `/ko`. `path` is unprefixed. */
+export function localizePath(path: string, locale: Locale): string {
+  const clean = path.startsWith('/') ? path : `/${path}`
+  const prefix = localePrefix(locale)
+  if (!prefix) return clean
+  return clean === '/' ? prefix : `${prefix}${clean}`
+}
+
+/** The same page in another locale: `/ko/about?x=1` -> `/zh-TW/about?x=1`. */
+export function switchLocalePath(pathname: string, search: string, to: Locale): string {
+  return `${localizePath(splitLocalePath(pathname).path, to)}${search}`
+}
+
+/** `/en-US/about?x` -> `/about?x`: the default locale is never a prefix. Null when not such a path. */
+export function defaultLocaleRedirect(pathname: string, search: string): string | null {
+  if (pathname !== `/${DEFAULT_LOCALE}` && !pathname.startsWith(`/${DEFAULT_LOCALE}/`)) return null
+  return `${pathname.slice(DEFAULT_LOCALE.length + 1) || '/'}${search}`
+}
+
+/** The locale detection result of the spec's section 3. */
+export interface LocaleDetection {
+  locale: Locale
+  /** True when the locale was found (cookie or browser); false when it fell back. */
+  stat: boolean
+  reason: 'detected' | 'not_root_path' | 'not_first_access' | 'no_match'
+  from: 'cookie' | 'navigator_or_header' | 'fallback' | 'path'
+}
+
+/**
+ * Browser-language detection for a document request (spec 2: only from the root path; the
+ * locale cookie is read only on this first, server-rendered access, never on client-side
+ * navigation). A valid cookie wins over `Accept-Language`.
+ */
+export function detectLocale(input: { pathname: string; cookieHeader: string | null; acceptLanguage: string | null }): LocaleDetection {
+  if (input.pathname !== '/') return { locale: localeFromPath(input.pathname), stat: false, reason: 'not_root_path', from: 'path' }
+  const cookie = readCookie(input.cookieHeader, LOCALE_COOKIE.name)
+  if (cookie !== null && isLocale(cookie)) return { locale: cookie, stat: true, reason: 'detected', from: 'cookie' }
+  const fromHeader = matchAcceptLanguage(input.acceptLanguage)
+  if (fromHeader) return { locale: fromHeader, stat: true, reason: 'detected', from: 'navigator_or_header' }
+  return { locale: DEFAULT_LOCALE, stat: false, reason: 'no_match', from: 'fallback' }
+}
+
+/** The best of the six locales for an Accept-Language header, or null when none of its tags fits. */
+function matchAcceptLanguage(header: string | null): Locale | null {
+  // negotiateLocale always answers; two different fallbacks tell a match from a fallback.
+  const withDefault = negotiateLocale(header, DEFAULT_LOCALE)
+  return withDefault === negotiateLocale(header, 'zh-CN') ? withDefault : null
+}
+
+/** What a document request needs before it is rendered (see `documentLocale`). */
+export interface DocumentLocale {
+  /** A redirect to send instead of the page: `/en-US/...` to the unprefixed path, or `/` to the detected locale's root. */
+  redirect: Response | null
+  /** A Set-Cookie value remembering the detected locale, when the cookie does not hold it yet. */
+  setCookie: string | null
+}
+
+/**
+ * Locale handling of a server-rendered (first) access. Only the root path redirects by browser
+ * language; every other path keeps the locale its prefix names.
+ */
+export function documentLocale(request: Request): DocumentLocale {
+  const url = new URL(request.url)
+  const toDefault = defaultLocaleRedirect(url.pathname, url.search)
+  if (toDefault !== null) return { redirect: new Response(null, { status: 301, headers: { location: toDefault } }), setCookie: null }
+  if (url.pathname !== '/') return { redirect: null, setCookie: null }
+  const cookieHeader = request.headers.get('cookie')
+  const detection = detectLocale({ pathname: url.pathname, cookieHeader, acceptLanguage: request.headers.get('accept-language') })
+  const setCookie = readCookie(cookieHeader, LOCALE_COOKIE.name) === detection.locale ? null : localeCookie(detection.locale)
+  if (detection.locale === DEFAULT_LOCALE) return { redirect: null, setCookie }
+  const headers = new Headers({ location: `${localizePath('/', detection.locale)}${url.search}`, vary: 'cookie, accept-language' })
+  if (setCookie) headers.append('set-cookie', setCookie)
+  return { redirect: new Response(null, { status: 302, headers }), setCookie: null }
+}
+
+/** The `i18n_redirected` cookie: the plain locale code, 365 days, path /, SameSite=Lax. */
+export function localeCookie(locale: Locale): string {
+  const maxAge = LOCALE_COOKIE.maxAgeDays * 86_400
+  return `${LOCALE_COOKIE.name}=${locale}; Max-Age=${maxAge}; Path=${LOCALE_COOKIE.path}; SameSite=Lax`
+}
+
+/** Sets the locale cookie from the browser (the language switcher). */
+export function writeLocaleCookie(locale: Locale): void {
+  document.cookie = localeCookie(locale)
+}
+
+/** Reads one cookie's value from a Cookie header; null when absent. */
+export function readCookie(header: string | null | undefined, name: string): string | null {
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq === -1) continue
+    if (part.slice(0, eq).trim() !== name) continue
+    const raw = part.slice(eq + 1).trim()
+    try {
+      return decodeURIComponent(raw)
+    } catch {
+      return raw
+    }
+  }
+  return null
+}

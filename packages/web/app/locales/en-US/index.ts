@@ -1,0 +1,7 @@
+import accountHome from './account-home'
+import auth from './auth'
+import common from './common'
+import pages from './pages'
+
+/** en-US: the reference tables (every other locale has the same keys, checked by type and test). */
+export default { common, auth, accountHome, pages }

@@ -1,0 +1,7 @@
+import type { Messages } from '../shape'
+import accountHome from './account-home'
+import auth from './auth'
+import common from './common'
+import pages from './pages'
+
+export default { common, auth, accountHome, pages } satisfies Messages

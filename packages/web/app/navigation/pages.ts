@@ -1,0 +1,19 @@
+/**
+ * The product's pages (spec section 2): each name, its unprefixed path and its route module.
+ * routes.ts registers every page once per locale; links are built from names with `pagePath`.
+ */
+export const PAGES = {
+  index: { path: '/', file: 'routes/home.tsx' },
+  thunder: { path: '/thunder', file: 'routes/thunder.tsx' },
+  about: { path: '/about', file: 'routes/about.tsx' },
+  'newbie-guide': { path: '/newbie/guide', file: 'routes/newbie-guide.tsx' },
+  toapp: { path: '/toapp', file: 'routes/toapp.tsx' },
+  'search-associate': { path: '/search/associate', file: 'routes/search-associate.tsx' },
+  'decompress-id': { path: '/decompress/:id', file: 'routes/decompress.tsx' },
+  'account-login': { path: '/account/login', file: 'routes/account/login.tsx' },
+  'account-home': { path: '/account/home', file: 'routes/account/home.tsx' },
+  'account-unregister': { path: '/account/unregister', file: 'routes/account/unregister.tsx' },
+  'password-recover': { path: '/password/recover', file: 'routes/password/recover.tsx' },
+} as const
+
+export type PageName = keyof typeof PAGES

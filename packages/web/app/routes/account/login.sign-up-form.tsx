@@ -1,0 +1,67 @@
+import { useState } from 'react'
+import { CodeField } from '../../components/auth/code-field'
+import { NewPasswordField } from '../../components/auth/new-password-field'
+import { ContactFields } from '../../components/auth/contact-fields'
+import { useFormAttempt } from '../../components/auth/use-form-attempt'
+import { useIdentityCall } from '../../components/auth/use-identity-call'
+import { useVerification } from '../../components/auth/use-verification'
+import { Alert } from '../../components/ui/alert'
+import { Button } from '../../components/ui/button'
+import { TextField } from '../../components/ui/text-field'
+import { checkCode, checkPassword, PATTERN_VALUES } from '../../forms/patterns'
+import { useT } from '../../i18n/use-locale'
+
+// The profile name the service accepts (identity schemas cap strings at 256; 64 keeps it readable).
+const NAME_MAX_LENGTH = 64
+
+/** Creates an account from a verified e-mail or phone number, a password and an optional name. */
+export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
+  const { t } = useT()
+  const { pending, error, call } = useIdentityCall<'submit' | 'send'>()
+  const verification = useVerification(call, { usage: 'REGISTER', target: 'ANY' })
+  const { formRef, attempted, attempt } = useFormAttempt()
+  const [code, setCode] = useState('')
+  const [password, setPassword] = useState('')
+  const [name, setName] = useState('')
+  const [finishing, setFinishing] = useState(false)
+
+  const codeProblem = checkCode(code)
+  const passwordProblem = checkPassword(password)
+  const codeError = !attempted ? null : codeProblem ? t(codeProblem, PATTERN_VALUES) : verification.sent ? null : t('auth.code.sendFirst')
+
+  async function submit() {
+    const addressValid = verification.validateAddress()
+    const valid = addressValid && !codeProblem && !passwordProblem && verification.sent !== null
+    attempt(valid)
+    const sent = verification.sent
+    if (!valid || !sent) return
+    const displayName = name.trim()
+    const result = await call('submit', (client) =>
+      client.signUp({ ...verification.contact, verificationId: sent.verificationId, code, password, ...(displayName ? { name: displayName } : {}) }),
+    )
+    if (!result.ok) return
+    setFinishing(true)
+    await onSignedIn()
+  }
+
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void submit()
+      }}
+    >
+      <ContactFields legend={t('auth.contact.signUpWith')} verification={verification} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
+      <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
+      <TextField label={t('auth.fields.name')} name="name" autoComplete="nickname" maxLength={NAME_MAX_LENGTH} value={name} onChange={(event) => setName(event.target.value)} />
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <Button type="submit" block loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
+        {t('auth.signUp.submit')}
+      </Button>
+    </form>
+  )
+}

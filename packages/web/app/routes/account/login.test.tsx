@@ -1,0 +1,220 @@
+import { AccountErrors } from '@cumulus/protocol'
+import { act, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { I18nextProvider } from 'react-i18next'
+import { createRoutesStub } from 'react-router'
+import { ALL_MESSAGES, renderPage } from '../../../test/render'
+import { createI18n } from '../../i18n/i18n'
+import { CaptchaOverlay } from '../../components/captcha-overlay'
+import { errorReply, fakeIdentityService, tokenReply } from '../../components/auth/testing/fake-identity-service'
+import { refreshSession } from '../../session/session-store'
+import LoginPage from './login'
+
+const service = vi.hoisted(() => ({ current: null as ReturnType<typeof fakeIdentityService> | null }))
+vi.mock('../../session/identity-client', () => ({ getIdentityClient: () => service.current!.client }))
+
+const HOME = <p>account home page</p>
+
+async function start(handlers: Parameters<typeof fakeIdentityService>[0] = {}, locale?: string) {
+  service.current = fakeIdentityService(handlers, { locale })
+  // The session store is module state: start every test signed out.
+  await act(() => refreshSession(service.current!.client))
+  return service.current
+}
+
+const bodyOf = (key: string) => service.current!.callsTo(key).map((c) => c.body)
+
+describe('login page: password', () => {
+  beforeEach(() => start())
+
+  it('checks the patterns before sending anything', async () => {
+    renderPage(<LoginPage />, { path: '/account/login' })
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    const username = screen.getByLabelText('E-mail, phone or username')
+    expect(username.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByText('Enter your e-mail, phone number or username.')).toBeDefined()
+    expect(screen.getByText('Enter your password.')).toBeDefined()
+    expect(document.activeElement).toBe(username)
+
+    await userEvent.type(username, '+12')
+    expect(screen.getByText('Enter a valid phone number.')).toBeDefined()
+    expect(service.current!.calls.filter((c) => c.path !== '/v1/user/me')).toEqual([])
+  })
+
+  it('signs in with the password and goes to the account page', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    await userEvent.type(screen.getByLabelText('E-mail, phone or username'), ' +1 (415) 555-0100 ')
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(bodyOf('POST /v1/auth/signin')).toEqual([expect.objectContaining({ username: '+14155550100', password: 'correct horse' })])
+    expect(service.current!.client.credentials()?.sub).toBe('user-1')
+  })
+
+  it('shows the server’s message in the page language', async () => {
+    await start(
+      { 'POST /v1/auth/signin': errorReply(400, 'invalid_account_or_password', AccountErrors.invalid_account_or_password.code, { ko: '계정 또는 비밀번호가 올바르지 않습니다' }) },
+      'ko',
+    )
+    renderPage(<LoginPage />, { path: '/account/login', locale: 'ko' })
+    await userEvent.type(screen.getByLabelText('이메일, 휴대폰 번호 또는 사용자 이름'), 'ann@example.com')
+    await userEvent.type(screen.getByLabelText('비밀번호'), 'wrong password')
+    await userEvent.click(screen.getByRole('button', { name: '로그인' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('계정 또는 비밀번호가 올바르지 않습니다')
+    expect(service.current!.callsTo('POST /v1/auth/signin')[0]!.headers.get('accept-language')).toBe('ko')
+  })
+
+  it('says the security check was closed when the user closes the captcha, without crashing', async () => {
+    await start({ 'POST /v1/shield/captcha/init': () => ({ url: `${window.location.origin}/captcha/challenge?challenge=c-9`, expires_in: 300 }) })
+    renderPage(
+      <>
+        <LoginPage />
+        <CaptchaOverlay />
+      </>,
+      { path: '/account/login' },
+    )
+    await userEvent.type(screen.getByLabelText('E-mail, phone or username'), 'ann@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Close the security check' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('The security check was closed. Complete it to continue.')
+    expect(service.current!.callsTo('POST /v1/auth/signin')).toEqual([])
+    expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
+  })
+})
+
+describe('login page: code and sign-up', () => {
+  beforeEach(() => start())
+
+  it('signs in with a code sent by e-mail', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    await userEvent.click(screen.getByRole('tab', { name: 'With a code' }))
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example.com')
+    await userEvent.type(screen.getByLabelText('Verification code'), '123456')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(screen.getByText('Send a code first, then enter it here.')).toBeDefined()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(await screen.findByText('Code sent to ann@example.com. It is valid for 10 minutes.')).toBeDefined()
+    expect(screen.getByTestId('send-code').textContent).toMatch(/Resend in (60|59) s/)
+    expect(bodyOf('POST /v1/auth/verification')).toEqual([expect.objectContaining({ email: 'ann@example.com', usage: 'SIGN_IN', target: 'USER' })])
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(bodyOf('POST /v1/auth/verification/verify')).toEqual([expect.objectContaining({ verification_id: 'verification-1', verification_code: '123456' })])
+    expect(bodyOf('POST /v1/auth/signin')).toEqual([expect.objectContaining({ username: 'ann@example.com', verification_code: '123456', verification_token: 'verification-token' })])
+  })
+
+  it('refuses a malformed address before sending a code', async () => {
+    renderPage(<LoginPage />, { path: '/account/login' })
+    await userEvent.click(screen.getByRole('tab', { name: 'With a code' }))
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(screen.getByText('Enter a valid e-mail address, like name@example.com.')).toBeDefined()
+    expect(service.current!.callsTo('POST /v1/auth/verification')).toEqual([])
+  })
+
+  it('creates an account with a phone number, code, password and name', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    await userEvent.click(screen.getByRole('tab', { name: 'Create account' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeDefined()
+    await userEvent.click(screen.getByRole('radio', { name: 'Phone' }))
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Country or region' }), 'SG')
+    await userEvent.type(screen.getByLabelText('Phone number'), '9123 4567')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByText(/Code sent to \+6591234567/)
+    await userEvent.type(screen.getByLabelText('Verification code'), '654321')
+    await userEvent.type(screen.getByLabelText('New password'), 'short')
+    await userEvent.type(screen.getByLabelText('Name (optional)'), ' Ann ')
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(screen.getByText('Use at least 8 characters.')).toBeDefined()
+    expect(service.current!.callsTo('POST /v1/auth/signup')).toEqual([])
+
+    await userEvent.type(screen.getByLabelText('New password'), ' and long')
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(bodyOf('POST /v1/auth/verification')).toEqual([expect.objectContaining({ phone_number: '+6591234567', usage: 'REGISTER', target: 'ANY' })])
+    expect(bodyOf('POST /v1/auth/signup')).toEqual([
+      expect.objectContaining({ phone_number: '+6591234567', verification_code: '654321', verification_token: 'verification-token', password: 'short and long', name: 'Ann' }),
+    ])
+  })
+
+  it('starts a guest account', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    await userEvent.click(screen.getByRole('button', { name: 'Try without an account' }))
+    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(service.current!.callsTo('POST /v1/auth/signup/anonymously')).toHaveLength(1)
+    expect(service.current!.client.isAnonymous()).toBe(true)
+  })
+})
+
+describe('login page: already signed in', () => {
+  beforeEach(async () => {
+    // Each username is its own account, so a second sign-in adds one.
+    const { client } = await start({ 'POST /v1/auth/signin': (call) => tokenReply(`user-${String(call.body.username)}`) })
+    await client.signIn({ username: 'ann@example.com', password: 'correct horse' })
+    await act(() => refreshSession(client))
+  })
+
+  it('opens the forms at once when arriving to add an account (?add=1)', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', search: '?add=1', routes: { '/account/home': HOME } })
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add another account' })).toBeDefined()
+    expect(screen.queryByTestId('signed-in-panel')).toBeNull()
+  })
+
+  it('shows who is signed in, links to the account, and offers another account', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    const panel = await screen.findByTestId('signed-in-panel')
+    expect(within(panel).getByTestId('signed-in-name').textContent).toBe('Ann Lee')
+    expect(within(panel).getByRole('link', { name: 'Go to my account' }).getAttribute('href')).toBe('/account/home')
+
+    await userEvent.click(within(panel).getByRole('button', { name: 'Sign in with another account' }))
+    expect(screen.getByRole('heading', { level: 1, name: 'Add another account' })).toBeDefined()
+    await userEvent.type(screen.getByLabelText('E-mail, phone or username'), 'bob_smith')
+    await userEvent.type(screen.getByLabelText('Password'), 'another pass')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await screen.findByText('account home page')
+    // The first account stays stored; the new one is current.
+    expect(service.current!.client.accounts().map((a) => a.sub)).toEqual(['user-bob_smith', 'user-ann@example.com'])
+  })
+})
+
+describe('login page: where it goes after signing in', () => {
+  beforeEach(() => start())
+
+  /** renderPage cannot start at a URL with a query string; this renders /ko/account/login?… directly. */
+  function renderLoginAt(url: string) {
+    const Stub = createRoutesStub([
+      { path: '/ko/account/login', Component: LoginPage },
+      { path: '/ko/account/home', Component: () => <p>account home page</p> },
+      { path: '/ko/about', Component: () => <p>about page</p> },
+    ])
+    render(
+      <I18nextProvider i18n={createI18n('ko', ALL_MESSAGES)}>
+        <Stub initialEntries={[url]} />
+      </I18nextProvider>,
+    )
+  }
+
+  async function signIn() {
+    await userEvent.click(screen.getByRole('button', { name: '계정 없이 사용해 보기' }))
+  }
+
+  it('returns to the page named in ?redirect=', async () => {
+    renderLoginAt(`/ko/account/login?redirect=${encodeURIComponent('/ko/about')}`)
+    await signIn()
+    expect(await screen.findByText('about page')).toBeDefined()
+  })
+
+  it('refuses an external ?redirect= and goes to the account page of the page language', async () => {
+    renderLoginAt(`/ko/account/login?redirect=${encodeURIComponent('https://evil.example/ko/about')}`)
+    await signIn()
+    expect(await screen.findByText('account home page')).toBeDefined()
+  })
+
+  it('opens on account creation with ?tab=sign-up', () => {
+    renderLoginAt('/ko/account/login?tab=sign-up')
+    expect(screen.getByRole('tab', { name: '계정 만들기', selected: true })).toBeDefined()
+  })
+})

@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react'
+import { useParams } from 'react-router'
+import { ArchiveIllustration } from '../components/marketing/illustrations'
+import { secondaryLinkClass } from '../components/marketing/link-styles'
+import { PageTitle } from '../components/page-title'
+import { formatSize, parseArchiveEntries } from '../drive/drive-replies'
+import { type DriveCall, useDriveRequest } from '../drive/drive-request'
+import { DriveStateNotice } from '../drive/drive-state-notice'
+import { useLocale, useT } from '../i18n/use-locale'
+import { LocaleLink } from '../navigation/locale-link'
+
+export default function DecompressPage() {
+  const { t } = useT()
+  const locale = useLocale()
+  const id = useParams().id ?? ''
+  const [attempt, setAttempt] = useState(0)
+  // drive.md: POST /decompress/v1/list {file_id, path} lists one folder of the archive; '' is its root.
+  const call = useMemo<DriveCall>(() => ({ method: 'POST', path: '/decompress/v1/list', body: { file_id: id, path: '' } }), [id])
+  const state = useDriveRequest(call, parseArchiveEntries, attempt)
+
+  return (
+    <>
+      <PageTitle title={t('pages.decompress.title')} description={t('pages.decompress.description')} />
+      <section aria-labelledby="decompress-title" className="mx-auto max-w-5xl px-4 py-14 sm:px-6 sm:py-20">
+        <div className="flex flex-col items-center gap-6 text-center sm:flex-row sm:text-left">
+          <ArchiveIllustration label={t('pages.decompress.illustration')} className="w-32 shrink-0" />
+          <div className="min-w-0">
+            <h1 id="decompress-title" className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+              {t('pages.decompress.heading')}
+            </h1>
+            <p className="mt-2 truncate font-mono text-sm text-slate-600 dark:text-slate-300">{t('pages.decompress.archive', { id })}</p>
+          </div>
+        </div>
+
+        <div className="mt-10 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div className="flex items-center gap-2 border-b border-slate-200 bg-slate-50 px-5 py-3 dark:border-slate-800 dark:bg-slate-800/60" aria-hidden="true">
+            <span className="size-2.5 rounded-full bg-slate-300 dark:bg-slate-600" />
+            <span className="size-2.5 rounded-full bg-slate-300 dark:bg-slate-600" />
+            <span className="size-2.5 rounded-full bg-slate-300 dark:bg-slate-600" />
+          </div>
+          <div aria-live="polite" className="min-h-64">
+            {state.status === 'ready' ? (
+              state.data.length === 0 ? (
+                <p className="px-4 py-12 text-center text-slate-600 dark:text-slate-300">{t('pages.decompress.empty')}</p>
+              ) : (
+                <>
+                  <table className="w-full text-left text-sm">
+                    <caption className="sr-only">{t('pages.decompress.tableCaption')}</caption>
+                    <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
+                      <tr>
+                        <th scope="col" className="px-5 py-3 font-semibold">
+                          {t('pages.decompress.columns.name')}
+                        </th>
+                        <th scope="col" className="px-5 py-3 text-right font-semibold">
+                          {t('pages.decompress.columns.size')}
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                      {state.data.map((entry, index) => (
+                        <tr key={`${index}:${entry.name}`}>
+                          <td className="break-all px-5 py-3 text-slate-800 dark:text-slate-100">{entry.name}</td>
+                          <td className="whitespace-nowrap px-5 py-3 text-right text-slate-600 dark:text-slate-300">
+                            {entry.isFolder ? t('pages.decompress.folder') : entry.sizeBytes === null ? '' : formatSize(entry.sizeBytes, locale)}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  <p className="border-t border-slate-200 px-5 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">{t('pages.decompress.extractLater')}</p>
+                </>
+              )
+            ) : (
+              <DriveStateNotice
+                state={state}
+                loadingText={t('pages.decompress.loading')}
+                unavailableText={t('pages.decompress.unavailable')}
+                notFoundText={t('pages.decompress.notFound')}
+                onRetry={() => setAttempt((n) => n + 1)}
+              />
+            )}
+          </div>
+        </div>
+
+        <div className="mt-8 text-center">
+          <LocaleLink page="index" className={secondaryLinkClass}>
+            {t('pages.decompress.backHome')}
+          </LocaleLink>
+        </div>
+      </section>
+    </>
+  )
+}
