@@ -6,15 +6,22 @@
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { buildWeb } from './build-web.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
-// The server and the packages it references, not the whole workspace.
+// The server and the packages it references (the web app's too), not the whole workspace.
 const build = spawnSync(process.execPath, [tsc, '--build', 'packages/server'], { cwd: root, stdio: 'inherit' })
 if (build.status !== 0) {
   console.error('cumulus: the TypeScript build failed (see above).')
   process.exit(build.status ?? 1)
+}
+
+// The web app's bundle, when its sources changed since the last build.
+if (buildWeb() !== 0) {
+  console.error('cumulus: the web app build failed (see above).')
+  process.exit(1)
 }
 
 await import(pathToFileURL(`${root}packages/server/dist/cli.js`).href)

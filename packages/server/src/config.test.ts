@@ -40,6 +40,11 @@ describe('loadConfig defaults', () => {
       jwtPrivateKey: undefined,
       secret: undefined,
       identity: undefined,
+      web: {
+        platformLinks: { web: '/account/home', windows: 'pwa', macos: 'pwa', linux: '/newbie/guide#cli', android: 'pwa' },
+        appDeepLink: 'cumulus://open',
+        accountDeletionGraceDays: 15,
+      },
     })
     expect(config.identity).toEqual({
       ...IDENTITY_DEFAULTS,
@@ -224,6 +229,26 @@ describe('loadConfig errors', () => {
     expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify(privateKey.export({ format: 'jwk' })) }))).toEqual(['JWT_PRIVATE_KEY'])
     expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify(publicOnly) }))).toEqual(['JWT_PRIVATE_KEY'])
     expect(keysOf(issuesOf({ JWT_PRIVATE_KEY: JSON.stringify({ ...ecPrivateJwk(), d: 'AAAA' }) }))).toEqual(['JWT_PRIVATE_KEY'])
+  })
+})
+
+describe('web app settings', () => {
+  it('takes each platform card target and the deep link, keeping the other defaults', () => {
+    const config = loadConfig({ DOWNLOAD_LINK_WINDOWS: 'https://dl.example.com/Cumulus.msi', DOWNLOAD_LINK_ANDROID: '/newbie/guide', APP_DEEP_LINK: 'cumulus-app://home', ACCOUNT_DELETION_GRACE_DAYS: '7' })
+    expect(config.web).toEqual({
+      platformLinks: { web: '/account/home', windows: 'https://dl.example.com/Cumulus.msi', macos: 'pwa', linux: '/newbie/guide#cli', android: '/newbie/guide' },
+      appDeepLink: 'cumulus-app://home',
+      accountDeletionGraceDays: 7,
+    })
+  })
+
+  it('refuses targets that are neither a path, an http(s) URL nor pwa, and script deep links', () => {
+    expect(keysOf(issuesOf({ DOWNLOAD_LINK_WEB: '//evil.example', DOWNLOAD_LINK_LINUX: 'javascript:alert(1)', DOWNLOAD_LINK_MACOS: 'ftp://x', APP_DEEP_LINK: 'javascript:alert(1)' }))).toEqual([
+      'APP_DEEP_LINK',
+      'DOWNLOAD_LINK_LINUX',
+      'DOWNLOAD_LINK_MACOS',
+      'DOWNLOAD_LINK_WEB',
+    ])
   })
 })
 

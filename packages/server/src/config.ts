@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, REFRESH_TOKEN_GRANT, type RegisteredClient, type createTokenKeys } from '@cumulus/identity'
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
+import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
 /**
@@ -55,6 +56,8 @@ export interface CumulusConfig {
   secret: string | undefined
   /** The identity service's slice, passed to createIdentityDeps as is. */
   identity: IdentityConfig
+  /** What the web app's pages may show the browser (platform card targets, deep link). */
+  web: WebPublicConfig
 }
 
 /** One bad setting: the key (or flag) as the operator wrote it, and what is wrong with it. */
@@ -165,6 +168,16 @@ const databaseUrl = z
     const schema = parseUrl(raw)?.searchParams.get('schema')
     return schema === null || schema === undefined || SCHEMA_NAME.test(schema)
   }, { error: 'the schema parameter must be a plain identifier (letters, digits, underscore)' })
+
+/** A platform card's target: a site path, an http(s) URL, or `pwa` (offer to install the web app). */
+const platformLink = z.string().refine((raw) => raw === INSTALL_PWA_TARGET || (raw.startsWith('/') && !raw.startsWith('//')) || isUrlWithHost(raw, ['http:', 'https:']), {
+  error: `must be a path such as /account/home, an http(s):// URL, or ${INSTALL_PWA_TARGET} to offer installing the web app`,
+})
+
+/** The native app's deep link: any absolute URL with a custom scheme (cumulus://open) or http(s). */
+const deepLink = z.string().refine((raw) => /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^(javascript|data|vbscript):/i.test(raw) && !!parseUrl(raw), {
+  error: 'must be an absolute URL such as cumulus://open',
+})
 
 const redisUrl = z.string().refine((raw) => isUrlWithHost(raw, ['redis:', 'rediss:']), { error: 'must be a redis:// or rediss:// URL' })
 
@@ -299,6 +312,12 @@ const envSchema = z.object({
   JWT_PRIVATE_KEY: jwtPrivateKey.optional(),
   CUMULUS_SECRET: z.string().min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` }).optional(),
   ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, MAX_DELETION_GRACE_DAYS).optional(),
+  DOWNLOAD_LINK_WEB: platformLink.optional(),
+  DOWNLOAD_LINK_WINDOWS: platformLink.optional(),
+  DOWNLOAD_LINK_MACOS: platformLink.optional(),
+  DOWNLOAD_LINK_LINUX: platformLink.optional(),
+  DOWNLOAD_LINK_ANDROID: platformLink.optional(),
+  APP_DEEP_LINK: deepLink.optional(),
 })
 
 type EnvKey = keyof typeof envSchema.shape
@@ -385,6 +404,17 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     jwtPrivateKey: values.JWT_PRIVATE_KEY,
     secret: values.CUMULUS_SECRET,
     identity,
+    web: {
+      platformLinks: {
+        web: values.DOWNLOAD_LINK_WEB ?? DEFAULT_WEB_PUBLIC_CONFIG.platformLinks.web,
+        windows: values.DOWNLOAD_LINK_WINDOWS ?? DEFAULT_WEB_PUBLIC_CONFIG.platformLinks.windows,
+        macos: values.DOWNLOAD_LINK_MACOS ?? DEFAULT_WEB_PUBLIC_CONFIG.platformLinks.macos,
+        linux: values.DOWNLOAD_LINK_LINUX ?? DEFAULT_WEB_PUBLIC_CONFIG.platformLinks.linux,
+        android: values.DOWNLOAD_LINK_ANDROID ?? DEFAULT_WEB_PUBLIC_CONFIG.platformLinks.android,
+      },
+      appDeepLink: values.APP_DEEP_LINK ?? DEFAULT_WEB_PUBLIC_CONFIG.appDeepLink,
+      accountDeletionGraceDays: values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS,
+    },
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type IdentityDeps, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
+import { webPlugin } from '@cumulus/web'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { type CumulusConfig, redactConfig } from './config.js'
@@ -12,6 +13,10 @@ export interface BuildServerOverrides extends InfrastructureOverrides {
   logger?: Logger
   /** Set false to skip the periodic housekeeping (erasing due accounts, purging expired rows). */
   housekeeping?: boolean
+  /** Set false to serve the APIs only, without the web app (it then need not be built). */
+  web?: boolean
+  /** Set false to render every page afresh (benchmarks compare both). */
+  webRenderCache?: boolean
 }
 
 /** The composed Cumulus server. Build with buildServer, then `app.listen()` or `app.inject()`. */
@@ -41,9 +46,11 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: 'identity' })
     await app.register(identityRoutes, { deps: identity.deps })
 
-    // Later issues mount the other services here, on the same app and origin:
-    //   drive (packages/drive): /drive/v1/..., /vip/v1/..., /decompress/v1/..., reusing identity's `authenticated` pre-handler;
-    //   web (packages/web): the React Router request handler for every other GET.
+    // Later issues mount drive here, on the same app and origin: /drive/v1/..., /vip/v1/...,
+    // /decompress/v1/..., reusing identity's `authenticated` pre-handler.
+
+    // The web app answers every other GET/HEAD/POST (pages, their data requests, static assets).
+    if (overrides.web !== false) await app.register(webPlugin, { publicConfig: config.web, ...(overrides.webRenderCache === false ? { renderCache: false as const } : {}) })
 
     // Liveness for load balancers and orchestrators; quiet in the logs since probes are frequent.
     app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))

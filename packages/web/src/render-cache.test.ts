@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { isCacheableResponse, RenderCache } from './render-cache.js'
+
+const page = (text: string, status = 200) => ({ status, headers: [['content-type', 'text/html; charset=utf-8']] as [string, string][], body: Buffer.from(text) })
+
+describe('RenderCache', () => {
+  it('keeps a page until its time is up, not a millisecond longer', () => {
+    const clock = { now: 0 }
+    const cache = new RenderCache({ ttlMs: 1_000, maxEntries: 10, maxBytes: 1_000, now: () => clock.now })
+    cache.set('/about|web', page('about'))
+    clock.now = 999
+    expect(cache.get('/about|web')?.body.toString()).toBe('about')
+    clock.now = 1_000
+    expect(cache.get('/about|web')).toBeUndefined()
+    expect(cache.bytes).toBe(0)
+  })
+
+  it('evicts the least recently used page past the entry or byte budget', () => {
+    const cache = new RenderCache({ ttlMs: 60_000, maxEntries: 2, maxBytes: 10 })
+    cache.set('a', page('aaaa'))
+    cache.set('b', page('bbbb'))
+    cache.get('a') // a is now the most recent
+    cache.set('c', page('cccc'))
+    expect([cache.get('a') !== undefined, cache.get('b') !== undefined, cache.get('c') !== undefined]).toEqual([true, false, true])
+    cache.set('d', page('ddddddd')) // 4 + 7 > 10 bytes: a and c make room
+    expect(cache.bytes).toBeLessThanOrEqual(10)
+    expect(cache.get('d')?.body.toString()).toBe('ddddddd')
+  })
+
+  it('does not store a page larger than the whole budget', () => {
+    const cache = new RenderCache({ ttlMs: 60_000, maxEntries: 2, maxBytes: 3 })
+    cache.set('big', page('four'))
+    expect(cache.size).toBe(0)
+  })
+})
+
+describe('isCacheableResponse', () => {
+  const html = { 'content-type': 'text/html; charset=utf-8' }
+  it('stores complete HTML pages only', () => {
+    expect(isCacheableResponse(new Response('x', { status: 200, headers: html }))).toBe(true)
+    expect(isCacheableResponse(new Response('x', { status: 404, headers: html }))).toBe(true)
+    expect(isCacheableResponse(new Response('x', { status: 500, headers: html }))).toBe(false)
+    expect(isCacheableResponse(new Response(null, { status: 302, headers: { location: '/ko' } }))).toBe(false)
+    expect(isCacheableResponse(new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }))).toBe(false)
+  })
+
+  it('never stores a response that sets a cookie or forbids storing', () => {
+    expect(isCacheableResponse(new Response('x', { headers: { ...html, 'set-cookie': 'i18n_redirected=en-US' } }))).toBe(false)
+    expect(isCacheableResponse(new Response('x', { headers: { ...html, 'cache-control': 'private, max-age=0' } }))).toBe(false)
+  })
+})

@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import { AppError, GenericErrors } from '@cumulus/protocol'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import type { WebPublicConfig } from './public-config.js'
+import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, RenderCache, type RenderCacheOptions } from './render-cache.js'
+
+/** Where `react-router build` writes (packages/web/build): `server/index.js` and `client/`. */
+export const WEB_BUILD_DIRECTORY = fileURLToPath(new URL('../build/', import.meta.url))
+
+export interface WebPluginOptions {
+  publicConfig: WebPublicConfig
+  /** Default: WEB_BUILD_DIRECTORY. */
+  buildDirectory?: string
+  /** The server-rendered page cache; false turns it off. Default: DEFAULT_RENDER_CACHE. */
+  renderCache?: RenderCacheOptions | false
+}
+
+/** What the app's entry.server module may export besides its request handler. */
+interface EntryServerExtras {
+  documentCachePolicy?: (request: Request) => { key: string; setCookies: string[] } | null
+}
+
+/**
+ * Paths that belong to the APIs. An unknown API path must answer the contract's JSON
+ * `not_found`, never the HTML 404 page, so clients see an error they can read.
+ */
+const API_PREFIXES = ['/v1/', '/drive/v1/', '/vip/v1/', '/decompress/v1/', '/.well-known/', '/captcha/']
+
+/** Hashed build assets never change under the same name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** Icons and the manifest keep their names across deploys; revalidate hourly. */
+const SHORT_LIVED = 'public, max-age=3600'
+
+/**
+ * Serves the web app: the hashed client assets and public files as static routes, and every
+ * other GET/HEAD/POST through React Router's request handler (SSR, data requests, actions).
+ * Encapsulated: its body handling does not leak into the API routes around it.
+ */
+export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, options) => {
+  const buildDirectory = options.buildDirectory ?? WEB_BUILD_DIRECTORY
+  const serverEntry = `${buildDirectory}server/index.js`
+  if (!existsSync(serverEntry)) {
+    throw new Error(`The web app is not built (${serverEntry} is missing). Run \`npm run build\` at the repository root.`)
+  }
+  const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild
+  const handle = createRequestHandler(build, 'production')
+  const loadContext = Object.freeze({ publicConfig: options.publicConfig })
+  const cache = options.renderCache === false ? null : new RenderCache(options.renderCache ?? DEFAULT_RENDER_CACHE)
+  const cachePolicyOf = (build.entry.module as EntryServerExtras).documentCachePolicy
+
+  // Every file present at start-up gets an exact route, so every other path reaches React
+  // Router. Hashed assets also have a prefix route, which only files written by a rebuild after
+  // start-up reach (exact routes win): a page rendered by the new build finds its chunks.
+  await app.register(fastifyStatic, {
+    root: `${buildDirectory}client/assets`,
+    prefix: '/assets/',
+    wildcard: true,
+    index: false,
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders(res) {
+      res.setHeader('cache-control', IMMUTABLE)
+    },
+  })
+  await app.register(fastifyStatic, {
+    root: `${buildDirectory}client`,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    decorateReply: false,
+    // setHeaders below decides; the plugin's own default would overwrite it with max-age=0.
+    cacheControl: false,
+    setHeaders(res, path) {
+      res.setHeader('cache-control', path.includes('/assets/') ? IMMUTABLE : SHORT_LIVED)
+    },
+  })
+
+  // React Router reads request bodies itself (form actions), so hand it the raw stream.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
+
+  app.route({
+    method: ['GET', 'HEAD', 'POST'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const path = request.url.split('?', 1)[0]!
+      if (API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+        throw new AppError(GenericErrors.not_found, { description: `no API route ${request.method} ${path}` })
+      }
+      const fetchRequest = toFetchRequest(request, reply)
+      // Data requests (`*.data`) are cheap and carry no document; only pages are cached.
+      const policy = cache && cachePolicyOf && !path.endsWith('.data') ? cachePolicyOf(fetchRequest) : null
+      if (policy) {
+        const hit = cache!.get(policy.key)
+        if (hit) return sendCachedPage(reply, hit, policy.setCookies, 'hit')
+      }
+      const response = await handle(fetchRequest, loadContext)
+      if (policy) {
+        // What is stored is the page every visitor shares: this visitor's own cookies stay out.
+        const shared = withoutCookies(response, policy.setCookies)
+        if (isCacheableResponse(shared)) {
+          const page: CachedPage = { status: shared.status, headers: [...shared.headers], body: Buffer.from(await response.arrayBuffer()) }
+          cache!.set(policy.key, page)
+          return sendCachedPage(reply, page, policy.setCookies, 'miss')
+        }
+      }
+      return sendFetchResponse(reply, response)
+    },
+  })
+}
+
+function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
+  const origin = `${request.protocol}://${request.host}`
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else headers.set(name, value)
+  }
+  // Loaders stop work for a visitor who has gone away.
+  const controller = new AbortController()
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort()
+  })
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body instanceof Readable
+  return new Request(new URL(request.url, origin), {
+    method: request.method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(request.body as Readable) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit)
+}
+
+/** The response's status and headers without the given Set-Cookie values (the body is not read). */
+function withoutCookies(response: Response, cookies: readonly string[]): Response {
+  if (cookies.length === 0) return response
+  const headers = new Headers(response.headers)
+  headers.delete('set-cookie')
+  for (const cookie of response.headers.getSetCookie()) if (!cookies.includes(cookie)) headers.append('set-cookie', cookie)
+  return new Response(null, { status: response.status, headers })
+}
+
+function sendCachedPage(reply: FastifyReply, page: CachedPage, setCookies: readonly string[], state: 'hit' | 'miss'): FastifyReply {
+  reply.status(page.status)
+  for (const [name, value] of page.headers) reply.header(name, value)
+  if (setCookies.length > 0) reply.header('set-cookie', [...setCookies])
+  reply.header('x-render-cache', state)
+  return reply.send(page.body)
+}
+
+function sendFetchResponse(reply: FastifyReply, response: Response): FastifyReply {
+  reply.status(response.status)
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue
+    reply.header(name, value)
+  }
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) reply.header('set-cookie', cookies)
+  if (!response.body) return reply.send()
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
+}
