@@ -2,6 +2,10 @@
 // `npm run bench -- <name>`: runs one benchmark. Without a name, lists them.
 // Benchmarks import the BUILT workspace packages: run `npx tsc -b` first.
 
+// Measure what `cumulus serve` runs: it defaults NODE_ENV to production (packages/server/src/cli.ts)
+// before React loads, and so must this, before any benchmark module imports it.
+process.env.NODE_ENV ??= 'production'
+
 const BENCHMARKS = {
   identity: {
     description: 'identity hot paths on SQLite and PostgreSQL: password sign-in vs raw argon2id, refresh grant vs raw rotation transaction, GET /v1/user/me vs bare Fastify',
@@ -10,6 +14,10 @@ const BENCHMARKS = {
   'sdk-size': {
     description: 'the SDK (packages/sdk/dist) with @cumulus/protocol, bundled for the browser and minified with rolldown, then gzipped: goal <= 12 KiB',
     load: () => import('./sdk-size.mjs'),
+  },
+  web: {
+    description: 'server-rendered / and /account/login per second on the composed server vs a bare React Router app (goal >= 0.6), and first-visit JS gzipped in Chromium (login goal < 150 KiB)',
+    load: () => import('./web.mjs'),
   },
 }
 

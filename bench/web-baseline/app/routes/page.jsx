@@ -1,0 +1,4 @@
+// The whole page: a single <div>.
+export default function Page() {
+  return <div>baseline</div>
+}
