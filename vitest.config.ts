@@ -9,6 +9,7 @@ const alias = {
   '@cumulus/sdk': source('sdk'),
   '@cumulus/drive': source('drive'),
   '@cumulus/server': source('server'),
+  '@cumulus/web': source('web'),
 }
 
 // Suites that touch the database run twice: embedded SQLite with in-process counters (the
@@ -30,7 +31,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'packages/sdk/src/**/*.test.ts', 'test-support/**/*.test.ts', 'bench/**/*.test.ts'], exclude: ['**/*.integration.test.ts', '**/node_modules/**'] },
+        test: { name: 'unit', include: ['packages/protocol/src/**/*.test.ts', 'packages/sdk/src/**/*.test.ts', 'test-support/**/*.test.ts', 'bench/**/*.test.ts', 'packages/web/src/**/*.test.ts', 'packages/drive/src/**/*.test.ts'], exclude: ['**/*.integration.test.ts', '**/node_modules/**'] },
+      },
+      {
+        // The web app's modules and components, in a simulated DOM.
+        extends: true,
+        test: { name: 'web', include: ['packages/web/app/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['packages/web/test/setup-dom.ts'] },
+      },
+      {
+        // Real Chromium against a real server (packages/web/tests/e2e/README.md). One file at a
+        // time: each starts its own server and browser.
+        extends: true,
+        test: { name: 'e2e', include: ['packages/web/tests/e2e/**/*.test.ts'], fileParallelism: false, testTimeout: 60_000, hookTimeout: 90_000 },
       },
       { extends: true, test: { name: 'sqlite', include: serviceSuites, provide: { backend: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: serviceSuites, provide: { backend: 'postgres' } } },
