@@ -76,3 +76,23 @@ export const HEADERS = Object.freeze({
 /** Password rules shared by the server and the sign-up forms' pattern check. */
 export const PASSWORD_MIN_LENGTH = 8
 export const PASSWORD_MAX_LENGTH = 128
+
+/** drive.md paging: `limit` defaults to 100; a larger one than 500 is clamped, not refused. */
+export const DRIVE_LIST_LIMIT_DEFAULT = 100
+export const DRIVE_LIST_LIMIT_MAX = 500
+/** The longest file or folder name, in UTF-8 bytes. */
+export const DRIVE_NAME_MAX_BYTES = 255
+/** Signed download links live at least this long (drive.md: `expire` at least 10 minutes ahead). */
+export const DRIVE_LINK_MIN_TTL_SECONDS = 600
+/** Defaults an operator may change: trash retention and the storage each plan gets. */
+export const DRIVE_DEFAULTS = Object.freeze({
+  trashRetentionDays: 10,
+  quotaFreeBytes: 10 * 1024 ** 3,
+  quotaVipBytes: 10 * 1024 ** 4,
+  linkTtlSeconds: 6 * 3600,
+  uploadExpirySeconds: 7 * 24 * 3600,
+  offlineTasksPerDayFree: 10,
+  offlineTasksPerDayVip: 1000,
+} as const)
+/** The tus protocol version the upload endpoints speak. */
+export const TUS_VERSION = '1.0.0'

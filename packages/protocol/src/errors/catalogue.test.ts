@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   AccountErrors,
+  DriveErrors,
   Errors,
   GenericErrors,
   LocalErrors,
@@ -14,7 +15,7 @@ const all = allErrors()
 
 describe('error catalogue', () => {
   it('holds every group, and nothing else', () => {
-    const groups = [GenericErrors, LocalErrors, AccountErrors, OAuthErrors]
+    const groups = [GenericErrors, LocalErrors, AccountErrors, OAuthErrors, DriveErrors]
     const total = groups.reduce((n, g) => n + Object.keys(g).length, 0)
     expect(all).toHaveLength(total)
     expect(Object.keys(Errors)).toHaveLength(total)
@@ -25,9 +26,16 @@ describe('error catalogue', () => {
     expect(new Set(reasons).size).toBe(reasons.length)
   })
 
-  it('has unique codes', () => {
-    const codes = all.map((e) => e.code)
+  it('has unique codes outside the drive group, whose codes repeat generic ones (drive.md)', () => {
+    const driveReasons = new Set(Object.keys(DriveErrors))
+    const codes = all.filter((e) => !driveReasons.has(e.reason)).map((e) => e.code)
     expect(new Set(codes).size).toBe(codes.length)
+  })
+
+  it('finds the generic entry for a code a drive reason shares', () => {
+    expect(findErrorByCode(5)?.reason).toBe('not_found')
+    expect(findErrorByCode(8)?.reason).toBe('resource_exhausted')
+    expect(findErrorByReason('file_space_not_enough')).toMatchObject({ code: 8, status: 403 })
   })
 
   it('keys every entry by its own reason', () => {
@@ -59,7 +67,7 @@ describe('error catalogue', () => {
 
   it('finds entries by code and by reason', () => {
     for (const entry of all) {
-      expect(findErrorByCode(entry.code)).toBe(entry)
+      if (!Object.hasOwn(DriveErrors, entry.reason)) expect(findErrorByCode(entry.code)).toBe(entry)
       expect(findErrorByReason(entry.reason)).toBe(entry)
     }
     expect(findErrorByCode(0)).toBeNull()

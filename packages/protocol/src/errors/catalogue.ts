@@ -94,11 +94,32 @@ export const OAuthErrors = defineErrors({
   temporarily_unavailable: { code: 5027, status: 503 },
 })
 
+/**
+ * Drive codes (drive.md). The commercial service reuses generic numbers for several of them
+ * (5 not found, 8 space, 9 move into itself, 11 daily limit); the reason tells them apart.
+ */
+export const DriveErrors = defineErrors({
+  file_name_empty: { code: 3, status: 400 },
+  file_name_invalid: { code: 3, status: 400 },
+  file_name_too_long: { code: 3, status: 400 },
+  file_duplicated_name: { code: 6, status: 409 },
+  file_not_found: { code: 5, status: 404 },
+  file_parent_not_folder: { code: 9, status: 400 },
+  file_space_not_enough: { code: 8, status: 403 },
+  file_move_or_copy_to_cur: { code: 9, status: 400 },
+  file_upload_incomplete: { code: 9, status: 409 },
+  task_not_found: { code: 5, status: 404 },
+  task_daily_create_limit_vip: { code: 11, status: 400 },
+  file_link_invalid: { code: 7, status: 403 },
+})
+
 /** Every catalogue entry, keyed by reason. */
-export const Errors = Object.freeze({ ...GenericErrors, ...LocalErrors, ...AccountErrors, ...OAuthErrors })
+export const Errors = Object.freeze({ ...GenericErrors, ...LocalErrors, ...AccountErrors, ...OAuthErrors, ...DriveErrors })
 export type ErrorReason = keyof typeof Errors
 
-const byCode = new Map<number, ErrorEntry>(Object.values(Errors).map((e) => [e.code, e]))
+// Drive reasons share numbers with generic ones; a bare code names the generic (first) entry.
+const byCode = new Map<number, ErrorEntry>()
+for (const e of Object.values(Errors)) if (!byCode.has(e.code)) byCode.set(e.code, e)
 const byReason = new Map<string, ErrorEntry>(Object.values(Errors).map((e) => [e.reason, e]))
 
 export function findErrorByCode(code: number): ErrorEntry | null {

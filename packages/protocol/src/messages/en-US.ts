@@ -67,4 +67,17 @@ export const enUS: MessageTable = {
   expired_token: 'The authorization has expired. Please start again',
   server_error: 'The authorization service had a problem. Please try again later',
   temporarily_unavailable: 'The authorization service is temporarily unavailable. Please try again later',
+
+  file_name_empty: 'The name cannot be empty',
+  file_name_invalid: 'The name cannot contain \"/\" or control characters, and cannot be \".\" or \"..\"',
+  file_name_too_long: 'The name is too long (at most 255 bytes)',
+  file_duplicated_name: 'An item with this name already exists in this folder',
+  file_not_found: 'The file does not exist or has been deleted',
+  file_parent_not_folder: 'The destination is not a folder',
+  file_space_not_enough: 'Not enough cloud storage space',
+  file_move_or_copy_to_cur: 'A folder cannot be moved or copied into itself',
+  file_upload_incomplete: 'The file has not finished uploading',
+  task_not_found: 'The task does not exist or has been deleted',
+  task_daily_create_limit_vip: "You have reached today's limit of cloud download tasks. Become a member for more",
+  file_link_invalid: 'This download link is invalid or has expired',
 }

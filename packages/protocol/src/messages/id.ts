@@ -67,4 +67,17 @@ export const id: MessageTable = {
   expired_token: 'Otorisasi telah kedaluwarsa. Silakan mulai lagi',
   server_error: 'Layanan otorisasi sedang mengalami masalah. Silakan coba lagi nanti',
   temporarily_unavailable: 'Layanan otorisasi untuk sementara tidak tersedia. Silakan coba lagi nanti',
+
+  file_name_empty: 'Nama tidak boleh kosong',
+  file_name_invalid: 'Nama tidak boleh berisi \"/\" atau karakter kontrol, dan tidak boleh \".\" atau \"..\"',
+  file_name_too_long: 'Nama terlalu panjang (maksimal 255 byte)',
+  file_duplicated_name: 'Item dengan nama ini sudah ada di folder ini',
+  file_not_found: 'File tidak ada atau telah dihapus',
+  file_parent_not_folder: 'Tujuan bukan folder',
+  file_space_not_enough: 'Ruang penyimpanan cloud tidak cukup',
+  file_move_or_copy_to_cur: 'Folder tidak dapat dipindahkan atau disalin ke dalam dirinya sendiri',
+  file_upload_incomplete: 'File belum selesai diunggah',
+  task_not_found: 'Tugas tidak ada atau telah dihapus',
+  task_daily_create_limit_vip: 'Anda telah mencapai batas tugas unduhan cloud hari ini. Jadilah anggota untuk mendapatkan lebih banyak',
+  file_link_invalid: 'Tautan unduhan ini tidak valid atau telah kedaluwarsa',
 }

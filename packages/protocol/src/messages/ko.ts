@@ -67,4 +67,17 @@ export const ko: MessageTable = {
   expired_token: '인증이 만료되었습니다. 처음부터 다시 시도해 주세요',
   server_error: '인증 서비스에 문제가 발생했습니다. 잠시 후 다시 시도해 주세요',
   temporarily_unavailable: '일시적으로 인증 서비스를 이용할 수 없습니다. 잠시 후 다시 시도해 주세요',
+
+  file_name_empty: '이름을 입력해 주세요',
+  file_name_invalid: '이름에 \"/\"나 제어 문자를 쓸 수 없으며 \".\" 또는 \"..\"일 수 없습니다',
+  file_name_too_long: '이름이 너무 깁니다(최대 255바이트)',
+  file_duplicated_name: '이 폴더에 같은 이름의 항목이 이미 있습니다',
+  file_not_found: '파일이 없거나 삭제되었습니다',
+  file_parent_not_folder: '대상이 폴더가 아닙니다',
+  file_space_not_enough: '클라우드 저장 공간이 부족합니다',
+  file_move_or_copy_to_cur: '폴더를 자기 자신 안으로 이동하거나 복사할 수 없습니다',
+  file_upload_incomplete: '파일 업로드가 아직 끝나지 않았습니다',
+  task_not_found: '작업이 없거나 삭제되었습니다',
+  task_daily_create_limit_vip: '오늘의 클라우드 다운로드 작업 한도에 도달했습니다. 멤버십에 가입하면 더 많이 사용할 수 있습니다',
+  file_link_invalid: '다운로드 링크가 잘못되었거나 만료되었습니다',
 }

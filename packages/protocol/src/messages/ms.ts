@@ -67,4 +67,17 @@ export const ms: MessageTable = {
   expired_token: 'Kebenaran telah tamat tempoh. Sila mulakan semula',
   server_error: 'Perkhidmatan kebenaran mengalami masalah. Sila cuba sebentar lagi',
   temporarily_unavailable: 'Perkhidmatan kebenaran tidak tersedia buat sementara waktu. Sila cuba sebentar lagi',
+
+  file_name_empty: 'Nama tidak boleh kosong',
+  file_name_invalid: 'Nama tidak boleh mengandungi \"/\" atau aksara kawalan, dan tidak boleh \".\" atau \"..\"',
+  file_name_too_long: 'Nama terlalu panjang (maksimum 255 bait)',
+  file_duplicated_name: 'Item dengan nama ini sudah wujud dalam folder ini',
+  file_not_found: 'Fail tidak wujud atau telah dipadam',
+  file_parent_not_folder: 'Destinasi bukan folder',
+  file_space_not_enough: 'Ruang storan awan tidak mencukupi',
+  file_move_or_copy_to_cur: 'Folder tidak boleh dialihkan atau disalin ke dalam dirinya sendiri',
+  file_upload_incomplete: 'Fail belum selesai dimuat naik',
+  task_not_found: 'Tugas tidak wujud atau telah dipadam',
+  task_daily_create_limit_vip: 'Anda telah mencapai had tugas muat turun awan hari ini. Jadi ahli untuk lebih banyak',
+  file_link_invalid: 'Pautan muat turun ini tidak sah atau telah tamat tempoh',
 }

@@ -67,4 +67,17 @@ export const zhCN: MessageTable = {
   expired_token: '授权已过期，请重新操作',
   server_error: '授权服务出现问题，请稍后再试',
   temporarily_unavailable: '授权服务暂时不可用，请稍后再试',
+
+  file_name_empty: '名称不能为空',
+  file_name_invalid: '名称不能包含“/”或控制字符，也不能是“.”或“..”',
+  file_name_too_long: '名称过长（最多 255 字节）',
+  file_duplicated_name: '该文件夹中已存在同名项目',
+  file_not_found: '文件不存在或已被删除',
+  file_parent_not_folder: '目标不是文件夹',
+  file_space_not_enough: '云盘空间不足',
+  file_move_or_copy_to_cur: '不能将文件夹移动或复制到其自身中',
+  file_upload_incomplete: '文件尚未上传完成',
+  task_not_found: '任务不存在或已被删除',
+  task_daily_create_limit_vip: '今日云下载任务已达上限，开通会员可获得更多',
+  file_link_invalid: '下载链接无效或已过期',
 }

@@ -67,4 +67,17 @@ export const zhTW: MessageTable = {
   expired_token: '授權已過期，請重新開始',
   server_error: '授權服務發生問題，請稍後再試',
   temporarily_unavailable: '授權服務暫時無法使用，請稍後再試',
+
+  file_name_empty: '名稱不能為空',
+  file_name_invalid: '名稱不能包含「/」或控制字元，也不能是「.」或「..」',
+  file_name_too_long: '名稱過長（最多 255 位元組）',
+  file_duplicated_name: '此資料夾中已有同名項目',
+  file_not_found: '檔案不存在或已被刪除',
+  file_parent_not_folder: '目標不是資料夾',
+  file_space_not_enough: '雲端硬碟空間不足',
+  file_move_or_copy_to_cur: '無法將資料夾移動或複製到其本身之中',
+  file_upload_incomplete: '檔案尚未上傳完成',
+  task_not_found: '任務不存在或已被刪除',
+  task_daily_create_limit_vip: '今日雲端下載任務已達上限，成為會員可獲得更多',
+  file_link_invalid: '下載連結無效或已過期',
 }
