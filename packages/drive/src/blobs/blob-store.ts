@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream'
 /**
  * Where file content lives. Blobs are content-addressed by their GCID (drive.md), so two files
  * with the same bytes share one blob; which files reference a blob is the database's business,
- * not the store's. Implementations: LocalDiskBlobStore (the default); S3 comes with the drive
- * service. Every implementation passes the conformance suite in test/blob-store-suite.ts.
+ * not the store's. Implementations: LocalDiskBlobStore (the default) and S3BlobStore, chosen by
+ * openBlobStore(). Every implementation passes the conformance suite in test/blob-store-suite.ts.
  */
 export interface BlobStore {
   /**
@@ -13,6 +13,16 @@ export interface BlobStore {
    * visible, and when it rejects nothing is left behind (BlobSizeMismatch for a wrong length).
    */
   put(content: Readable | AsyncIterable<Uint8Array>, sizeBytes: number): Promise<BlobInfo>
+  /**
+   * Stores the file at `path` as blob `gcid`: the way a finished upload's staging file (whose
+   * GCID the caller computed while receiving it) becomes a blob without writing every byte a
+   * second time. The caller vouches for the GCID; the store checks only the size.
+   * On success the file is gone from `path`: moved into the store, or removed when the blob was
+   * already stored. Atomic like put: the blob appears complete or not at all. On rejection the
+   * file is left at `path` (BlobSizeMismatch when its size is not `sizeBytes`, a TypeError for a
+   * malformed GCID, the file system's error when it cannot be read).
+   */
+  adopt(path: string, sizeBytes: number, gcid: string): Promise<BlobInfo>
   /**
    * Streams a blob, or the inclusive byte range `start`..`end` of it. Rejects BlobNotFound for
    * an unknown GCID and BlobRangeNotSatisfiable for a range that starts past the end.
@@ -60,4 +70,10 @@ export class BlobRangeNotSatisfiable extends Error {
 /** A GCID as stored: 40 upper-case hex digits. Anything else is never a stored blob. */
 export function isGcid(value: string): boolean {
   return /^[0-9A-F]{40}$/.test(value)
+}
+
+/** For adopt, whose GCID becomes a file name or key: anything but a GCID is a caller's bug. */
+export function requireGcid(value: string): string {
+  if (!isGcid(value)) throw new TypeError(`not a GCID: ${JSON.stringify(value)}`)
+  return value
 }

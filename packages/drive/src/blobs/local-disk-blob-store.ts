@@ -1,60 +1,61 @@
 import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createReadStream } from 'node:fs'
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid } from './blob-store.js'
-import { GcidHasher } from './gcid.js'
-
-/** Large buffers: fewer system calls when streaming multi-gigabyte files. */
-const STREAM_BUFFER_BYTES = 1024 * 1024
+import { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid, requireGcid } from './blob-store.js'
+import { STREAM_BUFFER_BYTES, syncDirectory, syncFile, writeHashedFile } from './write-hashed-file.js'
 
 /**
  * Blobs as files under `root`: `<root>/AB/CD/<GCID>`, two levels of fan-out so no folder holds
- * millions of entries. A blob is written to `<root>/tmp/` first, flushed to disk (fsync) and
- * then renamed into place, so a crash never leaves a partial blob under a GCID.
+ * millions of entries. A blob is written to `<root>/tmp/` first (or adopted from an upload's
+ * staging file), flushed to disk (fsync) and then renamed into place, so a crash never leaves a
+ * partial blob under a GCID.
  */
 export class LocalDiskBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   async put(content: Readable | AsyncIterable<Uint8Array>, sizeBytes: number): Promise<BlobInfo> {
-    const tmpDir = join(this.root, 'tmp')
-    await mkdir(tmpDir, { recursive: true })
-    const tmp = join(tmpDir, randomUUID())
-    const hasher = new GcidHasher(sizeBytes)
-    let seen = 0
+    const tmp = await this.#tmpPath()
     try {
-      await pipeline(
-        content,
-        async function* (source: AsyncIterable<Uint8Array>) {
-          for await (const chunk of source) {
-            seen += chunk.byteLength
-            // Stop at the first byte too many rather than storing an oversized upload.
-            if (seen > sizeBytes) throw new BlobSizeMismatch(sizeBytes, seen)
-            hasher.update(chunk)
-            yield chunk
-          }
-        },
-        createWriteStream(tmp, { highWaterMark: STREAM_BUFFER_BYTES }),
-      )
-      if (seen !== sizeBytes) throw new BlobSizeMismatch(sizeBytes, seen)
-      const gcid = hasher.digest()
-      const handle = await open(tmp, 'r+')
-      try {
-        await handle.sync()
-      } finally {
-        await handle.close()
+      const gcid = await writeHashedFile(content, sizeBytes, tmp)
+      if (await this.stat(gcid)) {
+        await rm(tmp)
+        return { gcid, sizeBytes }
       }
-      const target = this.#pathOf(gcid)
-      await mkdir(join(target, '..'), { recursive: true })
-      // The same content stored twice ends as one file: rename replaces it with identical bytes.
-      await rename(tmp, target)
+      await this.#install(tmp, gcid)
       return { gcid, sizeBytes }
     } catch (err) {
       await rm(tmp, { force: true })
       throw err
     }
+  }
+
+  async adopt(path: string, sizeBytes: number, gcid: string): Promise<BlobInfo> {
+    requireGcid(gcid)
+    const found = await stat(path)
+    if (found.size !== sizeBytes) throw new BlobSizeMismatch(sizeBytes, found.size)
+    if (await this.stat(gcid)) {
+      await rm(path)
+      return { gcid, sizeBytes }
+    }
+    try {
+      await this.#install(path, gcid)
+    } catch (err) {
+      // Staging on another file system (a separate uploads volume): the bytes must be copied
+      // once. The copy goes to our tmp folder first, so the blob still appears all at once.
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err
+      const tmp = await this.#tmpPath()
+      try {
+        await copyFile(path, tmp)
+        await this.#install(tmp, gcid)
+      } catch (copyErr) {
+        await rm(tmp, { force: true })
+        throw copyErr
+      }
+      await rm(path)
+    }
+    return { gcid, sizeBytes }
   }
 
   async get(gcid: string, range?: { start: number; end: number }): Promise<Readable> {
@@ -84,6 +85,24 @@ export class LocalDiskBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFound(gcid)
       throw err
     }
+  }
+
+  /**
+   * Flushes `file` and renames it to the blob's path. Two writers of the same content racing
+   * here both succeed: the second rename replaces the file with identical bytes.
+   */
+  async #install(file: string, gcid: string): Promise<void> {
+    await syncFile(file)
+    const target = this.#pathOf(gcid)
+    await mkdir(dirname(target), { recursive: true })
+    await rename(file, target)
+    await syncDirectory(dirname(target))
+  }
+
+  async #tmpPath(): Promise<string> {
+    const tmpDir = join(this.root, 'tmp')
+    await mkdir(tmpDir, { recursive: true })
+    return join(tmpDir, randomUUID())
   }
 
   #pathOf(gcid: string): string {
