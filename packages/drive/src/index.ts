@@ -1,5 +1,9 @@
-/** @cumulus/drive: the drive service. So far: content-addressed blob storage, the GCID and signed download links. */
+/** @cumulus/drive: the drive service. Everything else in this package is private. */
+export { driveRoutes, type DriveRoutesOptions } from './app.js'
+export type { DriveConfig } from './config.js'
+export type { Caller, DriveDeps } from './deps.js'
+export { migrateDrive } from './db/migrations.js'
 export { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid } from './blobs/blob-store.js'
 export { GCID_MAX_BLOCK_BYTES, GCID_MIN_BLOCK_BYTES, GcidHasher, gcidBlockSize, gcidOf } from './blobs/gcid.js'
 export { LocalDiskBlobStore } from './blobs/local-disk-blob-store.js'
-export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink, verifyLink } from './downloads/signed-link.js'
+export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink, verifyLink } from './features/downloads/signed-link.js'

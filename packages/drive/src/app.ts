@@ -1,0 +1,20 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import type { Caller, DriveDeps } from './deps.js'
+import { aboutRoutes } from './features/about/routes.js'
+import { fileRoutes } from './features/files/routes.js'
+import type { DriveRouteOptions } from './http/route-options.js'
+
+export interface DriveRoutesOptions {
+  deps: DriveDeps
+  /** Identity's bearer check: sets the request's auth context or answers 401 (error 16). */
+  authenticate: preHandlerAsyncHookHandler
+  /** The caller of a request that passed `authenticate` (identity's `authOf` fits). */
+  callerOf(request: FastifyRequest): Caller
+}
+
+/** Every drive route (drive.md "Calls"), as one encapsulated plugin the server mounts beside identity and web. */
+export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOptions) {
+  const routeOptions: DriveRouteOptions = { deps: options.deps, authenticate: options.authenticate, callerOf: options.callerOf }
+  await app.register(fileRoutes, routeOptions)
+  await app.register(aboutRoutes, routeOptions)
+}

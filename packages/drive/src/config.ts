@@ -1,0 +1,21 @@
+/**
+ * The drive service's slice of the configuration. The server parses the environment once
+ * (packages/server/src/config.ts) and passes this down; nothing here reads process.env.
+ */
+export interface DriveConfig {
+  /** Absolute base URL clients reach this server at (signed links, tus endpoints). */
+  publicUrl: string
+  /** Where upload staging files live (tus); the blob store has its own place. */
+  uploadDir: string
+  quota: {
+    freeBytes: number
+    vipBytes: number
+  }
+  /** Trashed items are purged for good this long after they were trashed. */
+  trashRetentionDays: number
+  /** Signed download links live this long (at least 10 minutes, drive.md). */
+  linkTtlSeconds: number
+  /** An unfinished upload is dropped (and its reserved space released) this long after it was created. */
+  uploadExpirySeconds: number
+  offlineTasksPerDay: { free: number; vip: number }
+}

@@ -1,0 +1,140 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
+
+/** Text compared byte-wise on both databases (SQLite's default; PostgreSQL needs the C collation). */
+function byteWiseText(isPostgres: boolean) {
+  return isPostgres ? sql`text collate "C"` : sql`text`
+}
+
+// Migrations are code, not files, so they ship inside the build and run the same on SQLite and
+// PostgreSQL. Never edit a released migration; add a new one.
+function migrations(isPostgres: boolean): Record<string, Migration> {
+  return {
+    '0001_drive': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('drive_files')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('parent_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', byteWiseText(isPostgres), (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('kind_rank', 'integer', (c) => c.notNull())
+          .addColumn('size', 'bigint', (c) => c.notNull())
+          .addColumn('gcid', 'text')
+          .addColumn('mime_type', 'text', (c) => c.notNull())
+          .addColumn('file_extension', 'text', (c) => c.notNull())
+          .addColumn('file_category', 'text', (c) => c.notNull())
+          .addColumn('folder_type', 'text', (c) => c.notNull())
+          .addColumn('phase', 'text', (c) => c.notNull())
+          .addColumn('starred', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('trashed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('trash_root', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('trashed_at', 'bigint')
+          .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('upload_id', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('modified_at', 'bigint', (c) => c.notNull())
+          .execute()
+        // One index per order of a folder listing, each ending in id: a page is one index range
+        // scan from the cursor, whatever the folder's size (never OFFSET).
+        const listing = (name: string, column: string) =>
+          db.schema.createIndex(name).on('drive_files').columns(['user_id', 'parent_id', 'trashed', 'kind_rank', column, 'id']).execute()
+        await listing('drive_files_by_name', 'name_key')
+        await listing('drive_files_by_modified', 'modified_at')
+        await listing('drive_files_by_size', 'size')
+        // Views over every folder (trash, starred, filters with parent_id "*").
+        await db.schema.createIndex('drive_files_all_by_name').on('drive_files').columns(['user_id', 'trash_root', 'kind_rank', 'name_key', 'id']).execute()
+        await db.schema.createIndex('drive_files_starred').on('drive_files').columns(['user_id', 'starred', 'kind_rank', 'name_key', 'id']).execute()
+        await db.schema.createIndex('drive_files_trashed_at').on('drive_files').columns(['trash_root', 'trashed_at']).execute()
+        await db.schema.createIndex('drive_files_gcid').on('drive_files').column('gcid').execute()
+        // Names are unique among the live items of a folder; the trash may hold clashing names
+        // (restoring one renames it with a suffix).
+        await db.schema
+          .createIndex('drive_files_live_name')
+          .on('drive_files')
+          .columns(['user_id', 'parent_id', 'name'])
+          .unique()
+          .where(sql.ref('trashed'), '=', 0)
+          .execute()
+
+        await db.schema
+          .createTable('drive_blobs')
+          .addColumn('gcid', 'text', (c) => c.primaryKey())
+          .addColumn('size', 'bigint', (c) => c.notNull())
+          .addColumn('ref_count', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute()
+        await db.schema.createIndex('drive_blobs_garbage').on('drive_blobs').columns(['ref_count', 'updated_at']).execute()
+
+        await db.schema
+          .createTable('drive_usage')
+          .addColumn('user_id', 'text', (c) => c.primaryKey())
+          .addColumn('usage', 'bigint', (c) => c.notNull())
+          .addColumn('usage_in_trash', 'bigint', (c) => c.notNull())
+          .execute()
+
+        await db.schema
+          .createTable('drive_uploads')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('file_id', 'text', (c) => c.notNull().unique())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('size', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute()
+        await db.schema.createIndex('drive_uploads_expires').on('drive_uploads').column('expires_at').execute()
+
+        await db.schema
+          .createTable('drive_tasks')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('phase', 'text', (c) => c.notNull())
+          .addColumn('progress', 'integer', (c) => c.notNull())
+          .addColumn('params', 'text', (c) => c.notNull())
+          .addColumn('file_id', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('file_size', 'bigint', (c) => c.notNull())
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('statuses', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute()
+        await db.schema.createIndex('drive_tasks_by_user').on('drive_tasks').columns(['user_id', 'type', 'created_at', 'id']).execute()
+
+        await db.schema
+          .createTable('drive_events')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('file_id', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute()
+        await db.schema.createIndex('drive_events_by_user').on('drive_events').columns(['user_id', 'created_at', 'id']).execute()
+      },
+    },
+  }
+}
+
+/** Brings the drive tables up to date. Safe to run on every start and from several nodes. */
+export async function migrateDrive(db: Kysely<any>): Promise<void> {
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter
+  // Kysely looks for its migration tables in every schema unless told which one (see identity).
+  const schema = isPostgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined
+  const provider: MigrationProvider = { getMigrations: async () => migrations(isPostgres) }
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'drive_migrations',
+    migrationLockTableName: 'drive_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`drive migration ${failed ?? ''} failed: ${String((error as Error).message ?? error)}`, { cause: error })
+  }
+}

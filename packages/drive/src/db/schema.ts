@@ -1,0 +1,98 @@
+/**
+ * Drive tables. Times are milliseconds since the epoch (bigint columns); booleans are 0/1
+ * integers; sizes are bigint bytes (they fit a JS number up to 8 PiB), so one set of migrations
+ * serves SQLite and PostgreSQL alike.
+ */
+export interface DriveDatabase {
+  drive_files: FilesTable
+  drive_blobs: BlobsTable
+  drive_usage: UsageTable
+  drive_uploads: UploadsTable
+  drive_tasks: TasksTable
+  drive_events: EventsTable
+}
+
+export interface FilesTable {
+  id: string
+  user_id: string
+  /** '' for an item in the root folder. */
+  parent_id: string
+  name: string
+  /** Natural-order sort key of the name (names.ts); compared byte-wise. */
+  name_key: string
+  kind: 'drive#file' | 'drive#folder'
+  /** 0 for folders, 1 for files: folders list first. */
+  kind_rank: number
+  size: number
+  /** The blob this file's content is; null for folders and unfinished uploads. */
+  gcid: string | null
+  mime_type: string
+  file_extension: string
+  file_category: string
+  folder_type: string
+  phase: string
+  starred: number
+  /** 1 for a trashed item and for everything under a trashed folder. */
+  trashed: number
+  /** 1 only on the item the user trashed (the trash view lists these). */
+  trash_root: number
+  trashed_at: number | null
+  revision: number
+  /** The tus upload feeding a pending file. */
+  upload_id: string | null
+  created_at: number
+  modified_at: number
+}
+
+export interface BlobsTable {
+  gcid: string
+  size: number
+  /** Files whose content is this blob. 0 means garbage: housekeeping removes it after a grace period. */
+  ref_count: number
+  updated_at: number
+}
+
+export interface UsageTable {
+  user_id: string
+  /** Bytes counted against the quota: every file, trash and reserved (pending) uploads included. */
+  usage: number
+  /** The part of `usage` in the trash. */
+  usage_in_trash: number
+}
+
+export interface UploadsTable {
+  id: string
+  file_id: string
+  user_id: string
+  size: number
+  created_at: number
+  expires_at: number
+}
+
+export interface TasksTable {
+  id: string
+  user_id: string
+  type: string
+  name: string
+  phase: string
+  progress: number
+  /** JSON object of string values. */
+  params: string
+  file_id: string
+  file_name: string
+  file_size: number
+  message: string
+  /** JSON array. */
+  statuses: string
+  created_at: number
+  updated_at: number
+}
+
+export interface EventsTable {
+  id: string
+  user_id: string
+  type: string
+  file_id: string
+  file_name: string
+  created_at: number
+}

@@ -1,0 +1,24 @@
+import type { Clock } from '@cumulus/identity'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { BlobStore } from './blobs/blob-store.js'
+import type { DriveConfig } from './config.js'
+import type { DriveDatabase } from './db/schema.js'
+
+/** Everything the drive domain functions need, passed explicitly (no globals, no process.env). */
+export interface DriveDeps {
+  config: DriveConfig
+  db: Kysely<DriveDatabase>
+  blobs: BlobStore
+  clock: Clock
+  /** Key for signed download links. */
+  linkSecret: string
+  logger: Logger
+}
+
+/** The signed-in caller, as identity's `authenticated` pre-handler sets it (its AuthContext fits). */
+export interface Caller {
+  userId: string
+  /** The VIP membership read with the session; it decides the quota and the plan. */
+  membership: { expiresAtMs: number; vasType: string; level: number; isYear: boolean } | null
+}

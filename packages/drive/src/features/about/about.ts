@@ -1,0 +1,42 @@
+import type { DriveAbout, VipPrivilegeReply } from '@cumulus/protocol'
+import type { Caller, DriveDeps } from '../../deps.js'
+import { rfc3339 } from '../../lib/time.js'
+import { quotaLimit, usageOf } from './usage.js'
+
+/** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
+export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
+  const nowMs = deps.clock.nowMs()
+  const { usage, inTrash } = await usageOf(deps.db, caller.userId)
+  const isVip = caller.membership !== null && caller.membership.expiresAtMs > nowMs
+  return {
+    kind: 'drive#about',
+    quota: {
+      kind: 'drive#quota',
+      limit: String(quotaLimit(deps.config, caller, nowMs)),
+      usage: String(usage),
+      usage_in_trash: String(inTrash),
+      play_times_limit: '-1',
+      play_times_usage: '0',
+      is_unlimited: false,
+    },
+    expires_at: isVip && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',
+    quotas: {},
+  }
+}
+
+/** `GET /drive/v1/privilege/vip` (drive.md "Membership"), so clients can show the plan. */
+export function vipPrivilege(deps: Pick<DriveDeps, 'clock'>, caller: Caller): VipPrivilegeReply {
+  const membership = caller.membership
+  const active = membership !== null && membership.expiresAtMs > deps.clock.nowMs()
+  return {
+    result: 'ACCEPTED',
+    message: '',
+    redirect_uri: '',
+    data: {
+      expire: membership ? rfc3339(membership.expiresAtMs) : '',
+      status: active ? 'ok' : 'invalid',
+      type: active ? 'vip' : 'novip',
+      user_id: caller.userId,
+    },
+  }
+}

@@ -1,0 +1,18 @@
+import type { DriveDeps } from '../../deps.js'
+import { signLink } from './signed-link.js'
+
+/** Links expire on these boundaries, so repeated reads of a file within one give the same URL (players and download managers cache by URL). */
+const EXPIRY_STEP_SECONDS = 600
+
+/**
+ * A signed, expiring download URL for a file's content: usable without the bearer header (a
+ * `<video>` element, a download manager). The name in the path is only for tools that name the
+ * download after the URL; the server ignores it.
+ */
+export function signedContentUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { fileId: string; gcid: string; name: string }): { url: string; expiresAtMs: number } {
+  const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
+  const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds })
+  const url = `${deps.config.publicUrl}/drive/v1/content/${encodeURIComponent(file.fileId)}/${encodeURIComponent(file.name)}?e=${e}&s=${s}`
+  return { url, expiresAtMs: expiresAtSeconds * 1000 }
+}

@@ -1,0 +1,58 @@
+import type { DriveFile, DriveLink, FileCategory, FolderType, Phase } from '@cumulus/protocol'
+import type { FilesTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import { rfc3339 } from '../../lib/time.js'
+import { signedContentUrl } from '../downloads/content-url.js'
+
+export type FileRow = FilesTable
+
+/** A stored item as the wire's file object (drive.md "File object"), with fresh signed links for complete files. */
+export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, row: FileRow): DriveFile {
+  const isFolder = row.kind === 'drive#folder'
+  const links: Record<string, DriveLink> = {}
+  let webContentLink = ''
+  const medias: DriveFile['medias'] = []
+  if (!isFolder && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
+    const { url, expiresAtMs } = signedContentUrl(deps, { fileId: row.id, gcid: row.gcid, name: row.name })
+    webContentLink = url
+    const link: DriveLink = { url, token: '', expire: rfc3339(expiresAtMs), type: '' }
+    links['application/octet-stream'] = link
+    // The original is always playable (drive.md "medias"); transcoded renditions are a later issue.
+    if (row.file_category === 'VIDEO') {
+      medias.push({
+        media_id: row.id, media_name: 'Original', video: null, link, need_more_quota: false, vip_types: [], redirect_link: '',
+        icon_link: '', is_default: true, priority: 0, is_origin: true, resolution_name: 'Original', is_visible: true, category: 'category_origin',
+      })
+    }
+  }
+  return {
+    kind: row.kind,
+    id: row.id,
+    parent_id: row.parent_id,
+    name: row.name,
+    user_id: row.user_id,
+    size: String(row.size),
+    revision: String(row.revision),
+    file_extension: row.file_extension,
+    mime_type: row.mime_type,
+    file_category: row.file_category as FileCategory,
+    folder_type: row.folder_type as FolderType,
+    hash: row.gcid ?? '',
+    md5_checksum: '',
+    phase: row.phase as Phase,
+    trashed: row.trashed === 1,
+    starred: row.starred === 1,
+    created_time: rfc3339(row.created_at),
+    modified_time: rfc3339(row.modified_at),
+    delete_time: row.trashed_at === null ? '' : rfc3339(row.trashed_at),
+    thumbnail_link: '',
+    icon_link: '',
+    web_content_link: webContentLink,
+    links,
+    medias,
+    audit: { status: 'STATUS_OK', message: '', title: '' },
+    params: {},
+    space: '',
+    writable: true,
+  }
+}

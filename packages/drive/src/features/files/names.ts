@@ -1,0 +1,71 @@
+import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors } from '@cumulus/protocol'
+
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/**
+ * A name as stored: NFC-normalised (so "é" typed on macOS and Windows is one name) and trimmed.
+ * Refuses empty names, "/" and control characters, "." and "..", and names over 255 bytes.
+ */
+export function checkName(raw: unknown): string {
+  if (typeof raw !== 'string') throw new AppError(DriveErrors.file_name_empty, { description: 'name is required' })
+  const name = raw.normalize('NFC').trim()
+  if (name === '') throw new AppError(DriveErrors.file_name_empty, { description: 'name is empty' })
+  if (name.includes('/') || CONTROL.test(name) || name === '.' || name === '..') {
+    throw new AppError(DriveErrors.file_name_invalid, { description: 'name contains "/" or a control character, or is "." or ".."' })
+  }
+  if (Buffer.byteLength(name, 'utf8') > DRIVE_NAME_MAX_BYTES) {
+    throw new AppError(DriveErrors.file_name_too_long, { description: `name is longer than ${DRIVE_NAME_MAX_BYTES} bytes` })
+  }
+  return name
+}
+
+const DIGITS = /\d+/g
+const NUMBER_WIDTH = 20
+
+/**
+ * The natural-order sort key of a name ("file2" before "file10"), compared byte-wise by both
+ * databases: case folded, and every run of digits zero-padded to a fixed width so numbers
+ * compare by value. The name itself breaks ties in the listing order (then the id).
+ */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(DIGITS, (run) => {
+      const value = run.replace(/^0+(?=\d)/, '')
+      return value.length >= NUMBER_WIDTH ? value : value.padStart(NUMBER_WIDTH, '0')
+    })
+}
+
+/** Splits "a.tar.gz" into "a.tar" and ".gz"; folders and dot-files have no extension. */
+export function splitExtension(name: string): { stem: string; extension: string } {
+  const dot = name.lastIndexOf('.')
+  if (dot <= 0 || dot === name.length - 1) return { stem: name, extension: '' }
+  return { stem: name.slice(0, dot), extension: name.slice(dot) }
+}
+
+/**
+ * The first free name for a new item: "a.txt", then "a(1).txt", "a(2).txt"… as the commercial
+ * service names clashes. `taken` answers for a batch of candidates at once.
+ */
+export async function freeName(name: string, taken: (candidates: string[]) => Promise<Set<string>>, isFolder: boolean): Promise<string> {
+  const { stem, extension } = isFolder ? { stem: name, extension: '' } : splitExtension(name)
+  for (let start = 0; ; start += 50) {
+    const candidates: string[] = []
+    for (let n = start; n < start + 50; n++) candidates.push(n === 0 ? name : fitName(`${stem}(${n})`, extension))
+    const used = await taken(candidates)
+    const free = candidates.find((c) => !used.has(c))
+    if (free !== undefined) return free
+  }
+}
+
+/** stem + extension, with the stem cut (on a character boundary) so the whole fits 255 bytes. */
+function fitName(stem: string, extension: string): string {
+  let candidate = `${stem}${extension}`
+  if (Buffer.byteLength(candidate, 'utf8') <= DRIVE_NAME_MAX_BYTES) return candidate
+  const suffix = /\(\d+\)$/.exec(stem)?.[0] ?? ''
+  let base = [...stem.slice(0, stem.length - suffix.length)]
+  while (base.length > 0 && Buffer.byteLength(`${base.join('')}${suffix}${extension}`, 'utf8') > DRIVE_NAME_MAX_BYTES) base = base.slice(0, -1)
+  candidate = `${base.join('')}${suffix}${extension}`
+  return candidate
+}
