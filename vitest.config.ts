@@ -18,6 +18,7 @@ const serviceSuites = [
   'packages/identity/src/**/*.test.ts',
   'packages/identity/test/**/*.test.ts',
   'packages/server/src/**/*.test.ts',
+  'packages/drive/test/**/*.test.ts',
   // The SDK against the real identity service; its pure unit tests run once, in `unit`.
   'packages/sdk/**/*.integration.test.ts',
 ]

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, REFRESH_TOKEN_GRANT, type RegisteredClient, type createTokenKeys } from '@cumulus/identity'
-import { WEB_CLIENT_ID } from '@cumulus/protocol'
+import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
+import type { DriveConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
@@ -58,6 +59,10 @@ export interface CumulusConfig {
   identity: IdentityConfig
   /** What the web app's pages may show the browser (platform card targets, deep link). */
   web: WebPublicConfig
+  /** The drive service's slice, passed to the drive as is. */
+  drive: DriveConfig
+  /** Where file content lives: `s3://…` (STORAGE_URL), or undefined for `<dataDir>/blobs` on local disk. */
+  storageUrl: string | undefined
 }
 
 /** One bad setting: the key (or flag) as the operator wrote it, and what is wrong with it. */
@@ -177,6 +182,25 @@ const platformLink = z.string().refine((raw) => raw === INSTALL_PWA_TARGET || (r
 /** The native app's deep link: any absolute URL with a custom scheme (cumulus://open) or http(s). */
 const deepLink = z.string().refine((raw) => /^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^(javascript|data|vbscript):/i.test(raw) && !!parseUrl(raw), {
   error: 'must be an absolute URL such as cumulus://open',
+})
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, pib: 1024 ** 5 }
+
+/** A size such as `10GiB`, `500 MB` or plain bytes. */
+const byteSize = z.string().transform((raw, ctx): number => {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw)
+  const unit = match ? BYTE_UNITS[(match[2] ?? '').toLowerCase()] : undefined
+  const bytes = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : Number.NaN
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+    ctx.issues.push({ code: 'custom', input: raw, message: 'must be a size such as 10GiB, 500MB or a number of bytes' })
+    return z.NEVER
+  }
+  return bytes
+})
+
+/** Blob storage: an S3-compatible bucket (`s3://[key:secret@]bucket[/prefix][?endpoint=…&region=…]`). */
+const storageUrl = z.string().refine((raw) => /^s3:\/\/[^/?#]+/i.test(raw) && !!parseUrl(raw), {
+  error: 's3://[access-key:secret@]bucket[/prefix][?endpoint=http://host:9000&region=us-east-1] (leave it unset for local disk in the data directory)',
 })
 
 const redisUrl = z.string().refine((raw) => isUrlWithHost(raw, ['redis:', 'rediss:']), { error: 'must be a redis:// or rediss:// URL' })
@@ -318,6 +342,11 @@ const envSchema = z.object({
   DOWNLOAD_LINK_LINUX: platformLink.optional(),
   DOWNLOAD_LINK_ANDROID: platformLink.optional(),
   APP_DEEP_LINK: deepLink.optional(),
+  STORAGE_URL: storageUrl.optional(),
+  DRIVE_QUOTA_FREE: byteSize.optional(),
+  DRIVE_QUOTA_VIP: byteSize.optional(),
+  TRASH_RETENTION_DAYS: wholeNumber(1, 3650).optional(),
+  DRIVE_LINK_TTL_SECONDS: wholeNumber(DRIVE_LINK_MIN_TTL_SECONDS, 7 * SECONDS_PER_DAY).optional(),
 })
 
 type EnvKey = keyof typeof envSchema.shape
@@ -415,6 +444,16 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       appDeepLink: values.APP_DEEP_LINK ?? DEFAULT_WEB_PUBLIC_CONFIG.appDeepLink,
       accountDeletionGraceDays: values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS,
     },
+    drive: {
+      publicUrl,
+      uploadDir: join(dataDir, 'uploads'),
+      quota: { freeBytes: values.DRIVE_QUOTA_FREE ?? DRIVE_DEFAULTS.quotaFreeBytes, vipBytes: values.DRIVE_QUOTA_VIP ?? DRIVE_DEFAULTS.quotaVipBytes },
+      trashRetentionDays: values.TRASH_RETENTION_DAYS ?? DRIVE_DEFAULTS.trashRetentionDays,
+      linkTtlSeconds: values.DRIVE_LINK_TTL_SECONDS ?? DRIVE_DEFAULTS.linkTtlSeconds,
+      uploadExpirySeconds: DRIVE_DEFAULTS.uploadExpirySeconds,
+      offlineTasksPerDay: { free: DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: DRIVE_DEFAULTS.offlineTasksPerDayVip },
+    },
+    storageUrl: values.STORAGE_URL,
   }
 }
 
@@ -473,7 +512,17 @@ export function redactConfig(config: CumulusConfig) {
       ...config.identity,
       clients: config.identity.clients.map((c) => ({ ...c, clientSecret: c.clientSecret === undefined ? undefined : REDACTED })),
     },
+    drive: config.drive,
+    storage: config.storageUrl ? redactStorageUrl(config.storageUrl) : 'local disk in the data directory',
   }
+}
+
+/** An s3:// URL with its secret key hidden (the access key id stays: it names the credentials). */
+function redactStorageUrl(raw: string): string {
+  const url = parseUrl(raw)
+  if (!url) return REDACTED
+  if (url.password) url.password = '***'
+  return url.href
 }
 
 function withRedactedView(config: CumulusConfig): CumulusConfig {

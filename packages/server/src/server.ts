@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net'
-import { type IdentityDeps, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
+import { type DriveDeps, driveRoutes, startDriveHousekeeping } from '@cumulus/drive'
+import { type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
 import { webPlugin } from '@cumulus/web'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { type CumulusConfig, redactConfig } from './config.js'
 import { loadKeys } from './keys.js'
 import { createLogger } from './logger.js'
+import { openDrive } from './open-drive.js'
 import { type InfrastructureOverrides, openIdentity } from './open-identity.js'
 
 export interface BuildServerOverrides extends InfrastructureOverrides {
@@ -25,6 +27,8 @@ export interface CumulusServer {
   app: FastifyInstance
   /** The identity service's deps (its stores, token keys and session check; drive reuses them). */
   identity: IdentityDeps
+  /** The drive service's deps (database, blob store, config). */
+  drive: DriveDeps
   /** Stops housekeeping, closes the app (in-flight requests finish) and then the database, counters and mailer. Idempotent. */
   close(): Promise<void>
 }
@@ -39,15 +43,15 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   const identity = await openIdentity({ ...overrides, config, keys, logger })
 
   let app: FastifyInstance
+  let drive: DriveDeps
   try {
+    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger })
     app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy })) as unknown as FastifyInstance
-    // One error renderer for the whole app. Its ErrorInfo domain is 'identity' while identity is
-    // the only service; drive will need its own domain when it is mounted below.
-    await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: 'identity' })
+    // One error renderer for the whole app; the ErrorInfo domain follows the service a path belongs to.
+    await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })
     await app.register(identityRoutes, { deps: identity.deps })
-
-    // Later issues mount drive here, on the same app and origin: /drive/v1/..., /vip/v1/...,
-    // /decompress/v1/..., reusing identity's `authenticated` pre-handler.
+    // The drive on the same app and origin, behind identity's bearer check.
+    await app.register(driveRoutes, { deps: drive, authenticate: authenticated(identity.deps), callerOf: authOf })
 
     // The web app answers every other GET/HEAD/POST (pages, their data requests, static assets).
     if (overrides.web !== false) await app.register(webPlugin, { publicConfig: config.web, ...(overrides.webRenderCache === false ? { renderCache: false as const } : {}) })
@@ -66,10 +70,12 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   }
 
   const stopHousekeeping = overrides.housekeeping === false ? () => {} : startHousekeeping(identity.deps)
+  const stopDriveHousekeeping = overrides.housekeeping === false ? () => {} : startDriveHousekeeping(drive)
   // onClose hooks run after the server has stopped and in-flight requests have finished, so
   // the database outlives every request that uses it.
   app.addHook('onClose', async () => {
     stopHousekeeping()
+    stopDriveHousekeeping()
     await identity.close()
   })
 
@@ -77,6 +83,14 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   return {
     app,
     identity: identity.deps,
+    drive,
     close: () => (closing ??= app.close()),
   }
+}
+
+const DRIVE_PATHS = /^\/(drive|vip|decompress)\//
+
+/** Errors on the drive's paths carry the `drive` domain, the rest `identity` (identity.md error body). */
+function errorDomainOf(request: { url: string }): string {
+  return DRIVE_PATHS.test(request.url) ? 'drive' : 'identity'
 }

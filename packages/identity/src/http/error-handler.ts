@@ -12,8 +12,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 
 export interface ErrorHandlerOptions {
-  /** The ErrorInfo `domain` of this service's errors ("identity", "drive"). */
-  domain: string
+  /** The ErrorInfo `domain` of this service's errors ("identity", "drive"), or how to tell it from the request when one app serves several. */
+  domain: string | ((request: FastifyRequest) => string)
+}
+
+function domainOf(domain: ErrorHandlerOptions['domain'], request: FastifyRequest): string {
+  return typeof domain === 'string' ? domain : domain(request)
 }
 
 /** Builds the contract's error body (identity.md "Error body") for an AppError. */
@@ -89,10 +93,10 @@ export const errorHandler = fp(
       const appError = toAppError(error)
       if (appError.entry === GenericErrors.internal) request.log.error({ err: error }, 'unhandled error')
       else request.log.info({ error: appError.entry.reason, description: appError.description }, 'request failed')
-      return sendError(request, reply, appError, options.domain)
+      return sendError(request, reply, appError, domainOf(options.domain, request))
     })
     app.setNotFoundHandler((request, reply) =>
-      sendError(request, reply, new AppError(GenericErrors.not_found, { description: `no route for ${request.method} ${request.url.split('?')[0]}` }), options.domain),
+      sendError(request, reply, new AppError(GenericErrors.not_found, { description: `no route for ${request.method} ${request.url.split('?')[0]}` }), domainOf(options.domain, request)),
     )
   },
   { fastify: '5.x', name: 'cumulus-error-handler' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import { HEADERS } from '@cumulus/protocol'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { authContext } from './authenticate.js'
 import { bodyParsers } from './body-parsers.js'
@@ -10,8 +10,8 @@ import { errorHandler } from './error-handler.js'
 export interface HttpKitOptions {
   /** Allowed CORS origins; '*' allows any. */
   corsOrigins: string[]
-  /** The ErrorInfo domain of errors this app renders. */
-  domain: string
+  /** The ErrorInfo domain of errors this app renders, or how to tell it from the request. */
+  domain: string | ((request: FastifyRequest) => string)
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -1,0 +1,18 @@
+import type { DriveDeps } from '../../deps.js'
+import { collectGarbageBlobs } from '../blobs/blob-refs.js'
+
+/**
+ * The drive's periodic chores. Each is idempotent and safe on several nodes at once (every
+ * deletion is claimed by a conditional update first).
+ */
+export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
+  await collectGarbageBlobs(deps)
+}
+
+export function startDriveHousekeeping(deps: DriveDeps, intervalMs = 10 * 60_000): () => void {
+  const run = () => runDriveHousekeeping(deps).catch((err: unknown) => deps.logger.error({ err }, 'drive housekeeping failed'))
+  void run()
+  const timer = setInterval(run, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}

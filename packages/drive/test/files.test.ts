@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+
+let t: DriveTestApp
+beforeAll(async () => {
+  t = await startDriveTestApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+async function folder(token: string, name: string, parentId = '') {
+  const reply = await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#folder', name, parent_id: parentId } })
+  expect(reply.status).toBe(200)
+  return reply.body.file as { id: string; name: string }
+}
+
+describe('folders and listing', () => {
+  it('creates folders with clash suffixes and lists them in natural order', async () => {
+    const token = await t.signUp()
+    const a = await folder(token, 'file10')
+    await folder(token, 'file2')
+    const clash = await folder(token, 'file10')
+    expect(a.name).toBe('file10')
+    expect(clash.name).toBe('file10(1)')
+    const list = await t.call('GET', '/drive/v1/files', { token, query: { parent_id: '' } })
+    expect(list.status).toBe(200)
+    expect(list.body.files.map((f: { name: string }) => f.name)).toEqual(['file2', 'file10', 'file10(1)'])
+    expect(list.body.next_page_token).toBe('')
+    expect(list.body.files[0]).toMatchObject({ kind: 'drive#folder', size: '0', parent_id: '', delete_time: '', phase: 'PHASE_TYPE_COMPLETE' })
+  })
+
+  it('pages with a cursor in both directions of every order', async () => {
+    const token = await t.signUp()
+    const parent = await folder(token, 'big')
+    const names = Array.from({ length: 23 }, (_, i) => `n${i}`)
+    for (const n of names) await folder(token, n, parent.id)
+    for (const [orderBy, direction] of [['name', 'asc'], ['name', 'desc'], ['modified_time', 'desc'], ['size', 'asc']] as const) {
+      const seen: string[] = []
+      let pageToken = ''
+      do {
+        const page = await t.call('GET', '/drive/v1/files', { token, query: { parent_id: parent.id, limit: '5', page_token: pageToken, order_by: orderBy, direction } })
+        expect(page.status).toBe(200)
+        expect(page.body.files.length).toBeLessThanOrEqual(5)
+        seen.push(...page.body.files.map((f: { name: string }) => f.name))
+        pageToken = page.body.next_page_token
+      } while (pageToken)
+      expect(seen.sort()).toEqual([...names].sort())
+    }
+  })
+
+  it('renames with an error on a clash and refuses bad names', async () => {
+    const token = await t.signUp()
+    const a = await folder(token, 'a')
+    await folder(token, 'b')
+    const clash = await t.call('PATCH', `/drive/v1/files/${a.id}`, { token, body: { name: 'b' } })
+    expect(clash.status).toBe(409)
+    expect(clash.body).toMatchObject({ error: 'file_duplicated_name', error_code: 6 })
+    expect(clash.body.details[0].domain).toBe('drive')
+    for (const [name, reason] of [['', 'file_name_empty'], ['x/y', 'file_name_invalid'], ['é'.repeat(128), 'file_name_too_long']]) {
+      const bad = await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#folder', name } })
+      expect(bad.status, name).toBe(400)
+      expect(bad.body.error).toBe(reason)
+    }
+    const renamed = await t.call('PATCH', `/drive/v1/files/${a.id}`, { token, body: { name: 'c', starred: true } })
+    expect(renamed.body).toMatchObject({ name: 'c', starred: true, revision: '2' })
+  })
+
+  it('keeps users apart and asks for a bearer', async () => {
+    const alice = await t.signUp()
+    const bob = await t.signUp()
+    const secret = await folder(alice, 'secret')
+    expect((await t.call('GET', `/drive/v1/files/${secret.id}`, { token: bob })).body.error).toBe('file_not_found')
+    expect((await t.call('GET', '/drive/v1/files')).status).toBe(401)
+  })
+
+  it('reports the quota from the membership', async () => {
+    const token = await t.signUp()
+    const free = await t.call('GET', '/drive/v1/about', { token })
+    expect(free.body.quota).toMatchObject({ kind: 'drive#quota', limit: String(10 * 1024 ** 3), usage: '0', usage_in_trash: '0' })
+    expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'invalid', type: 'novip', expire: '' })
+    await t.makeVip(token)
+    expect((await t.call('GET', '/drive/v1/about', { token })).body.quota.limit).toBe(String(10 * 1024 ** 4))
+    expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'ok', type: 'vip' })
+  })
+})

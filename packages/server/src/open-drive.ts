@@ -1,0 +1,34 @@
+import { createHmac } from 'node:crypto'
+import { type DriveDeps, migrateDrive, openBlobStore } from '@cumulus/drive'
+import type { Clock } from '@cumulus/identity'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { CumulusConfig } from './config.js'
+import type { ServerKeys } from './keys.js'
+
+export interface OpenDriveInput {
+  config: CumulusConfig
+  keys: ServerKeys
+  /** The database identity opened: the drive's tables live beside identity's. */
+  db: Kysely<any>
+  clock: Clock
+  logger: Logger
+}
+
+/**
+ * Migrates the drive tables and builds the drive's deps: the blob store STORAGE_URL names (local
+ * disk under the data directory by default) and a link-signing key derived from the server's
+ * HMAC key, so rotating CUMULUS_SECRET also invalidates every download link.
+ */
+export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
+  const { config } = input
+  await migrateDrive(input.db)
+  return {
+    config: config.drive,
+    db: input.db,
+    blobs: openBlobStore(config.storageUrl, config.dataDir),
+    clock: input.clock,
+    linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
+    logger: input.logger.child({ service: 'drive' }),
+  }
+}
