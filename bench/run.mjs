@@ -15,6 +15,10 @@ const BENCHMARKS = {
     description: 'the SDK (packages/sdk/dist) with @cumulus/protocol, bundled for the browser and minified with rolldown, then gzipped: goal <= 12 KiB',
     load: () => import('./sdk-size.mjs'),
   },
+  drive: {
+    description: 'drive: tus upload vs fs write+fsync (goal >= 0.6), signed-link download vs createReadStream to a socket (goal >= 0.8), one page of a 100,000-file folder (goal p99 < 20 ms on SQLite)',
+    load: () => import('./drive.mjs'),
+  },
   web: {
     description: 'server-rendered / and /account/login per second on the composed server vs a bare React Router app (goal >= 0.6), and first-visit JS gzipped in Chromium (login goal < 150 KiB)',
     load: () => import('./web.mjs'),

@@ -3,6 +3,8 @@ export { driveRoutes, type DriveRoutesOptions } from './app.js'
 export type { DriveConfig } from './config.js'
 export type { Caller, DriveDeps } from './deps.js'
 export { migrateDrive } from './db/migrations.js'
+/** The columns an item's name decides (natural-order key, extension, MIME type, category); tools that seed rows use it. */
+export { nameColumns } from './features/files/files.js'
 export { runDriveHousekeeping, startDriveHousekeeping } from './features/housekeeping/housekeeping.js'
 export { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid } from './blobs/blob-store.js'
 export { GCID_MAX_BLOCK_BYTES, GCID_MIN_BLOCK_BYTES, GcidHasher, gcidBlockSize, gcidOf } from './blobs/gcid.js'
