@@ -1,4 +1,3 @@
-import { createWriteStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -16,19 +15,28 @@ export const STREAM_BUFFER_BYTES = 1024 * 1024
 export async function writeHashedFile(content: Readable | AsyncIterable<Uint8Array>, sizeBytes: number, path: string): Promise<string> {
   const hasher = new GcidHasher(sizeBytes)
   let seen = 0
-  await pipeline(
-    content,
-    async function* (source: AsyncIterable<Uint8Array>) {
-      for await (const chunk of source) {
-        seen += chunk.byteLength
-        // Stop at the first byte too many rather than storing an oversized upload.
-        if (seen > sizeBytes) throw new BlobSizeMismatch(sizeBytes, seen)
-        hasher.update(chunk)
-        yield chunk
-      }
-    },
-    createWriteStream(path, { flags: 'wx', highWaterMark: STREAM_BUFFER_BYTES }),
-  )
+  // Opened before streaming starts: a write stream opens its file lazily, and when the content
+  // fails early that open could land after the caller has removed the file, leaving it behind.
+  const file = await open(path, 'wx')
+  try {
+    await pipeline(
+      content,
+      async function* (source: AsyncIterable<Uint8Array>) {
+        for await (const chunk of source) {
+          seen += chunk.byteLength
+          // Stop at the first byte too many rather than storing an oversized upload.
+          if (seen > sizeBytes) throw new BlobSizeMismatch(sizeBytes, seen)
+          hasher.update(chunk)
+          yield chunk
+        }
+      },
+      file.createWriteStream({ highWaterMark: STREAM_BUFFER_BYTES }),
+    )
+  } finally {
+    // The stream closes the handle itself; this waits for that (a closed handle closes at once),
+    // so the caller's rename or removal meets a closed file, which Windows insists on.
+    await file.close()
+  }
   if (seen !== sizeBytes) throw new BlobSizeMismatch(sizeBytes, seen)
   return hasher.digest()
 }

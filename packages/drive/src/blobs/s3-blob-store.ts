@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
+import { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid, requireGcid } from './blob-store.js'
+import type { S3StorageConfig } from './storage-url.js'
+import { STREAM_BUFFER_BYTES, writeHashedFile } from './write-hashed-file.js'
+
+export interface S3BlobStoreOptions extends Omit<S3StorageConfig, 'kind'> {
+  /** A local folder for put's staging files (see put). Created when missing. */
+  stagingDir: string
+}
+
+/** Parts uploaded at once by one put or adopt; each is buffered in memory (5 MiB or more, see Upload). */
+const UPLOAD_QUEUE_SIZE = 4
+
+/**
+ * Blobs as objects `<prefix>/AB/CD/<GCID>` in an S3 bucket (AWS or an S3-compatible server).
+ * S3 makes an object visible only once its upload (single or multipart) completes, so a blob
+ * never appears partially written; what the store must arrange is knowing the key, the GCID,
+ * before uploading (see put).
+ */
+export class S3BlobStore implements BlobStore {
+  readonly #client: S3Client
+  readonly #bucket: string
+  readonly #prefix: string
+  readonly #stagingDir: string
+
+  constructor(options: S3BlobStoreOptions) {
+    this.#bucket = options.bucket
+    this.#prefix = options.prefix
+    this.#stagingDir = options.stagingDir
+    this.#client = new S3Client({
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      ...(options.endpoint !== undefined && { endpoint: options.endpoint }),
+      // Without explicit credentials the SDK's default chain (environment, shared files, roles) applies.
+      ...(options.credentials && { credentials: options.credentials }),
+      // Since SDK 3.729 checksums are sent (as aws-chunked trailers) and checked on every request
+      // that supports them; many S3-compatible servers reject or mangle those. Only where S3
+      // requires a checksum: integrity here rests on the GCID the drive computed.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+  }
+
+  /**
+   * The key is the GCID, known only after the last byte, so the content is first written to a
+   * local staging file while it is hashed, then adopted. The alternative, uploading to a
+   * temporary key and copying it server-side, would upload content that is already stored
+   * (here a HeadObject skips that), leave temporary objects behind after a crash, and hit
+   * CopyObject's 5 GiB limit (S3-compatible servers often lack the multipart copy beyond it).
+   * The cost is local disk for one blob per put in flight, which uploads need anyway.
+   */
+  async put(content: Readable | AsyncIterable<Uint8Array>, sizeBytes: number): Promise<BlobInfo> {
+    await mkdir(this.#stagingDir, { recursive: true })
+    const staging = join(this.#stagingDir, randomUUID())
+    try {
+      const gcid = await writeHashedFile(content, sizeBytes, staging)
+      return await this.adopt(staging, sizeBytes, gcid)
+    } finally {
+      await rm(staging, { force: true })
+    }
+  }
+
+  async adopt(path: string, sizeBytes: number, gcid: string): Promise<BlobInfo> {
+    requireGcid(gcid)
+    const found = await stat(path)
+    if (found.size !== sizeBytes) throw new BlobSizeMismatch(sizeBytes, found.size)
+    // Content already stored is not sent again. Two adopts of the same content racing here both
+    // upload it; the later upload replaces the object with identical bytes.
+    if (!(await this.stat(gcid))) {
+      const upload = new Upload({
+        client: this.#client,
+        // ContentLength sizes the parts (at most 10,000 of them, as S3 allows) for huge files.
+        params: { Bucket: this.#bucket, Key: this.#keyOf(gcid), Body: createReadStream(path, { highWaterMark: STREAM_BUFFER_BYTES }), ContentLength: sizeBytes, ContentType: 'application/octet-stream' },
+        queueSize: UPLOAD_QUEUE_SIZE,
+        // A failed multipart upload is aborted, so its parts are not billed forever.
+        leavePartsOnError: false,
+      })
+      await upload.done()
+    }
+    await rm(path)
+    return { gcid, sizeBytes }
+  }
+
+  async get(gcid: string, range?: { start: number; end: number }): Promise<Readable> {
+    if (!isGcid(gcid)) throw new BlobNotFound(gcid)
+    if (range && (range.start < 0 || range.end < range.start)) throw new BlobRangeNotSatisfiable(gcid, await this.#requireSize(gcid))
+    try {
+      const reply = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#keyOf(gcid), ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
+      // In Node the SDK's body is the HTTP response stream (an IncomingMessage), a Readable.
+      return reply.Body as Readable
+    } catch (err) {
+      if (isS3Status(err, 404)) throw new BlobNotFound(gcid)
+      if (isS3Status(err, 416)) throw new BlobRangeNotSatisfiable(gcid, await this.#requireSize(gcid))
+      throw err
+    }
+  }
+
+  async stat(gcid: string): Promise<BlobInfo | null> {
+    if (!isGcid(gcid)) return null
+    try {
+      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#keyOf(gcid) }))
+      return { gcid, sizeBytes: head.ContentLength ?? 0 }
+    } catch (err) {
+      // S3 answers 403 rather than 404 for a missing key when the credentials may not list the
+      // bucket; that is a configuration error and stays an error rather than passing for "missing".
+      if (isS3Status(err, 404)) return null
+      throw err
+    }
+  }
+
+  /** DeleteObject succeeds for a missing key too, so the contract's BlobNotFound needs a HeadObject first. */
+  async delete(gcid: string): Promise<void> {
+    if (!(await this.stat(gcid))) throw new BlobNotFound(gcid)
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#keyOf(gcid) }))
+  }
+
+  /** Closes the client's pooled connections. The store is unusable afterwards. */
+  destroy(): void {
+    this.#client.destroy()
+  }
+
+  async #requireSize(gcid: string): Promise<number> {
+    const info = await this.stat(gcid)
+    if (!info) throw new BlobNotFound(gcid)
+    return info.sizeBytes
+  }
+
+  #keyOf(gcid: string): string {
+    const key = `${gcid.slice(0, 2)}/${gcid.slice(2, 4)}/${gcid}`
+    return this.#prefix ? `${this.#prefix}/${key}` : key
+  }
+}
+
+/** NoSuchKey, NotFound (HeadObject has no body to name the error) and InvalidRange, by HTTP status. */
+function isS3Status(err: unknown, status: number): boolean {
+  return (err as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode === status
+}
