@@ -236,6 +236,23 @@ export class IdentityClient {
     }
   }
 
+  /**
+   * The `authorization` header value of the current account, `Bearer <access token>`, refreshed
+   * first when expired. Rejects `unauthenticated` (status 0) when signed out. For requests that
+   * cannot go through `request()`: tus uploads (XMLHttpRequest for upload progress), downloads.
+   */
+  async authorization(): Promise<string> {
+    return bearer(await this.#usableCredentials())
+  }
+
+  /**
+   * Sends with the fetch this client was given (else the global one) and adds nothing: no
+   * protocol headers, no bearer, no retries, no error mapping. For non-JSON protocols (tus).
+   */
+  rawFetch(input: string, init?: RequestInit): Promise<Response> {
+    return this.#options.fetch(input, init)
+  }
+
   /** The current credentials, refreshed first when expired; `unauthenticated` when signed out. */
   async #usableCredentials(): Promise<Credentials> {
     const current = this.#store.current()

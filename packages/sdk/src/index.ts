@@ -1,4 +1,4 @@
-/** @cumulus/sdk: the isomorphic identity client (browsers and Node 20+). */
+/** @cumulus/sdk: the isomorphic identity and drive clients (browsers and Node 20+). */
 export {
   IdentityClient,
   type ContactInput,
@@ -20,5 +20,19 @@ export { type UserInfo, findVipEntry } from './user-info.js'
 export { type UsernameKind, classifyUsername, isAnonymousSub } from './username.js'
 export type { AnalyticsEvent, AnalyticsEventName } from './analytics.js'
 export type { AndroidHostBridge } from './android.js'
+// The drive client lives in its own modules: an app that imports only IdentityClient does not bundle it.
+export {
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_RETRY_DELAYS_MS,
+  DriveClient,
+  type DriveClientOptions,
+  type ListFilesInput,
+  type ListTasksInput,
+  type TaskResult,
+} from './drive/drive-client.js'
+export type { UploadHandle, UploadInput, UploadState } from './drive/upload.js'
+export type { UploadProgress } from './drive/progress.js'
+export { type StoredUpload, UPLOAD_KEY_PREFIX } from './drive/upload-records.js'
+export type { XhrLike } from './drive/tus.js'
 /** Loads one locale's error texts; `errorMessage` reads en-US for a locale not loaded yet. */
 export { loadMessages } from '@cumulus/protocol'

@@ -1,0 +1,182 @@
+import { DriveErrors, LOCALIZED_MESSAGE_TYPE, LocalErrors } from '@cumulus/protocol'
+import { describe, expect, it } from 'vitest'
+import { FakeDrive, ORIGIN, aDriveFile, json, signedInIdentity } from '../../test/fake-drive.js'
+import { IdentityError, errorMessage } from '../errors.js'
+import { DriveClient } from './drive-client.js'
+
+function setup() {
+  const drive = new FakeDrive()
+  const identity = signedInIdentity(drive)
+  const client = new DriveClient({ identity, xhr: false })
+  const only = (key: string) => {
+    const calls = drive.calls.filter((c) => `${c.method} ${c.path}` === key)
+    expect(calls).toHaveLength(1)
+    return calls[0]!
+  }
+  return { drive, client, only }
+}
+
+const taskReply = () => json({ task_id: 't1' })
+
+describe('DriveClient JSON calls', () => {
+  it('lists with every query parameter, the filters as JSON, and the bearer', async () => {
+    const { drive, client, only } = setup()
+    const page = { kind: 'drive#fileList', files: [aDriveFile()], next_page_token: 'next', version: '' }
+    drive.routes['GET /drive/v1/files'] = () => json(page)
+    const filters = { trashed: { eq: true }, mime_type: { prefix: 'video/' } }
+
+    const reply = await client.list({ parentId: '*', limit: 50, pageToken: 'p2', filters, orderBy: 'modified_time', direction: 'desc' })
+
+    expect(reply).toEqual(page)
+    const call = only('GET /drive/v1/files')
+    expect(Object.fromEntries(call.url.searchParams)).toEqual({
+      parent_id: '*',
+      limit: '50',
+      page_token: 'p2',
+      filters: JSON.stringify(filters),
+      order_by: 'modified_time',
+      direction: 'desc',
+    })
+    expect(JSON.parse(call.url.searchParams.get('filters') as string)).toEqual(filters)
+    expect(call.headers['authorization']).toBe('Bearer at1')
+  })
+
+  it('leaves out every absent list parameter', async () => {
+    const { drive, client, only } = setup()
+    drive.routes['GET /drive/v1/files'] = () => json({ kind: 'drive#fileList', files: [], next_page_token: '', version: '' })
+    await client.list()
+    expect(only('GET /drive/v1/files').url.search).toBe('')
+  })
+
+  it('creates a folder with kind, name and parent and returns the file', async () => {
+    const { client, only } = setup()
+    const folder = await client.createFolder({ name: 'Photos', parentId: 'p1' })
+    expect(only('POST /drive/v1/files').json).toEqual({ kind: 'drive#folder', name: 'Photos', parent_id: 'p1' })
+    expect(folder).toMatchObject({ kind: 'drive#folder', name: 'Photos', parent_id: 'p1' })
+  })
+
+  it('creates a folder in the root with parent_id ""', async () => {
+    const { client, only } = setup()
+    await client.createFolder({ name: 'Top' })
+    expect(only('POST /drive/v1/files').json).toEqual({ kind: 'drive#folder', name: 'Top', parent_id: '' })
+  })
+
+  it('gets, renames and stars through the file path, encoding the id', async () => {
+    const { drive, client, only } = setup()
+    const file = aDriveFile({ id: 'a/b' })
+    drive.routes['GET /drive/v1/files/a%2Fb'] = () => json(file)
+    drive.routes['PATCH /drive/v1/files/a%2Fb'] = (call) => json({ ...file, ...(call.json as object) })
+
+    expect(await client.get('a/b')).toEqual(file)
+    expect(await client.rename('a/b', 'new.txt')).toMatchObject({ name: 'new.txt' })
+    expect(await client.setStarred('a/b', true)).toMatchObject({ starred: true })
+    const patches = drive.calls.filter((c) => c.method === 'PATCH').map((c) => c.json)
+    expect(patches).toEqual([{ name: 'new.txt' }, { starred: true }])
+    expect(only('GET /drive/v1/files/a%2Fb').method).toBe('GET')
+  })
+
+  it('sends each batch operation to its path with ids and, for move and copy, the target folder', async () => {
+    const { drive, client } = setup()
+    for (const action of ['batchTrash', 'batchUntrash', 'batchDelete', 'batchMove', 'batchCopy', 'star', 'unstar']) {
+      drive.routes[`POST /drive/v1/files:${action}`] = taskReply
+    }
+    const results = [
+      await client.trash(['a']),
+      await client.untrash(['a']),
+      await client.delete(['a', 'b']),
+      await client.move(['a'], 'dest'),
+      await client.copy(['a'], ''),
+      await client.star(['a']),
+      await client.unstar(['a']),
+    ]
+    expect(results).toEqual(Array(7).fill({ taskId: 't1' }))
+    expect(drive.calls.map((c) => [c.path, c.json])).toEqual([
+      ['/drive/v1/files:batchTrash', { ids: ['a'] }],
+      ['/drive/v1/files:batchUntrash', { ids: ['a'] }],
+      ['/drive/v1/files:batchDelete', { ids: ['a', 'b'] }],
+      ['/drive/v1/files:batchMove', { ids: ['a'], to: { parent_id: 'dest' } }],
+      ['/drive/v1/files:batchCopy', { ids: ['a'], to: { parent_id: '' } }],
+      ['/drive/v1/files:star', { ids: ['a'] }],
+      ['/drive/v1/files:unstar', { ids: ['a'] }],
+    ])
+  })
+
+  it('empties the trash with a bodiless PATCH', async () => {
+    const { drive, client, only } = setup()
+    drive.routes['PATCH /drive/v1/files/trash:empty'] = taskReply
+    expect(await client.emptyTrash()).toEqual({ taskId: 't1' })
+    const call = only('PATCH /drive/v1/files/trash:empty')
+    expect(call.json).toBeUndefined()
+    expect(call.headers['content-type']).toBeUndefined()
+  })
+
+  it('reads about, events, tasks, one task and the membership; deletes tasks with comma-joined ids', async () => {
+    const { drive, client, only } = setup()
+    const about = { kind: 'drive#about', quota: { kind: 'drive#quota', limit: '10', usage: '1', usage_in_trash: '0', play_times_limit: '-1', play_times_usage: '0', is_unlimited: false }, expires_at: '', quotas: {} }
+    const vip = { result: 'ACCEPTED', message: '', redirect_uri: '', data: { expire: '', status: 'invalid', type: 'novip', user_id: 'u1' } }
+    drive.routes['GET /drive/v1/about'] = () => json(about)
+    drive.routes['GET /drive/v1/events'] = () => json({ events: [], next_page_token: '' })
+    drive.routes['GET /drive/v1/tasks'] = () => json({ tasks: [], next_page_token: '', expires_in: 60 })
+    drive.routes['GET /drive/v1/tasks/t%201'] = () => json({ kind: 'drive#task', id: 't 1' })
+    drive.routes['DELETE /drive/v1/tasks'] = () => json({})
+    drive.routes['GET /drive/v1/privilege/vip'] = () => json(vip)
+
+    expect(await client.about()).toEqual(about)
+    expect(await client.events({ limit: 5, pageToken: 'e2' })).toEqual({ events: [], next_page_token: '' })
+    expect(await client.tasks({ type: 'offline', limit: 10, filters: { phase: { in: 'PHASE_TYPE_RUNNING' } } })).toMatchObject({ expires_in: 60 })
+    expect(await client.getTask('t 1')).toMatchObject({ id: 't 1' })
+    await client.deleteTasks(['t1', 't2'], true)
+    expect(await client.vip()).toEqual(vip.data)
+
+    expect(Object.fromEntries(only('GET /drive/v1/events').url.searchParams)).toEqual({ limit: '5', page_token: 'e2' })
+    expect(Object.fromEntries(only('GET /drive/v1/tasks').url.searchParams)).toEqual({
+      type: 'offline',
+      limit: '10',
+      filters: '{"phase":{"in":"PHASE_TYPE_RUNNING"}}',
+    })
+    expect(Object.fromEntries(only('DELETE /drive/v1/tasks').url.searchParams)).toEqual({ task_ids: 't1,t2', delete_files: 'true' })
+  })
+
+  it('gives a fresh download URL, made absolute when the server sends a path', async () => {
+    const { drive, client } = setup()
+    let link = '/drive/v1/content/f1?e=1&s=abc'
+    drive.routes['GET /drive/v1/files/f1'] = () => json(aDriveFile({ id: 'f1', web_content_link: link }))
+    expect(await client.downloadUrl('f1')).toBe(`${ORIGIN}/drive/v1/content/f1?e=1&s=abc`)
+    link = 'https://cdn.test/x?s=2'
+    expect(await client.downloadUrl('f1')).toBe('https://cdn.test/x?s=2')
+    expect(drive.trail).toEqual(['GET /drive/v1/files/f1', 'GET /drive/v1/files/f1'])
+  })
+
+  it('surfaces drive errors as IdentityError whose message is the server-localized one', async () => {
+    const { drive, client } = setup()
+    const details = [
+      { '@type': LOCALIZED_MESSAGE_TYPE, locale: 'en-US', message: 'A file with this name already exists' },
+      { '@type': LOCALIZED_MESSAGE_TYPE, locale: 'ko', message: '같은 이름의 파일이 이미 있습니다' },
+    ]
+    const body = { error: 'file_duplicated_name', error_code: 6, error_description: 'taken', error_uri: '', details }
+    drive.routes['PATCH /drive/v1/files/f1'] = () => json(body, 409)
+
+    const error = await client.rename('f1', 'dup').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(IdentityError)
+    expect((error as IdentityError).toJSON()).toEqual(body)
+    expect((error as IdentityError).is(DriveErrors.file_duplicated_name)).toBe(true)
+    expect((error as IdentityError).status).toBe(409)
+    expect(errorMessage(error, 'ko')).toBe('같은 이름의 파일이 이미 있습니다')
+  })
+
+  it('refuses a bad chunk size or retry schedule', () => {
+    const identity = signedInIdentity(new FakeDrive())
+    for (const chunkSize of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new DriveClient({ identity, chunkSize })).toThrow('wrong options param: chunkSize')
+    }
+    expect(() => new DriveClient({ identity, retryDelays: [1000, -1] })).toThrow('wrong options param: retryDelays')
+    const error = (() => {
+      try {
+        new DriveClient({ identity, chunkSize: 0 })
+      } catch (e) {
+        return e
+      }
+    })()
+    expect((error as IdentityError).is(LocalErrors.local)).toBe(true)
+  })
+})

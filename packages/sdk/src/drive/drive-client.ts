@@ -1,0 +1,318 @@
+import type {
+  BatchAction,
+  CreateFileReply,
+  CreateUploadRequest,
+  DriveAbout,
+  DriveEventList,
+  DriveFile,
+  DriveFileList,
+  DriveFilters,
+  DriveOrderField,
+  DriveTask,
+  DriveTaskList,
+  DriveTaskType,
+  TaskIdReply,
+  VipPrivilegeReply,
+} from '@cumulus/protocol'
+import { wrongOptionsParam } from '../errors.js'
+import type { IdentityClient } from '../identity-client.js'
+import { defaultSleep } from '../options.js'
+import { type KeyValueStorage, defaultStorage } from '../storage.js'
+import type { QueryValue } from '../transport.js'
+import { TusClient, type XhrLike, fetchSender, platformXhr, xhrSender } from './tus.js'
+import { ResumableUpload, type UploadHandle, type UploadInput, byteLength, lastModifiedOf } from './upload.js'
+import { type StoredUpload, UploadRecords, uploadFingerprint } from './upload-records.js'
+
+export interface DriveClientOptions {
+  /** Sends every call: its origins, retries, locale and the signed-in account's bearer. */
+  identity: IdentityClient
+  /** Where unfinished uploads are kept to resume after a reload; defaults to `localStorage`, else memory. */
+  storage?: KeyValueStorage
+  /** Bytes per tus PATCH, a positive integer (default 8 MiB). Smaller chunks lose less on a failure. */
+  chunkSize?: number
+  /**
+   * How to create the XMLHttpRequest that sends PATCH requests, for progress within a chunk.
+   * Defaults to the platform's XMLHttpRequest where there is one (browsers); `false` sends them
+   * with the identity client's fetch (progress then moves chunk by chunk).
+   */
+  xhr?: (() => XhrLike) | false
+  /**
+   * Back-off in milliseconds before each retry of a failed tus request (default 1, 3, 5, 10 and
+   * 20 s); its length is the number of retries. Reset after every chunk the server accepts.
+   */
+  retryDelays?: readonly number[]
+  /** Waits between retries; defaults to setTimeout (tests pass one that returns at once). */
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface ListFilesInput {
+  /** The folder; '' or absent for the root, '*' for every folder (with `filters`: trash, starred). */
+  parentId?: string
+  /** Page size, default 100; the server clamps anything over 500. */
+  limit?: number
+  /** `next_page_token` of the previous page. */
+  pageToken?: string
+  filters?: DriveFilters
+  /** Default: folders first, then by name (natural order). */
+  orderBy?: DriveOrderField
+  direction?: 'asc' | 'desc'
+}
+
+export interface ListTasksInput {
+  type?: DriveTaskType
+  limit?: number
+  pageToken?: string
+  filters?: Record<string, unknown>
+}
+
+export interface TaskResult {
+  taskId: string
+}
+
+export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([1000, 3000, 5000, 10_000, 20_000])
+
+const FILES = '/drive/v1/files'
+const TASKS = '/drive/v1/tasks'
+const fileUrl = (id: string) => `${FILES}/${encodeURIComponent(id)}`
+
+/**
+ * The drive client (drive.md): files and folders, resumable uploads over tus 1.0, batch
+ * operations, tasks, quota and activity, for the identity client's signed-in account. Every
+ * failure is an IdentityError, so `errorMessage()` localizes drive errors as well.
+ */
+export class DriveClient {
+  readonly #identity: IdentityClient
+  readonly #records: UploadRecords
+  readonly #tus: TusClient
+  readonly #chunkSizeBytes: number
+  readonly #retryDelaysMs: readonly number[]
+  readonly #sleep: (ms: number) => Promise<void>
+  /** Fingerprints of the uploads running in this client: a second upload of the same file must not share their tus resource. */
+  readonly #active = new Set<string>()
+
+  /** Throws `wrong options param: <name>` for a bad option. */
+  constructor(options: DriveClientOptions) {
+    if (options === null || typeof options !== 'object') throw wrongOptionsParam('options')
+    const identity = options.identity
+    if (!identity || typeof identity.request !== 'function') throw wrongOptionsParam('identity')
+    const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE
+    if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0) throw wrongOptionsParam('chunkSize')
+    const retryDelays = options.retryDelays ?? DEFAULT_RETRY_DELAYS_MS
+    if (!Array.isArray(retryDelays) || retryDelays.some((ms) => typeof ms !== 'number' || !(ms >= 0))) throw wrongOptionsParam('retryDelays')
+    this.#identity = identity
+    this.#records = new UploadRecords(options.storage ?? defaultStorage())
+    this.#chunkSizeBytes = chunkSize
+    this.#retryDelaysMs = [...retryDelays]
+    this.#sleep = options.sleep ?? defaultSleep
+    const createXhr = options.xhr === undefined ? platformXhr() : options.xhr || null
+    this.#tus = new TusClient({
+      send: fetchSender((input, init) => identity.rawFetch(input, init)),
+      ...(createXhr ? { sendPatch: xhrSender(createXhr) } : {}),
+      authorization: () => identity.authorization(),
+      refreshAuthorization: async (used) => {
+        try {
+          const fresh = `Bearer ${(await identity.refresh()).access_token}`
+          return fresh === used ? null : fresh
+        } catch {
+          return null
+        }
+      },
+    })
+  }
+
+  // ---- files ---------------------------------------------------------------------------
+
+  /** One page of a folder's items (or of a filtered view with `parentId: '*'`). */
+  list(input: ListFilesInput = {}): Promise<DriveFileList> {
+    return this.#call<DriveFileList>('GET', FILES, {
+      query: {
+        parent_id: input.parentId,
+        limit: input.limit,
+        page_token: input.pageToken,
+        filters: input.filters === undefined ? undefined : JSON.stringify(input.filters),
+        order_by: input.orderBy,
+        direction: input.direction,
+      },
+    })
+  }
+
+  /** One file or folder with fresh download links; `file_not_found` when missing or not the caller's. */
+  get(id: string): Promise<DriveFile> {
+    return this.#call<DriveFile>('GET', fileUrl(id))
+  }
+
+  /** Creates a folder; a name already taken gets a suffix (`a(1)`). */
+  async createFolder({ name, parentId }: { name: string; parentId?: string }): Promise<DriveFile> {
+    const reply = await this.#call<CreateFileReply>('POST', FILES, { body: { kind: 'drive#folder', name, parent_id: parentId ?? '' } })
+    return reply.file as DriveFile
+  }
+
+  /** Renames; `file_duplicated_name` when the folder already has that name. */
+  rename(id: string, name: string): Promise<DriveFile> {
+    return this.#call<DriveFile>('PATCH', fileUrl(id), { body: { name } })
+  }
+
+  /** Stars or unstars one item. */
+  setStarred(id: string, starred: boolean): Promise<DriveFile> {
+    return this.#call<DriveFile>('PATCH', fileUrl(id), { body: { starred } })
+  }
+
+  /** A fresh signed download URL (`web_content_link` of a new `get()`), absolute. */
+  async downloadUrl(id: string): Promise<string> {
+    const file = await this.get(id)
+    return file.web_content_link === '' ? '' : this.#absolute(file.web_content_link)
+  }
+
+  // ---- batch operations ------------------------------------------------------------------
+
+  star(ids: string[]): Promise<TaskResult> {
+    return this.#batch('star', ids)
+  }
+
+  unstar(ids: string[]): Promise<TaskResult> {
+    return this.#batch('unstar', ids)
+  }
+
+  /** Moves into `toParentId` ('' for the root); `file_move_or_copy_to_cur` for a folder into itself or below. */
+  move(ids: string[], toParentId: string): Promise<TaskResult> {
+    return this.#batch('batchMove', ids, toParentId)
+  }
+
+  copy(ids: string[], toParentId: string): Promise<TaskResult> {
+    return this.#batch('batchCopy', ids, toParentId)
+  }
+
+  trash(ids: string[]): Promise<TaskResult> {
+    return this.#batch('batchTrash', ids)
+  }
+
+  untrash(ids: string[]): Promise<TaskResult> {
+    return this.#batch('batchUntrash', ids)
+  }
+
+  /** Deletes for good (no trash). */
+  delete(ids: string[]): Promise<TaskResult> {
+    return this.#batch('batchDelete', ids)
+  }
+
+  /** Deletes everything in the trash for good. */
+  async emptyTrash(): Promise<TaskResult> {
+    const reply = await this.#call<TaskIdReply>('PATCH', `${FILES}/trash:empty`)
+    return { taskId: reply.task_id }
+  }
+
+  async #batch(action: BatchAction, ids: string[], toParentId?: string): Promise<TaskResult> {
+    const body = toParentId === undefined ? { ids } : { ids, to: { parent_id: toParentId } }
+    const reply = await this.#call<TaskIdReply>('POST', `${FILES}:${action}`, { body })
+    return { taskId: reply.task_id }
+  }
+
+  // ---- uploads -------------------------------------------------------------------------
+
+  /**
+   * Uploads a file: creates it (`POST /drive/v1/files`, resumable over tus), then sends it in
+   * chunks, resuming from the server's offset after a failure (a few retries with back-off).
+   * When the server already has the content (`hash` given) the file completes at once and no
+   * byte is sent. An unfinished upload of the same file (same account, folder, name, size and
+   * modification time) stored by an earlier page continues where it stopped.
+   */
+  upload(input: UploadInput): UploadHandle {
+    const userId = this.#identity.credentials()?.sub ?? ''
+    const lastModified = lastModifiedOf(input)
+    const size = byteLength(input.file)
+    // Without a modification time or hash, two different contents of one name and size look
+    // alike; resuming the wrong one would mix their bytes.
+    const identifiable = lastModified !== undefined || Boolean(input.hash)
+    const fingerprint = identifiable
+      ? uploadFingerprint({ userId, parentId: input.parentId ?? '', name: input.name, size, lastModified: lastModified ?? 0, hash: input.hash })
+      : undefined
+    const own = fingerprint !== undefined && !this.#active.has(fingerprint) ? fingerprint : undefined
+    if (own !== undefined) this.#active.add(own)
+    return new ResumableUpload(
+      {
+        tus: this.#tus,
+        create: (body: CreateUploadRequest) => this.#call<CreateFileReply>('POST', FILES, { body }),
+        getFile: (id) => this.get(id),
+        records: own === undefined ? null : this.#records,
+        resolveUrl: (endpoint) => this.#absolute(endpoint),
+        chunkSizeBytes: this.#chunkSizeBytes,
+        retryDelaysMs: this.#retryDelaysMs,
+        sleep: this.#sleep,
+        now: Date.now,
+        userId,
+        onSettled: () => {
+          if (own !== undefined) this.#active.delete(own)
+        },
+      },
+      input,
+      own,
+    )
+  }
+
+  /** The signed-in account's unfinished uploads stored by this or an earlier page, oldest first (for a "resume" list). */
+  pendingUploads(): StoredUpload[] {
+    const userId = this.#identity.credentials()?.sub ?? ''
+    return this.#records.list().filter((record) => record.userId === userId)
+  }
+
+  /** Forgets a stored upload locally; the server drops the unfinished file when it expires. See `discardUpload`. */
+  forgetUpload(fingerprint: string): void {
+    this.#records.remove(fingerprint)
+  }
+
+  /** Discards a stored upload on the server too (tus DELETE), then forgets it. Idempotent. */
+  async discardUpload(fingerprint: string): Promise<void> {
+    const record = this.#records.find(fingerprint)
+    if (record) await this.#tus.terminate(record.endpoint)
+    this.#records.remove(fingerprint)
+  }
+
+  // ---- account-wide ----------------------------------------------------------------------
+
+  /** Quota and usage. */
+  about(): Promise<DriveAbout> {
+    return this.#call<DriveAbout>('GET', '/drive/v1/about')
+  }
+
+  /** Recent activity, newest first. */
+  events(input: { limit?: number; pageToken?: string } = {}): Promise<DriveEventList> {
+    return this.#call<DriveEventList>('GET', '/drive/v1/events', { query: { limit: input.limit, page_token: input.pageToken } })
+  }
+
+  tasks(input: ListTasksInput = {}): Promise<DriveTaskList> {
+    return this.#call<DriveTaskList>('GET', TASKS, {
+      query: {
+        type: input.type,
+        limit: input.limit,
+        page_token: input.pageToken,
+        filters: input.filters === undefined ? undefined : JSON.stringify(input.filters),
+      },
+    })
+  }
+
+  /** One task; `task_not_found` when missing. */
+  getTask(id: string): Promise<DriveTask> {
+    return this.#call<DriveTask>('GET', `${TASKS}/${encodeURIComponent(id)}`)
+  }
+
+  /** Deletes tasks; with `deleteFiles`, the files they produced as well. */
+  async deleteTasks(ids: string[], deleteFiles?: boolean): Promise<void> {
+    await this.#call('DELETE', TASKS, { query: { task_ids: ids.join(','), delete_files: deleteFiles } })
+  }
+
+  /** The account's membership. */
+  async vip(): Promise<VipPrivilegeReply['data']> {
+    const reply = await this.#call<VipPrivilegeReply>('GET', '/drive/v1/privilege/vip')
+    return reply.data
+  }
+
+  #call<T>(method: string, path: string, options: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+    return this.#identity.request<T>(method, path, { ...options, auth: true })
+  }
+
+  /** A URL the server gave, made absolute against the origin that answered last. */
+  #absolute(url: string): string {
+    return new URL(url, `${this.#identity.origin}/`).href
+  }
+}
