@@ -44,8 +44,8 @@ export interface UploadHandle {
   resume(): void
   /**
    * Stops the upload and discards it on the server (tus DELETE) and in storage. Resolves once
-   * discarded; rejects when the DELETE fails (the stored record is then kept). Does nothing
-   * once done.
+   * discarded; rejects when the DELETE fails (the stored record is then kept, and calling
+   * cancel() again retries). Never an unhandled rejection when not awaited. Does nothing once done.
    */
   cancel(): Promise<void>
   readonly state: UploadState
@@ -138,7 +138,12 @@ export class ResumableUpload implements UploadHandle {
 
   cancel(): Promise<void> {
     if (this.#state === 'done') return Promise.resolve()
-    this.#cancelling ??= this.#cancel()
+    if (!this.#cancelling) {
+      this.#cancelling = this.#cancel()
+      // Marked handled: a caller that fires and forgets cancel() gets no unhandled rejection
+      // when offline; one that awaits it still sees the failure.
+      this.#cancelling.catch(noop)
+    }
     return this.#cancelling
   }
 
