@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -38,9 +38,9 @@ const tempDir = () => {
 }
 
 /** A store of its own under a fresh prefix, so tests sharing the bucket cannot see each other's blobs. */
-function anS3Store(overrides: { prefix?: string; stagingDir?: string } = {}): S3BlobStore {
+function anS3Store(overrides: { bucket?: string; prefix?: string; stagingDir?: string } = {}): S3BlobStore {
   const store = new S3BlobStore({
-    bucket: server.bucket,
+    bucket: overrides.bucket ?? server.bucket,
     prefix: overrides.prefix ?? `t-${randomUUID()}`,
     endpoint: server.endpoint,
     region: 'us-east-1',
@@ -106,6 +106,14 @@ describe('S3BlobStore', () => {
     writeFileSync(staging, 'imposter')
     await store.adopt(staging, 8, gcid)
     expect(await text(await store.get(gcid))).toBe('original')
+  })
+
+  it('keeps the staging file when the upload fails', async () => {
+    const store = anS3Store({ bucket: 'no-such-bucket' })
+    const staging = join(tempDir(), 'upload')
+    writeFileSync(staging, 'kept for a retry')
+    await expect(store.adopt(staging, 16, gcidOf(Buffer.from('kept for a retry')))).rejects.toMatchObject({ name: 'NoSuchBucket' })
+    expect(existsSync(staging)).toBe(true)
   })
 })
 

@@ -73,15 +73,21 @@ export class S3BlobStore implements BlobStore {
     // Content already stored is not sent again. Two adopts of the same content racing here both
     // upload it; the later upload replaces the object with identical bytes.
     if (!(await this.stat(gcid))) {
+      const body = createReadStream(path, { highWaterMark: STREAM_BUFFER_BYTES })
       const upload = new Upload({
         client: this.#client,
         // ContentLength sizes the parts (at most 10,000 of them, as S3 allows) for huge files.
-        params: { Bucket: this.#bucket, Key: this.#keyOf(gcid), Body: createReadStream(path, { highWaterMark: STREAM_BUFFER_BYTES }), ContentLength: sizeBytes, ContentType: 'application/octet-stream' },
+        params: { Bucket: this.#bucket, Key: this.#keyOf(gcid), Body: body, ContentLength: sizeBytes, ContentType: 'application/octet-stream' },
         queueSize: UPLOAD_QUEUE_SIZE,
         // A failed multipart upload is aborted, so its parts are not billed forever.
         leavePartsOnError: false,
       })
-      await upload.done()
+      try {
+        await upload.done()
+      } finally {
+        // A failed upload stops reading midway; the file must not stay open.
+        body.destroy()
+      }
     }
     await rm(path)
     return { gcid, sizeBytes }
