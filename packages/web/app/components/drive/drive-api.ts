@@ -1,0 +1,73 @@
+import type { DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField } from '@cumulus/protocol'
+
+/**
+ * The part of the SDK's `DriveClient` the drive pages use. The pages depend on this shape, not
+ * on the class, so the SDK stays out of every other page's first load (drive-sdk.ts creates the
+ * real client on demand) and component tests can pass a fake.
+ */
+export interface DriveApi {
+  list(input: DriveListInput): Promise<DriveFileList>
+  get(id: string): Promise<DriveFile>
+  createFolder(input: { name: string; parentId?: string }): Promise<DriveFile>
+  upload(input: DriveUploadInput): DriveUploadHandle
+  /** Uploads this browser started that can continue (after a reload, say). */
+  pendingUploads(): readonly DrivePendingUpload[] | Promise<readonly DrivePendingUpload[]>
+  /** Drops a remembered upload, on the server too. */
+  discardUpload(fingerprint: string): Promise<void>
+  /** A fresh signed download link of a file (its `web_content_link`). */
+  downloadUrl(id: string): Promise<string>
+  rename(id: string, name: string): Promise<DriveFile>
+  star(ids: string[]): Promise<unknown>
+  unstar(ids: string[]): Promise<unknown>
+  move(ids: string[], toParentId: string): Promise<unknown>
+  copy(ids: string[], toParentId: string): Promise<unknown>
+  trash(ids: string[]): Promise<unknown>
+  untrash(ids: string[]): Promise<unknown>
+  delete(ids: string[]): Promise<unknown>
+  emptyTrash(): Promise<unknown>
+  about(): Promise<DriveAbout>
+}
+
+export interface DriveListInput {
+  parentId?: string
+  limit?: number
+  pageToken?: string
+  filters?: DriveFilters
+  orderBy?: DriveOrderField
+  direction?: 'asc' | 'desc'
+}
+
+export interface DriveUploadProgress {
+  sentBytes: number
+  totalBytes: number
+  bytesPerSecond: number
+}
+
+export interface DriveUploadInput {
+  file: Blob
+  name: string
+  parentId?: string
+  signal?: AbortSignal
+  onProgress?: (progress: DriveUploadProgress) => void
+}
+
+export interface DriveUploadHandle {
+  promise: Promise<DriveFile>
+  pause(): void
+  resume(): void
+  /** Stops and discards the upload (on the server too). */
+  cancel(): unknown
+}
+
+/**
+ * An upload the SDK remembers (its `StoredUpload`). The SDK matches a file to it by name, size,
+ * last-modified time and folder; the page only reads these fields to ask for the right file.
+ */
+export interface DrivePendingUpload {
+  /** The SDK's key for it (account, folder, size, time, name). */
+  fingerprint: string
+  name: string
+  size: number
+  lastModified?: number
+  parentId?: string
+}

@@ -1,0 +1,96 @@
+import { type DriveFile, type DriveFilters, type DriveOrderField, FOLDER_KIND } from '@cumulus/protocol'
+import type { DriveListInput } from './drive-api'
+
+/** Which files a list shows. */
+export type ListingSource =
+  /** A folder's files ('' is the root): the drive's main view. */
+  | { kind: 'folder'; folderId: string }
+  /** Starred files of every folder. */
+  | { kind: 'starred' }
+  /** The trash: what the user trashed, from every folder. */
+  | { kind: 'trash' }
+  /** The folders of a folder: the folder picker. */
+  | { kind: 'folders'; folderId: string }
+
+export interface ListingOrder {
+  field: DriveOrderField
+  direction: 'asc' | 'desc'
+}
+
+export const DEFAULT_ORDER: ListingOrder = Object.freeze({ field: 'name', direction: 'asc' })
+
+/** Files per page: the contract's largest, so a long folder takes few round trips. */
+export const PAGE_SIZE = 200
+
+const COMPLETE = { eq: 'PHASE_TYPE_COMPLETE' } as const
+
+/** The list call for a source, an order and a page (drive.md "Calls": filters and parent_id `*`). */
+export function listInput(source: ListingSource, order: ListingOrder, pageToken?: string): DriveListInput {
+  const base = { limit: PAGE_SIZE, orderBy: order.field, direction: order.direction, ...(pageToken ? { pageToken } : {}) }
+  let filters: DriveFilters
+  switch (source.kind) {
+    case 'folder':
+      filters = { trashed: { eq: false }, phase: COMPLETE }
+      return { ...base, parentId: source.folderId, filters }
+    case 'folders':
+      filters = { trashed: { eq: false }, kind: { eq: FOLDER_KIND } }
+      return { ...base, parentId: source.folderId, filters }
+    case 'starred':
+      filters = { trashed: { eq: false }, starred: { eq: true }, phase: COMPLETE }
+      return { ...base, parentId: '*', filters }
+    case 'trash':
+      filters = { trashed: { eq: true } }
+      return { ...base, parentId: '*', filters }
+  }
+}
+
+/** Whether a file (new, or changed) belongs in a list of this source. */
+export function belongsTo(file: DriveFile, source: ListingSource): boolean {
+  switch (source.kind) {
+    case 'folder':
+      return !file.trashed && file.parent_id === source.folderId
+    case 'folders':
+      return !file.trashed && file.kind === FOLDER_KIND && file.parent_id === source.folderId
+    case 'starred':
+      return !file.trashed && file.starred
+    case 'trash':
+      return file.trashed
+  }
+}
+
+const collators = new Map<string, Intl.Collator>()
+function collator(locale: string): Intl.Collator {
+  let found = collators.get(locale)
+  if (!found) collators.set(locale, (found = new Intl.Collator(locale, { numeric: true, sensitivity: 'base' })))
+  return found
+}
+
+/**
+ * The server's order (drive.md: folders first, then the chosen field, natural order for names),
+ * as near as the browser can tell, to place a new file among those already shown.
+ */
+export function compareFiles(a: DriveFile, b: DriveFile, order: ListingOrder, locale: string): number {
+  const rank = (file: DriveFile) => (file.kind === FOLDER_KIND ? 0 : 1)
+  if (rank(a) !== rank(b)) return rank(a) - rank(b)
+  let result = 0
+  if (order.field === 'size') result = Number(a.size) - Number(b.size)
+  else if (order.field === 'modified_time') result = Date.parse(a.modified_time) - Date.parse(b.modified_time)
+  if (result === 0) result = collator(locale).compare(a.name, b.name)
+  return order.direction === 'desc' ? -result : result
+}
+
+/**
+ * `files` with `file` put where the server would list it, or unchanged when that place is past
+ * the pages loaded so far (it arrives with a later page then, so it must not be shown twice).
+ * A file already shown is replaced in place.
+ */
+export function insertFile(files: readonly DriveFile[], file: DriveFile, order: ListingOrder, locale: string, complete: boolean): readonly DriveFile[] {
+  const existing = files.findIndex((f) => f.id === file.id)
+  if (existing !== -1) return files.map((f, index) => (index === existing ? file : f))
+  let index = files.findIndex((f) => compareFiles(file, f, order, locale) < 0)
+  if (index === -1) {
+    if (!complete) return files
+    index = files.length
+  }
+  return [...files.slice(0, index), file, ...files.slice(index)]
+}
