@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Caller, DriveDeps } from './deps.js'
 import { aboutRoutes } from './features/about/routes.js'
+import { batchRoutes } from './features/batch/routes.js'
+import { eventRoutes } from './features/events/routes.js'
 import { fileRoutes } from './features/files/routes.js'
+import { taskRoutes } from './features/tasks/routes.js'
 import type { DriveRouteOptions } from './http/route-options.js'
 
 export interface DriveRoutesOptions {
@@ -17,4 +20,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   const routeOptions: DriveRouteOptions = { deps: options.deps, authenticate: options.authenticate, callerOf: options.callerOf }
   await app.register(fileRoutes, routeOptions)
   await app.register(aboutRoutes, routeOptions)
+  await app.register(batchRoutes, routeOptions)
+  await app.register(taskRoutes, routeOptions)
+  await app.register(eventRoutes, routeOptions)
 }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import { type CumulusServer, buildServer, loadConfig } from '@cumulus/server'
 import { grantVip } from '@cumulus/identity'
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
@@ -38,7 +39,10 @@ export async function startDriveTestApp(env: Record<string, string> = {}): Promi
     server,
     environment,
     async signUp() {
-      const reply = await server.app.inject({ method: 'POST', url: '/v1/auth/signup/anonymously', payload: { client_id: WEB_CLIENT_ID } })
+      // Each account from its own loopback address: anonymous sign-ups are limited per IP per hour,
+      // and on PostgreSQL that counter lives in the Redis every test run shares.
+      const remoteAddress = `127.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`
+      const reply = await server.app.inject({ method: 'POST', url: '/v1/auth/signup/anonymously', payload: { client_id: WEB_CLIENT_ID }, remoteAddress })
       if (reply.statusCode !== 200) throw new Error(`anonymous sign-up failed: ${reply.statusCode} ${reply.body}`)
       const body = reply.json() as { access_token: string; sub: string }
       tokens.set(body.access_token, body.sub)

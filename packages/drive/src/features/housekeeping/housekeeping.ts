@@ -1,4 +1,5 @@
 import type { DriveDeps } from '../../deps.js'
+import { purgeExpiredTrash } from '../batch/purge.js'
 import { collectGarbageBlobs } from '../blobs/blob-refs.js'
 
 /**
@@ -6,6 +7,7 @@ import { collectGarbageBlobs } from '../blobs/blob-refs.js'
  * deletion is claimed by a conditional update first).
  */
 export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
+  await purgeExpiredTrash(deps)
   await collectGarbageBlobs(deps)
 }
 

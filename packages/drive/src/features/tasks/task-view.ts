@@ -1,0 +1,74 @@
+import type { DriveTask, DriveTaskType, Phase } from '@cumulus/protocol'
+import type { Kysely, Transaction } from 'kysely'
+import type { DriveDatabase, TasksTable } from '../../db/schema.js'
+import { newId } from '../../lib/ids.js'
+import { rfc3339 } from '../../lib/time.js'
+
+type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
+
+export interface NewTask {
+  userId: string
+  type: DriveTaskType
+  name: string
+  phase: Phase
+  progress: number
+  params: Record<string, string>
+  fileId?: string
+  fileName?: string
+  fileSizeBytes?: number
+  nowMs: number
+}
+
+/** Stores a task row (in the caller's transaction, so the task exists exactly when its work does). */
+export async function recordTask(db: Db, task: NewTask): Promise<TasksTable> {
+  const row: TasksTable = {
+    id: newId('T'),
+    user_id: task.userId,
+    type: task.type,
+    name: task.name,
+    phase: task.phase,
+    progress: task.progress,
+    params: JSON.stringify(task.params),
+    file_id: task.fileId ?? '',
+    file_name: task.fileName ?? '',
+    file_size: task.fileSizeBytes ?? 0,
+    message: '',
+    statuses: '[]',
+    created_at: task.nowMs,
+    updated_at: task.nowMs,
+  }
+  await db.insertInto('drive_tasks').values(row).execute()
+  return row
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return fallback
+  }
+}
+
+/** A stored task as the wire's task object (drive.md "Task"). */
+export function taskView(row: TasksTable): DriveTask {
+  const statuses = parseJson<unknown[]>(row.statuses, [])
+  return {
+    kind: 'drive#task',
+    id: row.id,
+    name: row.name,
+    type: row.type as DriveTaskType,
+    user_id: row.user_id,
+    statuses,
+    status_size: statuses.length,
+    params: parseJson<Record<string, string>>(row.params, {}),
+    file_id: row.file_id,
+    file_name: row.file_name,
+    file_size: String(row.file_size),
+    message: row.message,
+    created_time: rfc3339(Number(row.created_at)),
+    updated_time: rfc3339(Number(row.updated_at)),
+    phase: row.phase as Phase,
+    progress: row.progress,
+    icon_link: '',
+  }
+}

@@ -1,0 +1,136 @@
+import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTaskType, GenericErrors } from '@cumulus/protocol'
+import { sql } from 'kysely'
+import type { TasksTable } from '../../db/schema.js'
+import type { Caller, DriveDeps } from '../../deps.js'
+import { isId } from '../../lib/ids.js'
+import { deleteTrees } from '../batch/delete-trees.js'
+import { chunks, lockUserTree } from '../batch/tree.js'
+import { recordEvents } from '../events/events.js'
+import { decodeTimeCursor, encodeTimeCursor, pageLimit } from '../events/time-cursor.js'
+import { taskView } from './task-view.js'
+
+export const TASK_TYPES = ['offline', 'upload', 'batch', 'decompress'] as const satisfies readonly DriveTaskType[]
+/** The most task ids one DELETE may name. */
+export const TASKS_DELETE_MAX_IDS = 1000
+
+/** How long a client may cache a task list before asking again (drive.md `expires_in`). */
+const TASK_LIST_EXPIRES_IN_SECONDS = 60
+
+function invalid(description: string, field: string): AppError {
+  return new AppError(GenericErrors.invalid_argument, { description, metadata: { field } })
+}
+
+function taskNotFound(id: string): AppError {
+  return new AppError(DriveErrors.task_not_found, { description: `no task ${id}`, metadata: { id } })
+}
+
+export interface ListTasksQuery {
+  type?: string | undefined
+  limit?: string | undefined
+  pageToken?: string | undefined
+  /** The raw `filters` JSON: `{"phase": {"eq": "..."}}` or `{"phase": {"in": "A,B"}}`; other keys are ignored. */
+  filters?: string | undefined
+}
+
+function parsePhases(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch {
+    throw invalid('filters is not valid JSON', 'filters')
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('filters must be a JSON object', 'filters')
+  const phase = (json as Record<string, unknown>)['phase']
+  if (phase === undefined || phase === null) return undefined
+  if (typeof phase !== 'object' || Array.isArray(phase)) throw invalid('filters.phase must be an object', 'filters.phase')
+  const { eq, in: among } = phase as Record<string, unknown>
+  const list = typeof eq === 'string' ? [eq] : typeof among === 'string' ? among.split(',') : Array.isArray(among) ? among : undefined
+  if (list === undefined) return undefined
+  if (list.length > 16 || list.some((p) => typeof p !== 'string' || p.length > 64)) throw invalid('filters.phase lists phases by name', 'filters.phase')
+  return (list as string[]).map((p) => p.trim()).filter(Boolean)
+}
+
+/** `GET /drive/v1/tasks`: the caller's tasks of one type (offline unless told), newest first, cursor-paged. */
+export async function listTasks(deps: DriveDeps, caller: Caller, query: ListTasksQuery): Promise<DriveTaskList> {
+  const type = query.type ?? 'offline'
+  if (!(TASK_TYPES as readonly string[]).includes(type)) throw invalid(`type must be one of ${TASK_TYPES.join(', ')}`, 'type')
+  const limit = pageLimit(query.limit)
+  const phases = parsePhases(query.filters)
+  const feed = `tasks:${type}`
+  const cursor = query.pageToken ? decodeTimeCursor(query.pageToken, feed) : null
+
+  let q = deps.db.selectFrom('drive_tasks').selectAll().where('user_id', '=', caller.userId).where('type', '=', type)
+  if (phases) q = phases.length > 0 ? q.where('phase', 'in', phases) : q.where(sql<boolean>`1 = 0`)
+  if (cursor) q = q.where(sql<boolean>`(${sql.ref('created_at')}, ${sql.ref('id')}) < (${cursor.createdAtMs}, ${cursor.id})`)
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()
+
+  let nextPageToken = ''
+  if (rows.length > limit) {
+    rows.length = limit
+    const last = rows[limit - 1]
+    if (last) nextPageToken = encodeTimeCursor({ createdAtMs: Number(last.created_at), id: last.id }, feed)
+  }
+  return { tasks: rows.map(taskView), next_page_token: nextPageToken, expires_in: TASK_LIST_EXPIRES_IN_SECONDS }
+}
+
+async function findOwnedTask(deps: DriveDeps, userId: string, id: string): Promise<TasksTable> {
+  if (!isId(id)) throw taskNotFound(id)
+  const row = await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  if (!row) throw taskNotFound(id)
+  return row
+}
+
+/** `GET /drive/v1/tasks/{id}`; another user's task is task_not_found. */
+export async function getTask(deps: DriveDeps, caller: Caller, id: string): Promise<DriveTask> {
+  return taskView(await findOwnedTask(deps, caller.userId, id))
+}
+
+/**
+ * `DELETE /drive/v1/tasks?task_ids=a,b&delete_files=bool`: forgets the caller's tasks (unknown ids
+ * are ignored, so a repeated delete succeeds), and with delete_files deletes their files for good.
+ */
+export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { taskIds: readonly string[]; deleteFiles: boolean }): Promise<Record<string, never>> {
+  const ids = [...new Set(input.taskIds.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))]
+  if (ids.length === 0) throw invalid('task_ids names no task', 'task_ids')
+  if (ids.length > TASKS_DELETE_MAX_IDS) throw invalid(`task_ids may name at most ${TASKS_DELETE_MAX_IDS} tasks`, 'task_ids')
+  const wellFormed = ids.filter(isId)
+  const userId = caller.userId
+  const nowMs = deps.clock.nowMs()
+  await deps.db.transaction().execute(async (trx) => {
+    await lockUserTree(trx, userId)
+    for (const chunk of chunks(wellFormed)) {
+      const tasks = await trx.selectFrom('drive_tasks').select(['id', 'file_id', 'file_name']).where('user_id', '=', userId).where('id', 'in', chunk).execute()
+      const fileIds = tasks.map((t) => t.file_id).filter((id) => id !== '')
+      if (input.deleteFiles && fileIds.length > 0) {
+        // Only the caller's files: deleteTrees starts from the caller's own rows.
+        const existing = await trx.selectFrom('drive_files').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', fileIds).execute()
+        await deleteTrees(trx, userId, existing.map((f) => f.id), nowMs)
+        await recordEvents(trx, nowMs, userId, 'TYPE_DELETE', existing)
+      }
+      if (tasks.length) await trx.deleteFrom('drive_tasks').where('user_id', '=', userId).where('id', 'in', tasks.map((t) => t.id)).execute()
+    }
+  })
+  return {}
+}
+
+export interface RetryTaskInput {
+  type?: string | undefined
+  createType?: string | undefined
+  id: string
+}
+
+/**
+ * `POST /drive/v1/task {type: "offline", create_type: "RETRY", id}`: puts an offline task back to
+ * PENDING so it is fetched again. A finished task has nothing to retry and is returned as it is.
+ */
+export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTaskInput): Promise<{ task: DriveTask }> {
+  if (input.createType !== 'RETRY') throw invalid('create_type must be RETRY', 'create_type')
+  if (input.type !== undefined && input.type !== 'offline') throw invalid('only offline tasks can be retried', 'type')
+  const row = await findOwnedTask(deps, caller.userId, input.id)
+  if (row.type !== 'offline') throw taskNotFound(input.id)
+  if (row.phase === 'PHASE_TYPE_COMPLETE') return { task: taskView(row) }
+  const changes = { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '', updated_at: deps.clock.nowMs() }
+  await deps.db.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).execute()
+  return { task: taskView({ ...row, ...changes }) }
+}
