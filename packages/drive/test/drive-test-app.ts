@@ -67,7 +67,7 @@ export async function startDriveTestApp(env: Record<string, string> = {}): Promi
       return {
         status: reply.statusCode,
         headers: reply.headers as Reply['headers'],
-        body: type.includes('json') && reply.body ? reply.json() : reply.body,
+        body: (type.includes('json') && reply.body ? reply.json() : reply.body) as never,
         raw: reply.rawPayload,
       }
     },
