@@ -5,6 +5,7 @@ import { batchRoutes } from './features/batch/routes.js'
 import { eventRoutes } from './features/events/routes.js'
 import { fileRoutes } from './features/files/routes.js'
 import { taskRoutes } from './features/tasks/routes.js'
+import { uploadRoutes } from './features/uploads/routes.js'
 import type { DriveRouteOptions } from './http/route-options.js'
 
 export interface DriveRoutesOptions {
@@ -20,6 +21,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   const routeOptions: DriveRouteOptions = { deps: options.deps, authenticate: options.authenticate, callerOf: options.callerOf }
   await app.register(fileRoutes, routeOptions)
   await app.register(aboutRoutes, routeOptions)
+  await app.register(uploadRoutes, routeOptions)
   await app.register(batchRoutes, routeOptions)
   await app.register(taskRoutes, routeOptions)
   await app.register(eventRoutes, routeOptions)

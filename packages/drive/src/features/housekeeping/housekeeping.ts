@@ -1,12 +1,15 @@
 import type { DriveDeps } from '../../deps.js'
 import { purgeExpiredTrash } from '../batch/purge.js'
 import { collectGarbageBlobs } from '../blobs/blob-refs.js'
+import { maintainUploads } from '../uploads/cancel-upload.js'
 
 /**
  * The drive's periodic chores. Each is idempotent and safe on several nodes at once (every
  * deletion is claimed by a conditional update first).
  */
 export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
+  // Before the collector: uploads a crash interrupted claim their announced blobs first.
+  await maintainUploads(deps)
   await purgeExpiredTrash(deps)
   await collectGarbageBlobs(deps)
 }

@@ -1,0 +1,207 @@
+import { Readable } from 'node:stream'
+import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
+import { ERRORS, Metadata, Server, type Upload } from '@tus/server'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Caller, DriveDeps } from '../../deps.js'
+import type { DriveRouteOptions } from '../../http/route-options.js'
+import { IdStr } from '../../http/schemas.js'
+import { isId } from '../../lib/ids.js'
+import { dropUploadRows, cancelUpload } from './cancel-upload.js'
+import { startUpload, uploadEndpoint } from './create-upload.js'
+import { finishUpload, UploadNotFinishable } from './finish-upload.js'
+import { stagingOf } from './staging.js'
+
+export const UPLOADS_PATH = '/drive/v1/uploads'
+
+/** The request as tus takes it (a web Request); the body stays the raw, unread stream. */
+function toTusRequest(request: FastifyRequest): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.raw.headers)) {
+    if (value === undefined) continue
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one)
+  }
+  const hasBody = request.method === 'PATCH' || request.method === 'POST'
+  return new Request(new URL(request.url, 'http://drive.internal'), {
+    method: request.method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit)
+}
+
+function notFound(id: string): AppError {
+  return new AppError(DriveErrors.file_not_found, { description: `no upload ${id}`, metadata: { id } })
+}
+
+/** The caller's unfinished upload `id`, or file_not_found (another user's upload is "not found" too). */
+async function requireOwnUpload(deps: DriveDeps, caller: Caller, id: string) {
+  if (!isId(id)) throw notFound(id)
+  const upload = await deps.db.selectFrom('drive_uploads').selectAll().where('id', '=', id).where('user_id', '=', caller.userId).executeTakeFirst()
+  if (!upload) throw notFound(id)
+  return upload
+}
+
+interface Creation {
+  sizeBytes: number
+  name: string | undefined
+  parentId: string | undefined
+}
+
+/**
+ * The tus creation request's own fields, or null when they are not there or malformed: then tus
+ * itself answers (412, 400) and nothing is created.
+ */
+function creationOf(request: FastifyRequest): Creation | null {
+  const header = (name: string) => {
+    const value = request.headers[name]
+    return typeof value === 'string' ? value : undefined
+  }
+  const length = header('upload-length')
+  if (!header('tus-resumable') || length === undefined || !/^\d{1,16}$/.test(length) || header('upload-defer-length') !== undefined || header('upload-concat') !== undefined) return null
+  const sizeBytes = Number(length)
+  if (!Number.isSafeInteger(sizeBytes)) return null
+  let metadata: Record<string, string | null> = {}
+  const raw = header('upload-metadata')
+  if (raw !== undefined && raw.trim() !== '') {
+    try {
+      metadata = Metadata.parse(raw)
+    } catch {
+      return null
+    }
+  }
+  return { sizeBytes, name: metadata['filename'] ?? metadata['name'] ?? undefined, parentId: metadata['parent_id'] || undefined }
+}
+
+/**
+ * tus 1.0 (creation, creation-with-upload, termination, expiration) through @tus/server on
+ * `/drive/v1/uploads`. Fastify authenticates and checks that the upload is the caller's (errors
+ * in the contract shape); then tus gets the raw request and response. A creation makes the
+ * pending file, the task and the quota reservation exactly as `POST /drive/v1/files` does.
+ */
+export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, callerOf }: DriveRouteOptions) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  const staging = stagingOf(deps.config)
+  /** The upload a creation request prepared, for tus's naming function and creation hook. */
+  const prepared = new WeakMap<object, { id: string; createdAtMs: number; metadata: Record<string, string> }>()
+
+  const tus = new Server({
+    path: UPLOADS_PATH,
+    datastore: staging.store,
+    generateUrl: (_request, { id }) => uploadEndpoint(deps, id),
+    getFileIdFromRequest: (request) => {
+      const last = new URL(request.url).pathname.split('/').pop() ?? ''
+      return isId(last) ? last : undefined
+    },
+    namingFunction: (request) => {
+      const upload = prepared.get(request)
+      if (!upload) throw ERRORS.UNKNOWN_ERROR
+      return upload.id
+    },
+    onUploadCreate: async (request, upload: Upload) => {
+      const created = prepared.get(request)
+      // Our creation time and metadata, so Upload-Expires matches the database's expiry and
+      // nothing from the client reaches the info file unchecked.
+      if (created) upload.creation_date = new Date(created.createdAtMs).toISOString()
+      return created ? { metadata: created.metadata } : {}
+    },
+    onUploadFinish: async (request, upload: Upload) => {
+      // A creation is finished by its route once tus is done with it (see below).
+      if (request.method !== 'POST') await finishUpload(deps, upload.id)
+      return {}
+    },
+    onIncomingRequest: async (request, id) => {
+      // Termination: the rows go first (the space is given back), then tus removes the staging
+      // files under the upload's lock. A crash in between leaves files the housekeeping removes.
+      if (request.method === 'DELETE') await dropUploadRows(deps, id, 'cancelled')
+    },
+    onResponseError: (_request, error) => {
+      if (error instanceof UploadNotFinishable) return { status_code: 409, body: `${error.message}\n` }
+      if ('status_code' in error && typeof error.status_code === 'number') return undefined
+      // Anything that is not tus's own error is ours: logged in full, never shown.
+      deps.logger.error({ err: error }, 'tus request failed')
+      return { status_code: 500, body: 'Internal error\n' }
+    },
+    // CORS is the app's plugin's business: tus sets no Allow-Origin of its own, only the headers a browser may read.
+    allowedOrigins: () => false,
+    exposedHeaders: ['x-request-id', 'retry-after'],
+  })
+
+  /** Sends tus's Response through Fastify, so the reply gets the app's own headers (request id, CORS) and logging like any other. */
+  async function sendTusResponse(request: FastifyRequest, reply: FastifyReply, response: Response): Promise<FastifyReply> {
+    reply.code(response.status)
+    response.headers.forEach((value, name) => {
+      // A preflight's allowances are the app's CORS policy (it reflects the requested headers); tus's fixed lists would narrow them.
+      if ((name.startsWith('access-control-allow-') || name === 'access-control-max-age') && reply.hasHeader(name)) return
+      reply.header(name, value)
+    })
+    const body = response.status === 204 || request.method === 'HEAD' ? undefined : await response.text()
+    return reply.send(body)
+  }
+
+  async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    return sendTusResponse(request, reply, await tus.handleWeb(toTusRequest(request)))
+  }
+
+  // PATCH bodies (and creation-with-upload) go to tus as the raw stream, unread.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null))
+
+  // The app's CORS plugin answers preflights itself; on these paths it lets tus add its discovery
+  // headers (Tus-Version, Tus-Extension) and allows the tus methods.
+  const preflight = { config: { cors: { methods: 'GET,HEAD,POST,PATCH,DELETE,OPTIONS', preflightContinue: true } } as Record<string, unknown> }
+  app.options(UPLOADS_PATH, preflight, handOver)
+  app.options(`${UPLOADS_PATH}/:id`, preflight, handOver)
+
+  app.post(UPLOADS_PATH, { preHandler: authenticate }, async (request, reply) => {
+    const creation = creationOf(request)
+    const tusRequest = toTusRequest(request)
+    let uploadId: string | undefined
+    if (creation) {
+      const started = await startUpload(deps, callerOf(request), { name: creation.name, parentId: creation.parentId, sizeBytes: creation.sizeBytes, completeAtOnce: false })
+      const upload = started.upload as { id: string }
+      uploadId = upload.id
+      prepared.set(tusRequest, { id: upload.id, createdAtMs: started.file.created_at, metadata: { filename: started.file.name, file_id: started.file.id } })
+    }
+    let response: Response
+    try {
+      response = await tus.handleWeb(tusRequest)
+    } catch (error) {
+      if (uploadId !== undefined) await cancelUpload(deps, uploadId, 'cancelled')
+      throw error
+    }
+    if (uploadId !== undefined) {
+      if (response.status !== 201) {
+        // tus refused the creation after all (or its body failed): the client has no URL to resume, so nothing stays reserved.
+        await cancelUpload(deps, uploadId, 'cancelled')
+      } else if ((await staging.offsetOf(uploadId)) === creation?.sizeBytes) {
+        // Every byte came with the creation (or there were none): finish here, after tus, which
+        // reads the upload back after its finish hook.
+        await finishUpload(deps, uploadId)
+      }
+    }
+    return sendTusResponse(request, reply, response)
+  })
+
+  app.route({
+    method: ['HEAD', 'PATCH', 'DELETE'],
+    url: `${UPLOADS_PATH}/:id`,
+    preHandler: authenticate,
+    schema: { params: Type.Object({ id: IdStr }) },
+    handler: async (request, reply) => {
+      const upload = await requireOwnUpload(deps, callerOf(request), request.params.id)
+      if (request.method === 'HEAD') {
+        // Every byte arrived but a crash interrupted the completion: finish now, so a client that
+        // asks for the offset (and then stops, as the upload looks complete) gets a complete file.
+        const offset = await staging.offsetOf(upload.id)
+        if (offset === upload.size || (offset === null && (await staging.recordedGcid(upload.id)) !== null)) {
+          await finishUpload(deps, upload.id)
+          return reply
+            .code(200)
+            .headers({ 'tus-resumable': TUS_VERSION, 'upload-offset': String(upload.size), 'upload-length': String(upload.size), 'cache-control': 'no-store' })
+            .send()
+        }
+      }
+      return handOver(request, reply)
+    },
+  })
+}

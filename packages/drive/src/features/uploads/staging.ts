@@ -1,0 +1,133 @@
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { FileStore } from '@tus/file-store'
+import { Upload } from '@tus/server'
+import { isGcid } from '../../blobs/blob-store.js'
+
+/**
+ * Where unfinished uploads live: `@tus/file-store`'s layout under the upload folder, one data file
+ * `<dir>/<id>` (its size is the tus offset) and one info file `<dir>/<id>.json` beside it. Both
+ * are on disk, so an upload survives a restart; the database's drive_uploads row says whose it is.
+ *
+ * The info file also carries, outside the client's metadata, the GCID the server computed once
+ * the last byte arrived: a crash after the data file became a blob still knows which blob it was.
+ */
+
+/** The tus extensions we offer. Not creation-defer-length: the quota is reserved for a known size at creation. */
+export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'] as const
+
+/** The info file as @tus/file-store writes it, plus our field. */
+interface StagingInfo {
+  id: string
+  size?: number
+  metadata?: Record<string, string | null>
+  creation_date?: string
+  /** Set by the server only (never from Upload-Metadata, which a client controls). */
+  cumulus_gcid?: string
+}
+
+class StagingFileStore extends FileStore {
+  constructor(directory: string, expirationMs: number) {
+    super({ directory, expirationPeriodInMilliseconds: expirationMs })
+    this.extensions = [...TUS_EXTENSIONS]
+  }
+}
+
+export class StagingArea {
+  /** The tus data store over this folder (the tus server writes PATCH bodies through it). */
+  readonly store: FileStore
+  readonly #ready: Promise<unknown>
+
+  constructor(
+    readonly directory: string,
+    expirationMs: number,
+  ) {
+    this.#ready = mkdir(directory, { recursive: true })
+    this.store = new StagingFileStore(directory, expirationMs)
+  }
+
+  /** Creates an empty upload `id` of `sizeBytes`, created at `createdAtMs` (tus reports its expiry from that). */
+  async create(id: string, sizeBytes: number, metadata: Record<string, string>, createdAtMs: number): Promise<void> {
+    await this.#ready
+    await this.store.create(new Upload({ id, size: sizeBytes, offset: 0, metadata, creation_date: new Date(createdAtMs).toISOString() }))
+  }
+
+  dataPath(id: string): string {
+    return join(this.directory, id)
+  }
+
+  #infoPath(id: string): string {
+    return join(this.directory, `${id}.json`)
+  }
+
+  /** Bytes received so far, or null when the data file is gone (adopted as a blob, or removed). */
+  async offsetOf(id: string): Promise<number | null> {
+    try {
+      return (await stat(this.dataPath(id))).size
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw err
+    }
+  }
+
+  /** The GCID recorded by `recordGcid`, or null. */
+  async recordedGcid(id: string): Promise<string | null> {
+    const info = await this.#readInfo(id)
+    const gcid = info?.cumulus_gcid
+    return typeof gcid === 'string' && isGcid(gcid) ? gcid : null
+  }
+
+  /** Notes the content's GCID in the info file before the data file is handed to the blob store. */
+  async recordGcid(id: string, gcid: string): Promise<void> {
+    const info = await this.#readInfo(id)
+    if (!info) throw new Error(`upload ${id} has no info file`)
+    await writeFile(this.#infoPath(id), JSON.stringify({ ...info, cumulus_gcid: gcid }))
+  }
+
+  /** Removes whatever is left of upload `id` (data and info files). Idempotent. */
+  async remove(id: string): Promise<void> {
+    await rm(this.dataPath(id), { force: true })
+    await rm(this.#infoPath(id), { force: true })
+  }
+
+  /**
+   * Every upload id with a file here, with the newest modification time of its files: the
+   * housekeeping compares them with the database to find leftovers of crashes.
+   */
+  async list(): Promise<Map<string, number>> {
+    await this.#ready
+    const found = new Map<string, number>()
+    for (const entry of await readdir(this.directory, { withFileTypes: true })) {
+      if (!entry.isFile()) continue
+      const id = entry.name.endsWith('.json') ? entry.name.slice(0, -'.json'.length) : entry.name
+      let modifiedMs: number
+      try {
+        modifiedMs = (await stat(join(this.directory, entry.name))).mtimeMs
+      } catch {
+        continue
+      }
+      found.set(id, Math.max(found.get(id) ?? 0, modifiedMs))
+    }
+    return found
+  }
+
+  async #readInfo(id: string): Promise<StagingInfo | null> {
+    try {
+      return JSON.parse(await readFile(this.#infoPath(id), 'utf8')) as StagingInfo
+    } catch {
+      return null
+    }
+  }
+}
+
+const areas = new Map<string, StagingArea>()
+
+/** The staging area of the drive's upload folder (one per folder, shared by the routes and housekeeping). */
+export function stagingOf(config: { uploadDir: string; uploadExpirySeconds: number }): StagingArea {
+  let area = areas.get(config.uploadDir)
+  if (!area) {
+    area = new StagingArea(config.uploadDir, config.uploadExpirySeconds * 1000)
+    areas.set(config.uploadDir, area)
+  }
+  return area
+}
