@@ -3,6 +3,7 @@ import type { Caller, DriveDeps } from './deps.js'
 import { aboutRoutes } from './features/about/routes.js'
 import { batchRoutes } from './features/batch/routes.js'
 import { eventRoutes } from './features/events/routes.js'
+import { downloadRoutes } from './features/downloads/routes.js'
 import { fileRoutes } from './features/files/routes.js'
 import { taskRoutes } from './features/tasks/routes.js'
 import { uploadRoutes } from './features/uploads/routes.js'
@@ -22,6 +23,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   await app.register(fileRoutes, routeOptions)
   await app.register(aboutRoutes, routeOptions)
   await app.register(uploadRoutes, routeOptions)
+  await app.register(downloadRoutes, routeOptions)
   await app.register(batchRoutes, routeOptions)
   await app.register(taskRoutes, routeOptions)
   await app.register(eventRoutes, routeOptions)
