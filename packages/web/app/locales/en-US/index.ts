@@ -1,7 +1,8 @@
 import accountHome from './account-home'
 import auth from './auth'
 import common from './common'
+import drive from './drive'
 import pages from './pages'
 
 /** en-US: the reference tables (every other locale has the same keys, checked by type and test). */
-export default { common, auth, accountHome, pages }
+export default { common, auth, accountHome, pages, drive }

@@ -2,6 +2,7 @@ import type { Messages } from '../shape'
 import accountHome from './account-home'
 import auth from './auth'
 import common from './common'
+import drive from './drive'
 import pages from './pages'
 
-export default { common, auth, accountHome, pages } satisfies Messages
+export default { common, auth, accountHome, pages, drive } satisfies Messages
