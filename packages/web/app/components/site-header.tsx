@@ -44,6 +44,11 @@ export function SiteHeader() {
           <LanguageSwitcher />
           <ColorModeSwitcher />
           {session.status === 'signed-in' ? (
+            <LocaleNavLink page="drive" end={false} className={({ isActive }) => `ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800 ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-700 dark:text-slate-200'}`} data-testid="header-drive">
+              {t('drive.title')}
+            </LocaleNavLink>
+          ) : null}
+          {session.status === 'signed-in' ? (
             <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
               {t('common.nav.account')}
             </LocaleLink>

@@ -14,6 +14,11 @@ export const PAGES = {
   'account-home': { path: '/account/home', file: 'routes/account/home.tsx' },
   'account-unregister': { path: '/account/unregister', file: 'routes/account/unregister.tsx' },
   'password-recover': { path: '/password/recover', file: 'routes/password/recover.tsx' },
+  // The drive's fixed views come before the folder route, whose `:folderId` would match them too.
+  drive: { path: '/drive', file: 'routes/drive/folder.tsx' },
+  'drive-starred': { path: '/drive/starred', file: 'routes/drive/starred.tsx' },
+  'drive-trash': { path: '/drive/trash', file: 'routes/drive/trash.tsx' },
+  'drive-folder': { path: '/drive/:folderId', file: 'routes/drive/folder.tsx' },
 } as const
 
 export type PageName = keyof typeof PAGES

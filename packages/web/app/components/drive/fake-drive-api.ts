@@ -1,4 +1,4 @@
-import { type DriveAbout, type DriveFile, type DriveFileList, DriveErrors, type ErrorEntry, FILE_KIND, FOLDER_KIND } from '@cumulus/protocol'
+import { type DriveAbout, type DriveFile, type DriveFileList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
 import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput } from './drive-api'
 
@@ -52,8 +52,13 @@ export function aFolder(overrides: Partial<DriveFile> & { name: string }): Drive
   return aFile({ ...overrides, kind: FOLDER_KIND })
 }
 
-export function driveError(entry: ErrorEntry, description = ''): IdentityError {
-  return IdentityError.of(entry, description)
+/**
+ * The error the SDK throws for a drive refusal: the catalogue entry with the localized message
+ * the server puts in `details` (in `locale`, as the server answers the client's Accept-Language).
+ */
+export function driveError(entry: ErrorEntry, locale: Locale = 'en-US'): IdentityError {
+  const message = ERROR_MESSAGES[locale][entry.reason as keyof (typeof ERROR_MESSAGES)['en-US']]
+  return new IdentityError({ error: entry.reason, errorCode: entry.code, status: entry.status, details: [{ '@type': LOCALIZED_MESSAGE_TYPE, locale, message }] })
 }
 
 /** An upload the test finishes or fails by hand. */
@@ -178,7 +183,7 @@ export class FakeDriveApi implements DriveApi {
       },
       cancel: () => {
         upload.state = 'cancelled'
-        settle.reject(driveError(DriveErrors.file_upload_incomplete, 'cancelled'))
+        settle.reject(driveError(DriveErrors.file_upload_incomplete))
       },
     }
   }
@@ -208,8 +213,8 @@ export class FakeDriveApi implements DriveApi {
     return renamed
   }
 
-  #each(name: string, ids: string[], change: (file: DriveFile) => DriveFile | null): { taskId: string } {
-    this.#record(name, [ids])
+  #each(name: string, ids: string[], change: (file: DriveFile) => DriveFile | null, ...more: unknown[]): { taskId: string } {
+    this.#record(name, [ids, ...more])
     for (const id of ids) {
       const next = change(this.#need(id))
       if (next) this.files.set(id, next)
@@ -227,11 +232,11 @@ export class FakeDriveApi implements DriveApi {
   }
 
   async move(ids: string[], toParentId: string) {
-    return this.#each('move', ids, (file) => ({ ...file, parent_id: toParentId }))
+    return this.#each('move', ids, (file) => ({ ...file, parent_id: toParentId }), toParentId)
   }
 
   async copy(ids: string[], toParentId: string) {
-    const result = this.#each('copy', ids, (file) => file)
+    const result = this.#each('copy', ids, (file) => file, toParentId)
     for (const id of ids) {
       const copy = aFile({ ...this.#need(id), name: this.#free(this.#need(id).name, toParentId), parent_id: toParentId })
       this.files.set(copy.id, copy)

@@ -7,17 +7,20 @@ const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte
 
 const numberFormats = new Map<string, Intl.NumberFormat>()
 
-function unitFormat(locale: string, unit: string, fractionDigits: number): Intl.NumberFormat {
-  const key = `${locale}|${unit}|${fractionDigits}`
+function unitFormat(locale: string, unit: string, fractionDigits: number, display: 'short' | 'long' = 'short'): Intl.NumberFormat {
+  const key = `${locale}|${unit}|${fractionDigits}|${display}`
   let format = numberFormats.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: fractionDigits })
+    format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: display, maximumFractionDigits: fractionDigits })
     numberFormats.set(key, format)
   }
   return format
 }
 
-/** `1536` -> `1.5 kB` (en-US). Whole bytes below 1 KiB; one decimal below 100 of a unit. */
+/**
+ * `1536` -> `1.5 kB` (en-US). Whole bytes below 1 KiB, written out (`512 bytes`: the short form
+ * of the byte unit reads oddly in several locales); one decimal below 100 of a unit.
+ */
 export function formatBytes(bytes: number, locale: string): string {
   const value = Number.isFinite(bytes) && bytes > 0 ? bytes : 0
   let step = 0
@@ -26,7 +29,8 @@ export function formatBytes(bytes: number, locale: string): string {
     scaled /= 1024
     step += 1
   }
-  return unitFormat(locale, UNITS[step]!, step === 0 || scaled >= 100 ? 0 : 1).format(scaled)
+  if (step === 0) return unitFormat(locale, 'byte', 0, 'long').format(scaled)
+  return unitFormat(locale, UNITS[step]!, scaled >= 100 ? 0 : 1).format(scaled)
 }
 
 /** `2_097_152` -> `2 MB/s` (en-US). */

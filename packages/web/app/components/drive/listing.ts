@@ -80,17 +80,19 @@ export function compareFiles(a: DriveFile, b: DriveFile, order: ListingOrder, lo
 }
 
 /**
- * `files` with `file` put where the server would list it, or unchanged when that place is past
- * the pages loaded so far (it arrives with a later page then, so it must not be shown twice).
- * A file already shown is replaced in place.
+ * `files` with `file` put where the server would list it. A new file whose place is past the
+ * pages loaded so far is left out (it arrives with a later page, and must not show twice); a
+ * changed file (renamed, starred) moves to its new place, or stays where it was when that
+ * place is not loaded yet.
  */
 export function insertFile(files: readonly DriveFile[], file: DriveFile, order: ListingOrder, locale: string, complete: boolean): readonly DriveFile[] {
   const existing = files.findIndex((f) => f.id === file.id)
-  if (existing !== -1) return files.map((f, index) => (index === existing ? file : f))
-  let index = files.findIndex((f) => compareFiles(file, f, order, locale) < 0)
+  const others = existing === -1 ? files : files.filter((f) => f.id !== file.id)
+  let index = others.findIndex((f) => compareFiles(file, f, order, locale) < 0)
   if (index === -1) {
-    if (!complete) return files
-    index = files.length
+    if (complete) index = others.length
+    else if (existing !== -1) index = existing
+    else return files
   }
-  return [...files.slice(0, index), file, ...files.slice(index)]
+  return [...others.slice(0, index), file, ...others.slice(index)]
 }

@@ -1,0 +1,46 @@
+// @vitest-environment node
+import { FOLDER_KIND } from '@cumulus/protocol'
+import { describe, expect, it } from 'vitest'
+import { aFile, aFolder } from './fake-drive-api'
+import { belongsTo, compareFiles, DEFAULT_ORDER, insertFile, listInput } from './listing'
+
+const names = (files: readonly { name: string }[]) => files.map((f) => f.name)
+
+describe('listInput', () => {
+  it('asks each view for what drive.md says it holds', () => {
+    expect(listInput({ kind: 'folder', folderId: 'f1' }, DEFAULT_ORDER)).toEqual({ parentId: 'f1', limit: 200, orderBy: 'name', direction: 'asc', filters: { trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } } })
+    expect(listInput({ kind: 'trash' }, { field: 'size', direction: 'desc' }, 'tok')).toEqual({ parentId: '*', limit: 200, orderBy: 'size', direction: 'desc', pageToken: 'tok', filters: { trashed: { eq: true } } })
+    expect(listInput({ kind: 'starred' }, DEFAULT_ORDER).filters).toEqual({ trashed: { eq: false }, starred: { eq: true }, phase: { eq: 'PHASE_TYPE_COMPLETE' } })
+    expect(listInput({ kind: 'folders', folderId: '' }, DEFAULT_ORDER).filters).toEqual({ trashed: { eq: false }, kind: { eq: FOLDER_KIND } })
+  })
+})
+
+describe('placing a file among those shown', () => {
+  const shown = [aFolder({ name: 'Music' }), aFile({ name: 'file 2.txt' }), aFile({ name: 'file 10.txt' })]
+
+  it('keeps folders first and names in natural order, both directions', () => {
+    expect(compareFiles(aFile({ name: 'a' }), aFolder({ name: 'z' }), { field: 'name', direction: 'desc' }, 'en')).toBeGreaterThan(0)
+    expect(names(insertFile(shown, aFile({ name: 'file 3.txt' }), DEFAULT_ORDER, 'en', true))).toEqual(['Music', 'file 2.txt', 'file 3.txt', 'file 10.txt'])
+    expect(names(insertFile(shown, aFolder({ name: 'Zed' }), DEFAULT_ORDER, 'en', true))).toEqual(['Music', 'Zed', 'file 2.txt', 'file 10.txt'])
+  })
+
+  it('leaves out a new file whose place is on a page not loaded yet, and appends it when every page is here', () => {
+    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, 'en', false))).toEqual(names(shown))
+    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, 'en', true))).toEqual([...names(shown), 'zzz.txt'])
+  })
+
+  it('moves a renamed file to its new place', () => {
+    const renamed = { ...shown[2]!, name: 'file 1.txt' }
+    expect(names(insertFile(shown, renamed, DEFAULT_ORDER, 'en', false))).toEqual(['Music', 'file 1.txt', 'file 2.txt'])
+  })
+
+  it('knows which views a file belongs to', () => {
+    const file = aFile({ name: 'x', parent_id: 'p', starred: true })
+    expect(belongsTo(file, { kind: 'folder', folderId: 'p' })).toBe(true)
+    expect(belongsTo(file, { kind: 'folder', folderId: '' })).toBe(false)
+    expect(belongsTo(file, { kind: 'starred' })).toBe(true)
+    expect(belongsTo({ ...file, trashed: true }, { kind: 'starred' })).toBe(false)
+    expect(belongsTo({ ...file, trashed: true }, { kind: 'trash' })).toBe(true)
+    expect(belongsTo(file, { kind: 'folders', folderId: 'p' })).toBe(false)
+  })
+})

@@ -1,0 +1,8 @@
+import { DriveRoute } from './drive-route'
+
+export { driveClientLoader as clientLoader, DriveHydrateFallback as HydrateFallback } from './drive-route'
+
+/** `/drive/starred`: starred files and folders from every folder. */
+export default function DriveStarredPage() {
+  return <DriveRoute view="starred" />
+}
