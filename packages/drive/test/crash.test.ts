@@ -69,7 +69,7 @@ async function call(base: string, method: string, path: string, options: { token
   const headers: Record<string, string> = { ...options.headers }
   if (options.token) headers['authorization'] = `Bearer ${options.token}`
   if (options.json !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${base}${path}`, { method, headers, ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : options.body ? { body: options.body } : {}) })
+  const response = await fetch(`${base}${path}`, { method, headers, ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : options.body ? { body: options.body as Uint8Array<ArrayBuffer> } : {}) })
   const raw = Buffer.from(await response.arrayBuffer())
   const isJson = (response.headers.get('content-type') ?? '').includes('json')
   return { status: response.status, headers: response.headers, raw, body: isJson && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8') }
