@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { get } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Readable } from 'node:stream'
 import { DriveErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -148,5 +152,31 @@ describe('downloads through signed links', () => {
       }),
       { numRuns: 150 },
     )
+  })
+
+  it('closes the blob stream when the client goes away mid-download', async () => {
+    const big = await uploadFile(t, token, 'big.bin', randomBytes(32 * 1024 * 1024))
+    const blobs = t.server.drive.blobs
+    const opened: Readable[] = []
+    const originalGet = blobs.get.bind(blobs)
+    blobs.get = async (gcid, range) => {
+      const stream = await originalGet(gcid, range)
+      opened.push(stream)
+      return stream
+    }
+    try {
+      await t.server.app.listen({ host: '127.0.0.1', port: 0 })
+      const { port } = t.server.app.server.address() as AddressInfo
+      const response = await new Promise<import('node:http').IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}${pathOf(big.web_content_link)}`, resolve))
+      expect(response.statusCode).toBe(200)
+      await once(response, 'data')
+      response.destroy()
+      const [stream] = opened
+      if (!stream) throw new Error('no blob stream was opened')
+      if (!stream.closed) await once(stream, 'close')
+      expect([stream.destroyed, stream.readableEnded]).toEqual([true, false])
+    } finally {
+      blobs.get = originalGet
+    }
   })
 })
