@@ -56,6 +56,7 @@ describe('resumable upload over tus', () => {
     const first = await patch(t, token, endpoint, 0, content.subarray(0, 300_000))
     expect([first.status, first.headers['upload-offset']]).toEqual([204, '300000'])
     expect(first.headers['upload-expires']).toBeTruthy()
+    expect(await taskOf(created.body.file.id)).toMatchObject({ phase: 'PHASE_TYPE_RUNNING', progress: 20 })
 
     // The second PATCH breaks off after 400,000 more bytes, as a dropped connection does.
     let sent = 300_000

@@ -11,6 +11,7 @@ import { isId } from '../../lib/ids.js'
 import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
+import { recordUploadProgress } from './progress.js'
 import { stagingOf } from './staging.js'
 
 export const UPLOADS_PATH = '/drive/v1/uploads'
@@ -201,7 +202,9 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
             .send()
         }
       }
-      return handOver(request, reply)
+      const response = await tus.handleWeb(toTusRequest(request))
+      if (request.method === 'PATCH' && response.status === 204) await recordUploadProgress(deps, upload, Number(response.headers.get('upload-offset')))
+      return sendTusResponse(request, reply, response)
     },
   })
 }
