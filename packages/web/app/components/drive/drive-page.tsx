@@ -1,6 +1,6 @@
 import { DRIVE_DEFAULTS, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { isIdentityError } from '@cumulus/sdk'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useNavigate } from 'react-router'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { LocaleLink, pagePath } from '../../navigation/locale-link'
@@ -26,6 +26,7 @@ import { PreviewDialog } from './preview-dialog'
 import { QuotaBar, useQuota } from './quota-bar'
 import { EMPTY_SELECTION, reconcile, type SelectionState } from './selection'
 import { Toasts, useToasts } from './toasts'
+import { isUnfinished } from './upload-manager'
 import { UploadPanel } from './upload-panel'
 import { useDescribeError, useErrorText } from './use-error-text'
 import { useListing } from './use-listing'
@@ -85,7 +86,7 @@ function saveFromLink(url: string, name: string): void {
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
 
-/** How long quota refreshes are held back while uploads finish one after another. */
+/** How long quota refreshes are held back while the uploads of a batch finish one after another. */
 const QUOTA_REFRESH_DELAY_MS = 1_500
 
 /**
@@ -117,6 +118,8 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
   const filesInput = useRef<HTMLInputElement>(null)
   const folderInput = useRef<HTMLInputElement>(null)
   const quotaTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  // Only whether the upload panel is on screen (toasts move above it on phones), not every progress tick.
+  const panelShown = useSyncExternalStore(uploads.subscribe, () => uploads.items().length > 0 || uploads.pendingFromEarlier().length > 0, () => false)
 
   const ids = useMemo(() => listing.files.map((file) => file.id), [listing.files])
   const previousIds = useRef<readonly string[]>(ids)
@@ -139,7 +142,13 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
   useDriveChanges((change) => {
     if (change.type === 'folder-created') rememberFolder(change.folder)
     listing.put(change.type === 'uploaded' ? change.file : change.folder)
-    if (change.type === 'uploaded') refreshQuotaSoon()
+    if (change.type !== 'uploaded') return
+    // The last upload of a batch shows the new usage at once; before that, at most every 1.5 s.
+    if (uploads.items().some((item) => isUnfinished(item.status))) refreshQuotaSoon()
+    else {
+      clearTimeout(quotaTimer.current)
+      quota.refresh()
+    }
   })
 
   // Files dropped anywhere on the page go into the folder shown.
@@ -391,6 +400,7 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
             onUploadFolder={() => folderInput.current?.click()}
             onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
             hasItems={listing.files.length > 0}
+            itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
           />
           {view === 'trash' ? <p className="px-2 pb-2 text-xs text-slate-500 dark:text-slate-400">{t('drive.trashNotice', { days: DRIVE_DEFAULTS.trashRetentionDays })}</p> : null}
         </div>
@@ -523,7 +533,7 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
       ) : null}
 
       <UploadPanel uploads={uploads} />
-      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} raised={uploads.items().length > 0} />
+      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} raised={panelShown} />
     </div>
   )
 }

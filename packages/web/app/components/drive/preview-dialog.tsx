@@ -70,6 +70,7 @@ const barButton =
  */
 export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload }: PreviewDialogProps) {
   const { t } = useT()
+  const locale = useLocale()
   const file = files[index]
   const hasPrevious = index > 0
   const hasNext = index < files.length - 1
@@ -90,7 +91,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   return (
     <Dialog.Root open={!!file} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/95" />
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950" />
         <Dialog.Content aria-describedby={undefined} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col text-white outline-none" data-testid="preview-dialog">
           {file ? (
             <>
@@ -101,7 +102,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
                 </Dialog.Title>
                 {files.length > 1 ? (
                   <span className="hidden text-sm text-white/70 tabular-nums sm:inline" data-testid="preview-position">
-                    {t('drive.preview.position', { index: (index + 1).toLocaleString(), count: files.length.toLocaleString() })}
+                    {t('drive.preview.position', { index: (index + 1).toLocaleString(locale), count: files.length.toLocaleString(locale) })}
                   </span>
                 ) : null}
                 <button type="button" className={barButton} aria-label={t('drive.preview.download')} title={t('drive.preview.download')} onClick={() => onDownload(file)}>
@@ -163,7 +164,7 @@ function PreviewBody({ api, file }: { api: DriveApi; file: DriveFile }) {
     case 'image':
       return <img src={url} alt={file.name} className="max-h-full max-w-full rounded object-contain shadow-2xl" onError={() => setMediaFailed(true)} data-testid="preview-image" />
     case 'video':
-      return <video src={url} controls autoPlay playsInline preload="metadata" className="max-h-full max-w-full rounded bg-black shadow-2xl" onError={() => setMediaFailed(true)} data-testid="preview-video" aria-label={file.name} />
+      return <video src={url} controls autoPlay playsInline preload="metadata" className="h-full w-full object-contain" onError={() => setMediaFailed(true)} data-testid="preview-video" aria-label={file.name} />
     case 'audio':
       return (
         <div className="flex w-full max-w-lg flex-col items-center gap-6">

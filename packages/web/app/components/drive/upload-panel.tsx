@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { type CSSProperties, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { formatBytes, formatDuration, formatSpeed } from './format'
 import { AlertIcon, CheckIcon, ChevronDownIcon, ChevronUpIcon, CloseIcon, FileKindIcon, kindFromName, PauseIcon, PlayIcon, RetryIcon } from './icons'
@@ -15,6 +15,9 @@ const EARLIER_SHOWN = 4
 const smallButton =
   'inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white'
 const linkButton = 'rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-brand-300 dark:hover:bg-brand-900/40'
+
+/** Done or cancelled: nothing left to do about it. */
+const settled = (item: UploadItem) => item.status === 'done' || item.status === 'cancelled'
 
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
@@ -37,6 +40,8 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
   const folderInput = useRef<HTMLInputElement>(null)
   const totals = uploadTotals(items)
   const unfinished = totals.active + totals.paused
+  // What still needs the user's eye (running, paused, failed) comes first; finished rows sink.
+  const rows = useMemo(() => [...items.filter((item) => !settled(item)), ...items.filter(settled)], [items])
 
   // Closing the tab would stop the running uploads (they can resume later, but the user should know).
   useEffect(() => {
@@ -183,11 +188,11 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
           <VirtualList
             role="list"
             aria-label={t('drive.upload.panel')}
-            count={items.length}
+            count={rows.length}
             rowHeight={ROW_HEIGHT}
             scroll="self"
-            height={Math.min(MAX_LIST_HEIGHT, items.length * ROW_HEIGHT)}
-            renderRow={(index, style) => <UploadRow key={items[index]!.key} item={items[index]!} uploads={uploads} style={style} />}
+            height={Math.min(MAX_LIST_HEIGHT, rows.length * ROW_HEIGHT)}
+            renderRow={(index, style) => <UploadRow key={rows[index]!.key} item={rows[index]!} uploads={uploads} style={style} />}
           />
         ) : null}
         {unfinished > 0 && items.length > unfinished ? (

@@ -14,6 +14,7 @@ export default {
   },
   toolbar: {
     label: 'Drive actions',
+    selectionLabel: 'Actions for the selected items',
     newFolder: 'New folder',
     upload: 'Upload',
     uploadFiles: 'Upload files',
@@ -56,6 +57,7 @@ export default {
   },
   list: {
     label: 'Files in {{folder}}',
+    count: { one: '{{count}} item', other: '{{count}} items' },
     loading: 'Loading files…',
     loadingMore: 'Loading more files…',
     retry: 'Try again',

@@ -15,6 +15,7 @@ export default {
   },
   toolbar: {
     label: 'Tindakan Drive',
+    selectionLabel: 'Tindakan untuk item yang dipilih',
     newFolder: 'Folder baru',
     upload: 'Unggah',
     uploadFiles: 'Unggah file',
@@ -57,6 +58,7 @@ export default {
   },
   list: {
     label: 'File di {{folder}}',
+    count: { one: '{{count}} item', other: '{{count}} item' },
     loading: 'Memuat file…',
     loadingMore: 'Memuat file lainnya…',
     retry: 'Coba lagi',

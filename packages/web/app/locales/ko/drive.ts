@@ -15,6 +15,7 @@ export default {
   },
   toolbar: {
     label: '드라이브 작업',
+    selectionLabel: '선택한 항목 작업',
     newFolder: '새 폴더',
     upload: '업로드',
     uploadFiles: '파일 업로드',
@@ -57,6 +58,7 @@ export default {
   },
   list: {
     label: '{{folder}}의 파일',
+    count: { one: '항목 {{count}}개', other: '항목 {{count}}개' },
     loading: '파일을 불러오는 중…',
     loadingMore: '파일을 더 불러오는 중…',
     retry: '다시 시도',

@@ -15,6 +15,7 @@ export default {
   },
   toolbar: {
     label: 'Tindakan pemacu',
+    selectionLabel: 'Tindakan untuk item yang dipilih',
     newFolder: 'Folder baharu',
     upload: 'Muat naik',
     uploadFiles: 'Muat naik fail',
@@ -57,6 +58,7 @@ export default {
   },
   list: {
     label: 'Fail dalam {{folder}}',
+    count: { one: '{{count}} item', other: '{{count}} item' },
     loading: 'Memuatkan fail…',
     loadingMore: 'Memuatkan lebih banyak fail…',
     retry: 'Cuba lagi',

@@ -15,6 +15,7 @@ export default {
   },
   toolbar: {
     label: '云盘操作',
+    selectionLabel: '所选内容的操作',
     newFolder: '新建文件夹',
     upload: '上传',
     uploadFiles: '上传文件',
@@ -57,6 +58,7 @@ export default {
   },
   list: {
     label: '“{{folder}}”中的文件',
+    count: { one: '{{count}} 项', other: '{{count}} 项' },
     loading: '正在加载文件…',
     loadingMore: '正在加载更多文件…',
     retry: '重试',

@@ -15,6 +15,7 @@ export default {
   },
   toolbar: {
     label: '雲端硬碟操作',
+    selectionLabel: '所選項目的操作',
     newFolder: '新增資料夾',
     upload: '上傳',
     uploadFiles: '上傳檔案',
@@ -57,6 +58,7 @@ export default {
   },
   list: {
     label: '「{{folder}}」中的檔案',
+    count: { one: '{{count}} 個項目', other: '{{count}} 個項目' },
     loading: '正在載入檔案…',
     loadingMore: '正在載入更多檔案…',
     retry: '重試',
