@@ -84,3 +84,14 @@ describe('folders and listing', () => {
     expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'ok', type: 'vip' })
   })
 })
+
+describe('browsers on another allowed origin', () => {
+  it('may PATCH and DELETE after a preflight, and read the tus headers', async () => {
+    const reply = await t.call('OPTIONS', '/drive/v1/files/abc', { headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type' } })
+    expect(reply.status).toBe(204)
+    expect(String(reply.headers['access-control-allow-methods'])).toContain('PATCH')
+    expect(String(reply.headers['access-control-allow-methods'])).toContain('DELETE')
+    const get = await t.call('GET', '/drive/v1/about', { headers: { origin: 'http://127.0.0.1:3000' } })
+    expect(String(get.headers['access-control-expose-headers'])).toContain('upload-offset')
+  })
+})

@@ -38,7 +38,10 @@ export const httpKit = fp(
     await app.register(cors, {
       origin: anyOrigin ? true : options.corsOrigins,
       credentials: false,
-      exposedHeaders: ['x-request-id', 'retry-after'],
+      // PATCH and DELETE are part of both APIs (profile, files, tasks, tus termination).
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      // tus replies carry the offset, the new upload's location and its expiry in headers.
+      exposedHeaders: ['x-request-id', 'retry-after', 'location', 'upload-offset', 'upload-length', 'upload-expires', 'tus-resumable', 'tus-version', 'tus-extension', 'tus-max-size', 'content-range', 'content-disposition', 'etag'],
       maxAge: 600,
       // A bare OPTIONS (no Origin) is not a preflight; let it reach the router, which answers
       // in the contract shape, instead of the plugin's plain-text 400.
