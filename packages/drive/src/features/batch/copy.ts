@@ -7,7 +7,7 @@ import { takenNames } from '../files/files.js'
 import { freeName, nameKey } from '../files/names.js'
 import { addBlobRefsInBulk, countByGcid } from './blob-counts.js'
 import { refuseIntoItself } from './move.js'
-import { chunks, subtreeIds } from './tree.js'
+import { chunks, subtreeParents } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -23,12 +23,15 @@ function isUnfinishedFile(row: FilesTable): boolean {
  * stored (file_space_not_enough otherwise). Copies keep the original's name (a suffix when the
  * target has it already) and modified_time; they are not starred. Returns the top-level copies.
  *
- * Set-based so a tree of 10,000 files stays a handful of statements: one recursive read, chunked
- * multi-row inserts, and blob references added per group of blobs.
+ * Set-based so a tree of 10,000 files stays a handful of statements: a read per level of folders,
+ * chunked multi-row inserts, and blob references added per group of blobs.
  */
 export async function copyItems(db: Db, userId: string, items: readonly FilesTable[], targetId: string, quotaLimitBytes: number, nowMs: number): Promise<FilesTable[]> {
   await refuseIntoItself(db, userId, items, targetId)
-  const tree = await db.selectFrom('drive_files').selectAll().where('id', 'in', subtreeIds(userId, items.map((i) => i.id), 'live')).execute()
+  const tree: FilesTable[] = []
+  for (const chunk of chunks(await subtreeParents(db, userId, items.map((i) => i.id), 'live'))) {
+    tree.push(...(await db.selectFrom('drive_files').selectAll().where('user_id', '=', userId).where('parent_id', 'in', chunk).where('trashed', '=', 0).execute()))
+  }
   const childrenOf = new Map<string, FilesTable[]>()
   for (const row of tree) {
     const siblings = childrenOf.get(row.parent_id)

@@ -3,7 +3,7 @@ import type { DriveDatabase } from '../../db/schema.js'
 import { adjustUsage } from '../about/usage.js'
 import { countByGcid, releaseBlobRefsInBulk } from './blob-counts.js'
 import { sumOf } from './items.js'
-import { chunks, subtreeIds } from './tree.js'
+import { chunks, subtreeParents } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -18,9 +18,12 @@ type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
  */
 export async function deleteTrees(db: Db, userId: string, rootIds: readonly string[], nowMs: number): Promise<number> {
   const deleted: { id: string; gcid: string | null; size: number; trashed: number; phase: string }[] = []
+  const returned = ['id', 'gcid', 'size', 'trashed', 'phase'] as const
+  for (const chunk of chunks(await subtreeParents(db, userId, rootIds, 'all'))) {
+    deleted.push(...(await db.deleteFrom('drive_files').where('user_id', '=', userId).where('parent_id', 'in', chunk).returning(returned).execute()))
+  }
   for (const chunk of chunks(rootIds)) {
-    const rows = await db.deleteFrom('drive_files').where('id', 'in', subtreeIds(userId, chunk, 'all')).returning(['id', 'gcid', 'size', 'trashed', 'phase']).execute()
-    deleted.push(...rows)
+    deleted.push(...(await db.deleteFrom('drive_files').where('user_id', '=', userId).where('id', 'in', chunk).returning(returned).execute()))
   }
   if (deleted.length === 0) return 0
 

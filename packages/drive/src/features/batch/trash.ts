@@ -5,7 +5,7 @@ import { adjustUsage } from '../about/usage.js'
 import { nameColumns, takenNames } from '../files/files.js'
 import { freeName } from '../files/names.js'
 import { sumOf } from './items.js'
-import { subtreeIds } from './tree.js'
+import { chunks, descentCondition, subtreeParents } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -20,22 +20,16 @@ export async function trashItems(db: Db, userId: string, items: readonly FilesTa
   if (roots.length === 0) return []
   const ids = roots.map((r) => r.id)
   // Roots first: a requested item under another requested one then stays a root of its own.
-  const rootRows = await db
-    .updateTable('drive_files')
-    .set({ trashed: 1, trash_root: 1, trashed_at: nowMs })
-    .where('user_id', '=', userId)
-    .where('id', 'in', ids)
-    .where('trashed', '=', 0)
-    .returning(['size'])
-    .execute()
-  const under = await db
-    .updateTable('drive_files')
-    .set({ trashed: 1, trash_root: 0, trashed_at: nowMs })
-    .where('id', 'in', subtreeIds(userId, ids, 'live'))
-    .where('trashed', '=', 0)
-    .returning(['size'])
-    .execute()
-  await adjustUsage(db, userId, { inTrash: sumOf(rootRows) + sumOf(under) })
+  let bytes = 0
+  for (const chunk of chunks(ids)) {
+    const rows = await db.updateTable('drive_files').set({ trashed: 1, trash_root: 1, trashed_at: nowMs }).where('user_id', '=', userId).where('id', 'in', chunk).where('trashed', '=', 0).returning(['size']).execute()
+    bytes += sumOf(rows)
+  }
+  for (const chunk of chunks(await subtreeParents(db, userId, ids, 'live'))) {
+    const rows = await db.updateTable('drive_files').set({ trashed: 1, trash_root: 0, trashed_at: nowMs }).where('user_id', '=', userId).where('parent_id', 'in', chunk).where('trashed', '=', 0).returning(['size']).execute()
+    bytes += sumOf(rows)
+  }
+  await adjustUsage(db, userId, { inTrash: bytes })
   return roots
 }
 
@@ -51,26 +45,37 @@ async function restoreTarget(db: Db, userId: string, parentId: string): Promise<
  * Only possible when an item was renamed while it lay in the trash; the unique index on live names
  * would otherwise refuse the whole restore.
  */
-async function separateClashingNames(db: Db, userId: string, rootId: string): Promise<void> {
-  const restoring = subtreeIds(userId, [rootId], 'trashedWith')
-  const clashes = await db
-    .selectFrom('drive_files')
-    .select(['parent_id', 'name'])
-    .where('id', 'in', restoring)
-    .where('id', '!=', rootId)
-    .groupBy(['parent_id', 'name'])
-    .having(sql<number>`count(*)`, '>', 1)
-    .execute()
-  for (const clash of clashes) {
-    const rows = await db.selectFrom('drive_files').selectAll().where('user_id', '=', userId).where('parent_id', '=', clash.parent_id).where('name', '=', clash.name).where('id', 'in', restoring).orderBy('created_at').orderBy('id').execute()
-    for (const row of rows.slice(1)) {
-      const isFolder = row.kind === FOLDER_KIND
-      // Any sibling counts as taken here (live ones cannot exist under a trashed folder).
-      const name = await freeName(row.name, async (candidates) => {
-        const taken = await db.selectFrom('drive_files').select('name').where('user_id', '=', userId).where('parent_id', '=', clash.parent_id).where('name', 'in', candidates).execute()
-        return new Set(taken.map((t) => t.name))
-      }, isFolder)
-      await db.updateTable('drive_files').set(nameColumns(name, isFolder)).where('id', '=', row.id).execute()
+async function separateClashingNames(db: Db, userId: string, parents: readonly string[]): Promise<void> {
+  for (const chunk of chunks(parents)) {
+    const clashes = await db
+      .selectFrom('drive_files')
+      .select(['parent_id', 'name'])
+      .where('user_id', '=', userId)
+      .where('parent_id', 'in', chunk)
+      .where(descentCondition('trashedWith'))
+      .groupBy(['parent_id', 'name'])
+      .having(sql<number>`count(*)`, '>', 1)
+      .execute()
+    for (const clash of clashes) {
+      const rows = await db
+        .selectFrom('drive_files')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('parent_id', '=', clash.parent_id)
+        .where('name', '=', clash.name)
+        .where(descentCondition('trashedWith'))
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+      for (const row of rows.slice(1)) {
+        const isFolder = row.kind === FOLDER_KIND
+        // Any sibling counts as taken here (live ones cannot exist under a trashed folder).
+        const name = await freeName(row.name, async (candidates) => {
+          const taken = await db.selectFrom('drive_files').select('name').where('user_id', '=', userId).where('parent_id', '=', clash.parent_id).where('name', 'in', candidates).execute()
+          return new Set(taken.map((t) => t.name))
+        }, isFolder)
+        await db.updateTable('drive_files').set(nameColumns(name, isFolder)).where('id', '=', row.id).execute()
+      }
     }
   }
 }
@@ -103,17 +108,16 @@ export async function untrashItems(db: Db, userId: string, items: readonly Files
     const isFolder = item.kind === FOLDER_KIND
     const target = await restoreTarget(db, userId, item.parent_id)
     const name = await freeName(item.name, (c) => takenNames(db, userId, target, c), isFolder)
-    await separateClashingNames(db, userId, item.id)
-    const under = await db
-      .updateTable('drive_files')
-      .set({ trashed: 0, trash_root: 0, trashed_at: null })
-      .where('id', 'in', subtreeIds(userId, [item.id], 'trashedWith'))
-      .where('id', '!=', item.id)
-      .returning(['size'])
-      .execute()
+    const parents = await subtreeParents(db, userId, [item.id], 'trashedWith')
+    await separateClashingNames(db, userId, parents)
+    let underBytes = 0
+    for (const chunk of chunks(parents)) {
+      const rows = await db.updateTable('drive_files').set({ trashed: 0, trash_root: 0, trashed_at: null }).where('user_id', '=', userId).where('parent_id', 'in', chunk).where(descentCondition('trashedWith')).returning(['size']).execute()
+      underBytes += sumOf(rows)
+    }
     const changes = { trashed: 0, trash_root: 0, trashed_at: null, parent_id: target, revision: item.revision + 1, ...(name === item.name ? {} : nameColumns(name, isFolder)) }
     await db.updateTable('drive_files').set(changes).where('id', '=', item.id).execute()
-    inTrash += Number(item.size) + sumOf(under)
+    inTrash += Number(item.size) + underBytes
     restored.push({ ...item, ...changes })
   }
   await adjustUsage(db, userId, { inTrash: -inTrash })

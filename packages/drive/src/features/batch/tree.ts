@@ -1,3 +1,4 @@
+import { FOLDER_KIND } from '@cumulus/protocol'
 import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely'
 import type { DriveDatabase } from '../../db/schema.js'
 
@@ -11,36 +12,72 @@ type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
  */
 export type Descent = 'live' | 'trashedWith' | 'all'
 
-const DESCENT_CONDITION: Record<Descent, RawBuilder<unknown>> = {
-  live: sql`and f.trashed = 0`,
-  trashedWith: sql`and f.trashed = 1 and f.trash_root = 0`,
-  all: sql``,
+const DESCENT_CONDITION: Record<Descent, RawBuilder<boolean>> = {
+  live: sql<boolean>`trashed = 0`,
+  trashedWith: sql<boolean>`trashed = 1 and trash_root = 0`,
+  all: sql<boolean>`1 = 1`,
+}
+
+/** The SQL condition on a child row that `descent` follows. */
+export function descentCondition(descent: Descent): RawBuilder<boolean> {
+  return DESCENT_CONDITION[descent]
+}
+
+/** Splits `items` into chunks small enough for one statement's bound parameters (SQLite and PostgreSQL). */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
 }
 
 /**
- * A subquery of the ids of `rootIds` (the caller's) and everything under them that `descent`
- * reaches: one recursive query over parent_id, the same on SQLite and PostgreSQL, each step an
- * index range scan on (user_id, parent_id). UNION, not UNION ALL, so even a corrupt cycle of
- * parents ends the walk instead of looping forever.
+ * The parents of everything in a subtree: `rootIds` and every folder under them that `descent`
+ * reaches. Whatever lies in the subtree is then `rootIds` plus the rows whose parent_id is one of
+ * these, so each change to a subtree is a few set-based statements `where parent_id in (…)`.
+ *
+ * One query per level of folders (and per 500 folders of a level), each an index range scan on
+ * (user_id, parent_id, trashed, kind_rank), never a query per file. A recursive SQL query would do
+ * it in one statement, but PostgreSQL plans its join from statistics, and on a freshly filled
+ * table it picked a nested loop over every row of the user for every row of the walk. `seen` ends
+ * the walk even on a corrupt cycle of parents.
  */
-export function subtreeIds(userId: string, rootIds: readonly string[], descent: Descent): RawBuilder<string> {
-  if (rootIds.length === 0) return sql<string>`(select id from drive_files where 1 = 0)`
-  return sql<string>`(with recursive tree(id) as (
-    select id from drive_files where user_id = ${userId} and id in (${sql.join(rootIds)})
-    union
-    select f.id from drive_files f join tree t on f.parent_id = t.id where f.user_id = ${userId} ${DESCENT_CONDITION[descent]}
-  ) select id from tree)`
+export async function subtreeParents(db: Db, userId: string, rootIds: readonly string[], descent: Descent): Promise<string[]> {
+  const seen = new Set(rootIds)
+  let level = [...seen]
+  while (level.length > 0) {
+    const next: string[] = []
+    for (const chunk of chunks(level)) {
+      const folders = await db
+        .selectFrom('drive_files')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('parent_id', 'in', chunk)
+        .where('kind_rank', '=', 0)
+        .where(descentCondition(descent))
+        .execute()
+      for (const { id } of folders) {
+        if (seen.has(id)) continue
+        seen.add(id)
+        next.push(id)
+      }
+    }
+    level = next
+  }
+  return [...seen]
 }
 
 /** `folderId` and every folder above it, up to the root (for "move a folder into itself" checks). */
 export async function ancestorsOf(db: Db, userId: string, folderId: string): Promise<Set<string>> {
-  if (folderId === '') return new Set()
-  const { rows } = await sql<{ id: string }>`with recursive up(id, parent_id) as (
-    select id, parent_id from drive_files where user_id = ${userId} and id = ${folderId}
-    union
-    select f.id, f.parent_id from drive_files f join up u on f.id = u.parent_id where f.user_id = ${userId}
-  ) select id from up`.execute(db)
-  return new Set(rows.map((r) => r.id))
+  const above = new Set<string>()
+  let current = folderId
+  // One primary-key lookup per level; `above` ends the climb even on a corrupt cycle.
+  while (current !== '' && !above.has(current)) {
+    const row = await db.selectFrom('drive_files').select(['id', 'parent_id']).where('user_id', '=', userId).where('id', '=', current).where('kind', '=', FOLDER_KIND).executeTakeFirst()
+    if (!row) break
+    above.add(row.id)
+    current = row.parent_id
+  }
+  return above
 }
 
 /**
@@ -52,11 +89,4 @@ export async function ancestorsOf(db: Db, userId: string, folderId: string): Pro
 export async function lockUserTree(db: Db, userId: string): Promise<void> {
   await db.insertInto('drive_usage').values({ user_id: userId, usage: 0, usage_in_trash: 0 }).onConflict((oc) => oc.column('user_id').doNothing()).execute()
   await db.updateTable('drive_usage').set({ usage: sql`usage` }).where('user_id', '=', userId).execute()
-}
-
-/** Splits `items` into chunks small enough for one statement's bound parameters (SQLite and PostgreSQL). */
-export function chunks<T>(items: readonly T[], size = 500): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
 }
