@@ -45,7 +45,7 @@ export function SiteHeader() {
           <ColorModeSwitcher />
           {session.status === 'signed-in' ? (
             // On phones the link sits in the row of links under the bar, where there is room.
-            <LocaleNavLink page="drive" end={false} className={({ isActive }) => `ml-1 hidden h-9 items-center rounded-lg px-3 text-sm font-medium hover:bg-slate-100 md:inline-flex dark:hover:bg-slate-800 ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-700 dark:text-slate-200'}`} data-testid="header-drive">
+            <LocaleNavLink page="drive" end={false} prefetch="intent" className={({ isActive }) => `ml-1 hidden h-9 items-center rounded-lg px-3 text-sm font-medium hover:bg-slate-100 md:inline-flex dark:hover:bg-slate-800 ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-700 dark:text-slate-200'}`} data-testid="header-drive">
               {t('drive.title')}
             </LocaleNavLink>
           ) : null}
@@ -62,7 +62,7 @@ export function SiteHeader() {
       </div>
       <nav aria-label={t('common.nav.primary')} className="flex gap-1 overflow-x-auto border-t border-slate-100 px-3 md:hidden dark:border-slate-800">
         {session.status === 'signed-in' ? (
-          <LocaleNavLink page="drive" end={false} className={navLinkClass} data-testid="header-drive-phone">
+          <LocaleNavLink page="drive" end={false} prefetch="intent" className={navLinkClass} data-testid="header-drive-phone">
             {t('drive.title')}
           </LocaleNavLink>
         ) : null}

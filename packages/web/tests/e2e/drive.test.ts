@@ -1,7 +1,8 @@
 // The drive pages in a real browser against the real server: a newcomer signs up, uploads a
 // folder (with progress visible while the upload is slowed down), opens it, previews a video
 // (the browser streams it from the signed link with Range requests), renames, moves, trashes
-// and restores a file; and the pages pass axe-core in both themes, on a desktop and a phone.
+// and restores a file; files dropped on the page upload; and the pages pass axe-core in both
+// themes, on a desktop and a phone.
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -109,6 +110,27 @@ describe('the drive', () => {
     await page.getByTestId('drive-empty').waitFor()
     await page.goto(dataPath)
     await expect.poll(() => rowNames(page)).toEqual(['big.bin', 'journal.txt'])
+  })
+
+  test('files dropped on the page upload into the folder shown, with the drop target shown while dragging', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-drop', name: 'Drew Drop' })
+    const { page } = await openPage()
+    await signInWithPassword(page, user)
+    await page.goto('/drive')
+    await page.getByTestId('drive-empty').waitFor()
+    // A drag from the desktop, as the page sees it: events carrying a DataTransfer with files.
+    const drag = (type: string) =>
+      page.evaluate((eventType) => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }))
+        document.body.dispatchEvent(new DragEvent(eventType, { dataTransfer: transfer, bubbles: true, cancelable: true }))
+      }, type)
+    await drag('dragenter')
+    await page.getByTestId('drop-overlay').getByText(fill(en.drive.upload.drop, { folder: en.drive.nav.myDrive })).waitFor()
+    await drag('drop')
+    await page.getByTestId('drop-overlay').waitFor({ state: 'detached' })
+    await driveRow(page, 'dropped.txt').waitFor()
+    await expect.poll(() => page.getByTestId('upload-title').textContent()).toBe(fill(en.drive.upload.finished.one, { count: 1 }))
   })
 
   test('passes axe-core with files, in light and dark, on a desktop and a phone', async ({ openPage, server }) => {

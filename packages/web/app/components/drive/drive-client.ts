@@ -17,8 +17,3 @@ export async function loadDriveApi(locale: string): Promise<DriveApi> {
   client ??= createDriveApi(identity)
   return client
 }
-
-/** Starts fetching the drive chunk early (hovering the header's Drive link, say). */
-export function preloadDriveApi(): void {
-  void sdk.load().catch(() => undefined)
-}

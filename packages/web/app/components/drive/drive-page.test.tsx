@@ -175,7 +175,7 @@ describe('DrivePage: My drive', () => {
     await waitFor(() => expect(rowNames()).toEqual(['a.txt', 'b.txt']))
   })
 
-  it('previews images with the inline link and steps to the next previewable file', async () => {
+  it('previews images with the inline link, steps through the files, and offers the download of a kind it cannot show', async () => {
     const api = new FakeDriveApi([aFile({ name: '1.png', file_category: 'IMAGE', mime_type: 'image/png' }), aFile({ name: '2.bin' }), aFile({ name: '3.jpg', file_category: 'IMAGE', mime_type: 'image/jpeg' })])
     show(api)
     await waitFor(() => expect(rowNames()).toHaveLength(3))
@@ -184,11 +184,17 @@ describe('DrivePage: My drive', () => {
     const image = (await within(dialog).findByTestId('preview-image')) as HTMLImageElement
     expect(image.alt).toBe('1.png')
     expect(new URL(image.src).searchParams.get('disposition')).toBe('inline')
-    expect(within(dialog).getByTestId('preview-position').textContent).toBe('1 of 2')
+    expect(within(dialog).getByTestId('preview-position').textContent).toBe('1 of 3')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next file' }))
+    const none = await within(dialog).findByTestId('preview-none')
+    expect(within(none).getByText('There is no preview for this kind of file.')).toBeDefined()
+    // No link is asked for a file the dialog cannot show.
+    expect(api.callsOf('downloadUrl')).toHaveLength(1)
+    await userEvent.keyboard('{ArrowRight}')
     await waitFor(() => expect((within(dialog).getByTestId('preview-image') as HTMLImageElement).alt).toBe('3.jpg'))
-    await userEvent.keyboard('{ArrowLeft}')
+    await userEvent.keyboard('{ArrowLeft}{ArrowLeft}')
     await waitFor(() => expect((within(dialog).getByTestId('preview-image') as HTMLImageElement).alt).toBe('1.png'))
+    expect(within(dialog).queryByRole('button', { name: 'Previous file' })).toBeNull()
   })
 })
 

@@ -18,7 +18,7 @@ import { type DriveView, type FileAction, inBatches } from './file-actions'
 import { FileGrid } from './file-grid'
 import { FolderPickerDialog } from './folder-picker-dialog'
 import { forgetFolder, type PathStep, rememberFolder, useFolderPath } from './folder-path'
-import { FileUploadIcon, FolderUploadIcon, StarIcon, TrashIcon, UploadIcon, fileKind, isPreviewable } from './icons'
+import { FileUploadIcon, FolderUploadIcon, StarIcon, TrashIcon, UploadIcon } from './icons'
 import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
 import { DEFAULT_ORDER, type ListingOrder, type ListingSource } from './listing'
 import { NameDialog } from './name-dialog'
@@ -86,6 +86,12 @@ function saveFromLink(url: string, name: string): void {
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
 
+/**
+ * Set when a folder is opened from the list, so the next folder's list takes the keyboard focus
+ * (its first row) once it has loaded: the row that had it is gone with the old list.
+ */
+let focusListOnArrival = false
+
 /** How long quota refreshes are held back while the uploads of a batch finish one after another. */
 const QUOTA_REFRESH_DELAY_MS = 1_500
 
@@ -133,6 +139,11 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
     void uploads.loadPendingFromEarlier().catch(() => undefined)
   }, [uploads])
   useEffect(() => () => clearTimeout(quotaTimer.current), [])
+  useEffect(() => {
+    if (!focusListOnArrival || listing.loading) return
+    focusListOnArrival = false
+    document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')?.focus({ preventScroll: true })
+  }, [listing.loading, folderId])
 
   function refreshQuotaSoon() {
     clearTimeout(quotaTimer.current)
@@ -209,6 +220,7 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
   function open(file: DriveFile) {
     if (file.kind === FOLDER_KIND) {
       rememberFolder(file)
+      focusListOnArrival = true
       void navigate(pagePath('drive-folder', locale, { folderId: file.id }))
     } else {
       setPreviewId(file.id)
@@ -282,7 +294,7 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
   }
 
   const selectedFiles = useMemo(() => listing.files.filter((file) => selection.selected.has(file.id)), [listing.files, selection.selected])
-  const previewable = useMemo(() => listing.files.filter((file) => file.kind !== FOLDER_KIND && isPreviewable(fileKind(file))), [listing.files])
+  const previewable = useMemo(() => listing.files.filter((file) => file.kind !== FOLDER_KIND), [listing.files])
   const previewIndex = previewId === null ? -1 : previewable.findIndex((file) => file.id === previewId)
   const current: PathStep = path.steps[path.steps.length - 1] ?? { id: '', name: rootName }
   const folderMissing = view === 'folder' && (isNotFound(listing.error) || (path.status === 'error' && isNotFound(path.error)))

@@ -1,15 +1,16 @@
 import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
-import { fileKind, isPreviewable } from './icons'
 
 /** What can be done to files from a menu, the toolbar or a key. */
 export type FileAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
 
 export type DriveView = 'folder' | 'starred' | 'trash'
 
-/** Whether "open" does something for a file: a folder opens, a previewable file shows its preview. */
-export function canOpen(file: DriveFile, view: DriveView): boolean {
-  if (view === 'trash') return false
-  return file.kind === FOLDER_KIND || isPreviewable(fileKind(file))
+/**
+ * Whether "open" does something: a folder opens, a file opens the preview (which offers the
+ * download for kinds it cannot show). Nothing opens from the trash.
+ */
+export function canOpen(_file: DriveFile, view: DriveView): boolean {
+  return view !== 'trash'
 }
 
 /**

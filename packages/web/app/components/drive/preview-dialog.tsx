@@ -5,7 +5,7 @@ import { useLocale, useT } from '../../i18n/use-locale'
 import { Spinner } from '../ui/spinner'
 import type { DriveApi } from './drive-api'
 import { formatBytes, sizeOf } from './format'
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, FileKindIcon, fileKind } from './icons'
+import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, FileKindIcon, fileKind, isPreviewable } from './icons'
 import { useErrorText } from './use-error-text'
 
 /** A text preview reads at most this much (a Range request): enough to read, never a whole log file. */
@@ -30,6 +30,11 @@ function usePreviewContent(api: DriveApi, file: DriveFile): Loaded {
     let live = true
     setState({ id: file.id, loaded: { status: 'loading' } })
     const kind = fileKind(file)
+    // A kind the dialog cannot show needs no link: it offers the download instead.
+    if (!isPreviewable(kind)) {
+      setState({ id: file.id, loaded: { status: 'ready', url: '' } })
+      return
+    }
     ;(async () => {
       const url = inlineLink(await api.downloadUrl(file.id))
       if (kind !== 'text') return { status: 'ready' as const, url }
@@ -51,7 +56,7 @@ function usePreviewContent(api: DriveApi, file: DriveFile): Loaded {
 
 export interface PreviewDialogProps {
   api: DriveApi
-  /** The files one can step through (the previewable ones of the list, in its order). */
+  /** The files one can step through (the list's files, folders left out, in its order). */
   files: readonly DriveFile[]
   index: number
   onIndexChange(index: number): void
@@ -65,8 +70,8 @@ const barButton =
 /**
  * The full-screen preview: images, video and audio (streamed by the browser with Range
  * requests from the signed link), the first MiB of a text file, and PDFs in the browser's own
- * viewer. Left and right (buttons or arrow keys) step through the folder's other previewable
- * files.
+ * viewer; any other kind offers its download. Left and right (buttons or arrow keys) step
+ * through the list's other files.
  */
 export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload }: PreviewDialogProps) {
   const { t } = useT()
@@ -113,7 +118,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
                 </Dialog.Close>
               </div>
               <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
-                <PreviewBody key={file.id} api={api} file={file} />
+                <PreviewBody key={file.id} api={api} file={file} onDownload={() => onDownload(file)} />
                 {hasPrevious ? (
                   <button type="button" className={`${barButton} absolute top-1/2 left-2 -translate-y-1/2 bg-black/40 sm:left-4`} aria-label={t('drive.preview.previous')} onClick={() => onIndexChange(index - 1)}>
                     <ChevronLeftIcon />
@@ -135,7 +140,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   )
 }
 
-function PreviewBody({ api, file }: { api: DriveApi; file: DriveFile }) {
+function PreviewBody({ api, file, onDownload }: { api: DriveApi; file: DriveFile; onDownload(): void }) {
   const { t } = useT()
   const locale = useLocale()
   const loaded = usePreviewContent(api, file)
@@ -185,10 +190,14 @@ function PreviewBody({ api, file }: { api: DriveApi; file: DriveFile }) {
       )
     default:
       return (
-        <div className="flex flex-col items-center gap-4 text-center">
+        <div className="flex flex-col items-center gap-4 text-center" data-testid="preview-none">
           <FileKindIcon kind={kind} className="size-20" />
           <p className="text-sm text-white/80">{t('drive.preview.none')}</p>
           <p className="text-xs text-white/60">{formatBytes(sizeOf(file), locale)}</p>
+          <button type="button" onClick={onDownload} className="mt-2 inline-flex h-11 items-center gap-2 rounded-xl bg-white px-5 text-sm font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white">
+            <DownloadIcon className="size-4" />
+            {t('drive.preview.download')}
+          </button>
         </div>
       )
   }
