@@ -2,8 +2,8 @@
 // measured in the same run on the same machine.
 //
 //   1. Upload: a file (1 GiB by default) sent through tus (POST /drive/v1/files, then PATCHes
-//      to the upload's endpoint over loopback HTTP) until the file is COMPLETE (hashed and in
-//      the blob store), against writing the same bytes to a file on the same disk with
+//      to the upload's endpoint over loopback HTTP, sent by a client in its own process) until
+//      the file is COMPLETE (hashed and in the blob store), against writing the same bytes to a file on the same disk with
 //      fs.createWriteStream and an fsync. Goal: ours/baseline >= 0.6.
 //   2. Download: that file through its signed link (GET over loopback, body read and dropped),
 //      against a bare node:http server piping fs.createReadStream of the same blob file to the
@@ -16,6 +16,7 @@
 // Everything listens on and talks to 127.0.0.1. Runs against the built packages (`npx tsc -b`).
 // Environment: BENCH_DRIVE_MIB (1024), BENCH_DRIVE_ROUNDS (3), BENCH_LIST_FILES (100000),
 // BENCH_LIST_REQUESTS (2000), BENCH_LOG_LEVEL (warn).
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, mkdtempSync, openSync, closeSync, fsyncSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Agent, createServer, request } from 'node:http'
@@ -28,7 +29,7 @@ import { nameColumns } from '@cumulus/drive'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import Fastify from 'fastify'
-import { systemBusy, pct, writeResults } from './lib/harness.mjs'
+import { BENCH_DIR, systemBusy, pct, writeResults } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const GOALS = { download: 0.8, upload: 0.6, listP99Ms: 20 }
@@ -121,13 +122,10 @@ async function benchUpload(base, agent, token, sourcePath, sizeBytes, dir, round
       body: JSON.stringify({ kind: 'drive#file', name: `big-${round}.bin`, size: String(sizeBytes), upload_type: 'UPLOAD_TYPE_RESUMABLE', resumable: { provider: 'PROVIDER_TUS' } }),
     })
     const endpoint = created.resumable.params.endpoint
-    const patched = await http(agent, endpoint, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(sizeBytes) },
-      body: varied(sourcePath, round),
-      keepBody: true,
-    })
-    if (patched.status !== 204) throw new Error(`PATCH answered ${patched.status}: ${patched.body.toString().slice(0, 300)}`)
+    // The bytes come from another process, as from a real client: the server's event loop is
+    // not shared with the sender.
+    const patched = await patchFromChild(endpoint, token, sourcePath, round)
+    if (patched.status !== 204) throw new Error(`PATCH answered ${patched.status}: ${patched.body}`)
     const file = await json(agent, `${base}/drive/v1/files/${created.file.id}`, { headers: { authorization: `Bearer ${token}` } })
     if (file.phase !== 'PHASE_TYPE_COMPLETE' || file.size !== String(sizeBytes)) throw new Error(`upload did not complete: ${file.phase} ${file.size}`)
     ours.push(performance.now() - t0)
@@ -136,16 +134,21 @@ async function benchUpload(base, agent, token, sourcePath, sizeBytes, dir, round
   return { ours, baseline, file: lastFile }
 }
 
-/** The source file with its first byte changed per round (a stream, no copy on disk). */
-function varied(sourcePath, round) {
-  let first = true
-  const stream = createReadStream(sourcePath, { highWaterMark: MIB })
-  return stream.map((chunk) => {
-    if (!first) return chunk
-    first = false
-    const copy = Buffer.from(chunk)
-    copy[0] = (copy[0] + round + 1) & 0xff
-    return copy
+/** Runs bench/lib/patch-client.mjs (asynchronously: the server lives in this process's event loop). */
+function patchFromChild(endpoint, token, sourcePath, round) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'patch-client.mjs'), endpoint, token, sourcePath, String(round)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (c) => (out += c))
+    child.stderr.on('data', (c) => (err += c))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      if (code !== 0) return reject(new Error(`upload client failed (${code}): ${err}`))
+      resolve(JSON.parse(out.trim()))
+    })
   })
 }
 

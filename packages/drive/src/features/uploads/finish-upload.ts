@@ -70,7 +70,7 @@ async function finishOnce(deps: DriveDeps, uploadId: string): Promise<FinishedUp
   const offset = await staging.offsetOf(uploadId)
   if (offset !== null) {
     if (offset !== size) throw new UploadNotFinishable(uploadId, `${offset} of ${size} bytes received`)
-    gcid ??= await gcidOfFile(staging.dataPath(uploadId), size)
+    gcid ??= staging.takeStreamedGcid(uploadId, size) ?? (await gcidOfFile(staging.dataPath(uploadId), size))
     await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
     await staging.recordGcid(uploadId, gcid)
     await deps.blobs.adopt(staging.dataPath(uploadId), size, gcid)
