@@ -4,14 +4,14 @@ import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { quotaLimit } from '../about/usage.js'
 import { type EventType, recordEvents } from '../events/events.js'
-import { liveFolder, retryOnNameRace } from '../files/files.js'
+import { liveFolder } from '../files/files.js'
 import { recordTask } from '../tasks/task-view.js'
 import { copyItems } from './copy.js'
 import { deleteTrees } from './delete-trees.js'
 import { requireItems, requireLiveItems } from './items.js'
 import { moveItems } from './move.js'
 import { trashItems, untrashItems } from './trash.js'
-import { chunks, lockUserTree } from './tree.js'
+import { chunks, lockUserTree, retryOnConflict } from './tree.js'
 
 /** The most ids one batch request may name. */
 export const BATCH_MAX_IDS = 1000
@@ -29,7 +29,7 @@ type Trx = Transaction<DriveDatabase>
 /** Runs `work` as one transaction that owns the caller's tree, and records it as a finished batch task. */
 async function asBatchTask(deps: DriveDeps, caller: Caller, name: string, params: Record<string, string>, work: (trx: Trx, nowMs: number) => Promise<void>): Promise<TaskIdReply> {
   const nowMs = deps.clock.nowMs()
-  return retryOnNameRace(() =>
+  return retryOnConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       await lockUserTree(trx, caller.userId)
       await work(trx, nowMs)

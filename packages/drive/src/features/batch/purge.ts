@@ -1,6 +1,6 @@
 import type { DriveDeps } from '../../deps.js'
 import { deleteTrees } from './delete-trees.js'
-import { lockUserTree } from './tree.js'
+import { lockUserTree, retryOnConflict } from './tree.js'
 
 const DAY_MS = 24 * 3600_000
 
@@ -33,13 +33,13 @@ export async function purgeExpiredTrash(deps: Pick<DriveDeps, 'db' | 'clock' | '
     const byUser = new Map<string, string[]>()
     for (const row of due) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id])
     for (const [userId, candidates] of byUser) {
-      await deps.db.transaction().execute(async (trx) => {
+      purged += await retryOnConflict(() => deps.db.transaction().execute(async (trx) => {
         await lockUserTree(trx, userId)
         // Still due? It may have been restored or deleted since it was read.
         const still = await trx.selectFrom('drive_files').select('id').where('user_id', '=', userId).where('id', 'in', candidates).where('trash_root', '=', 1).where('trashed', '=', 1).where('trashed_at', '<', cutoffMs).execute()
         await deleteTrees(trx, userId, still.map((r) => r.id), nowMs)
-        purged += still.length
-      })
+        return still.length
+      }))
     }
     if (due.length < PURGE_BATCH_SIZE) break
   }

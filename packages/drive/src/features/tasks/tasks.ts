@@ -4,7 +4,7 @@ import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { isId } from '../../lib/ids.js'
 import { deleteTrees } from '../batch/delete-trees.js'
-import { chunks, lockUserTree } from '../batch/tree.js'
+import { chunks, lockUserTree, retryOnConflict } from '../batch/tree.js'
 import { recordEvents } from '../events/events.js'
 import { decodeTimeCursor, encodeTimeCursor, pageLimit } from '../events/time-cursor.js'
 import { taskView } from './task-view.js'
@@ -97,7 +97,7 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   const wellFormed = ids.filter(isId)
   const userId = caller.userId
   const nowMs = deps.clock.nowMs()
-  await deps.db.transaction().execute(async (trx) => {
+  await retryOnConflict(() => deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, userId)
     for (const chunk of chunks(wellFormed)) {
       const tasks = await trx.selectFrom('drive_tasks').select(['id', 'file_id', 'file_name']).where('user_id', '=', userId).where('id', 'in', chunk).execute()
@@ -110,7 +110,7 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
       }
       if (tasks.length) await trx.deleteFrom('drive_tasks').where('user_id', '=', userId).where('id', 'in', tasks.map((t) => t.id)).execute()
     }
-  })
+  }))
   return {}
 }
 
