@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { IdentityDeps } from './deps.js'
 import { accountRoutes } from './features/account/routes.js'
@@ -29,14 +29,17 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
 }
 
 /** Fastify options every Cumulus app uses: request ids, body limit, proxy trust, logger. */
-export function baseServerOptions(deps: Pick<IdentityDeps, 'logger'>, options: { trustProxy?: boolean | number | string; domain?: string } = {}): FastifyServerOptions {
-  const domain = options.domain ?? 'identity'
+export function baseServerOptions(
+  deps: Pick<IdentityDeps, 'logger'>,
+  options: { trustProxy?: boolean | number | string; domain?: string | ((request: FastifyRequest) => string) } = {},
+): FastifyServerOptions {
+  const domainOf = (request: FastifyRequest) => (typeof options.domain === 'function' ? options.domain(request) : (options.domain ?? 'identity'))
   return {
     // Errors Fastify raises before routing (a malformed %-escape in the path, an over-long path
     // parameter) skip hooks and the error handler; render them in the contract shape too.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id)
-      return sendError(request, reply, toAppError(error), domain)
+      return sendError(request, reply, toAppError(error), domainOf(request))
     },
     loggerInstance: deps.logger,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),

@@ -46,7 +46,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   let drive: DriveDeps
   try {
     drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger })
-    app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy })) as unknown as FastifyInstance
+    app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy, domain: errorDomainOf })) as unknown as FastifyInstance
     // One error renderer for the whole app; the ErrorInfo domain follows the service a path belongs to.
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })
     await app.register(identityRoutes, { deps: identity.deps })

@@ -16,19 +16,36 @@ import { stagingOf } from './staging.js'
 
 export const UPLOADS_PATH = '/drive/v1/uploads'
 
-/** The request as tus takes it (a web Request); the body stays the raw, unread stream. */
+const TUS_BODY_TYPE = 'application/offset+octet-stream'
+
+/**
+ * The request as tus takes it (a web Request); the body stays the raw, unread stream. Only a
+ * tus body (application/offset+octet-stream) is passed on: any other body Fastify has already
+ * parsed, and a PATCH with one is refused before tus (415). Header values a web Headers object
+ * cannot hold (control characters) are dropped rather than failing the request.
+ */
 function toTusRequest(request: FastifyRequest): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.raw.headers)) {
     if (value === undefined) continue
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one)
+    for (const one of Array.isArray(value) ? value : [value]) {
+      try {
+        headers.append(name, one)
+      } catch {
+        // An invalid header value: tus never needs it.
+      }
+    }
   }
-  const hasBody = request.method === 'PATCH' || request.method === 'POST'
+  const hasBody = (request.method === 'PATCH' || request.method === 'POST') && isTusBody(request)
   return new Request(new URL(request.url, 'http://drive.internal'), {
     method: request.method,
     headers,
     ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit)
+}
+
+function isTusBody(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === TUS_BODY_TYPE
 }
 
 function notFound(id: string): AppError {
@@ -190,6 +207,9 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
     schema: { params: Type.Object({ id: IdStr }) },
     handler: async (request, reply) => {
       const upload = await requireOwnUpload(deps, callerOf(request), request.params.id)
+      if (request.method === 'PATCH' && !isTusBody(request)) {
+        return reply.code(415).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`PATCH bodies must be ${TUS_BODY_TYPE}\n`)
+      }
       if (request.method === 'HEAD') {
         // Every byte arrived but a crash interrupted the completion: finish now, so a client that
         // asks for the offset (and then stops, as the upload looks complete) gets a complete file.
