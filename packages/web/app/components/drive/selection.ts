@@ -127,7 +127,8 @@ export function keyDown(state: SelectionState, ids: readonly string[], input: Ke
  * left the list are dropped; a focus that left moves to the item now at its old position.
  */
 export function reconcile(state: SelectionState, previousIds: readonly string[], ids: readonly string[]): SelectionState {
-  if (previousIds === ids) return state
+  // Nothing to keep right (the usual case while pages of a long folder arrive): no work.
+  if (previousIds === ids || (state.selected.size === 0 && state.focus === null && state.anchor === null)) return state
   const present = new Set(ids)
   let changed = false
   const selected = new Set<string>()
