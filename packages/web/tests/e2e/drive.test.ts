@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
-import { fill, PASSWORD, seedUser, signInWithPassword, submitEmailSignUp, uniqueEmail, waitForPath } from './account-utils'
+import { fill, PASSWORD, seedUser, signInWithPassword, submitEmailSignUp, submitPasswordSignIn, uniqueEmail, waitForPath } from './account-utils'
 import { driveRow, localTree, patternBytes, recordWebm, rowAction, rowNames, toast, uploadThrottle } from './drive-utils'
 import { expectNoA11yViolations, PHONE, test, waitForHydration } from './playwright-utils'
 
@@ -110,6 +110,16 @@ describe('the drive', () => {
     await page.getByTestId('drive-empty').waitFor()
     await page.goto(dataPath)
     await expect.poll(() => rowNames(page)).toEqual(['big.bin', 'journal.txt'])
+  })
+
+  test('a signed-out visit to a drive page goes to the login page and comes back after signing in', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-auth', name: 'Otto Out' })
+    const { page } = await openPage()
+    await page.goto('/drive/trash')
+    await waitForPath(page, `/account/login?redirect=${encodeURIComponent('/drive/trash')}`)
+    await submitPasswordSignIn(page, user.email, user.password)
+    await waitForPath(page, '/drive/trash')
+    await page.getByRole('heading', { level: 1, name: en.drive.nav.trash }).waitFor()
   })
 
   test('files dropped on the page upload into the folder shown, with the drop target shown while dragging', async ({ openPage, server }) => {

@@ -1,13 +1,15 @@
-import type { ClientLoaderFunctionArgs } from 'react-router'
-import { useLoaderData } from 'react-router'
+import { useEffect } from 'react'
+import { type ClientLoaderFunctionArgs, useLoaderData, useLocation, useNavigate } from 'react-router'
 import { DriveProvider } from '../../components/drive/drive-context'
 import { loadDriveApi } from '../../components/drive/drive-client'
 import { DrivePage } from '../../components/drive/drive-page'
 import type { DriveView } from '../../components/drive/file-actions'
 import { ProtectedPageFallback } from '../../components/protected-page-fallback'
 import { localeFromPath } from '../../i18n/locale-routing'
-import { useT } from '../../i18n/use-locale'
-import { requireSignedIn } from '../../middleware/auth'
+import { useLocale, useT } from '../../i18n/use-locale'
+import { REDIRECT_PARAM, requireSignedIn } from '../../middleware/auth'
+import { pagePath } from '../../navigation/locale-link'
+import { useSession } from '../../session/use-session'
 
 /**
  * What the drive routes share: the `auth` middleware, then the drive client (the SDK's chunk
@@ -27,9 +29,21 @@ export function DriveHydrateFallback() {
 export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: string }) {
   // Client-loader data is not serialized: the client object arrives as it is.
   const { api } = useLoaderData() as Awaited<ReturnType<typeof driveClientLoader>>
+  const session = useSession()
+  const locale = useLocale()
+  const location = useLocation()
+  const navigate = useNavigate()
+
+  // Signed out meanwhile (here or in another tab): to the login page, which brings the user back.
+  useEffect(() => {
+    if (session.status !== 'signed-out') return
+    void navigate(pagePath('account-login', locale, {}, `?${REDIRECT_PARAM}=${encodeURIComponent(`${location.pathname}${location.search}`)}`), { replace: true })
+  }, [session.status, locale, location.pathname, location.search, navigate])
+
   return (
     <DriveProvider api={api}>
-      <DrivePage view={view} folderId={folderId} />
+      {/* Keyed by account: after switching accounts nothing of the previous one's lists stays. */}
+      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} />
     </DriveProvider>
   )
 }
