@@ -77,6 +77,8 @@ describe('the drive', () => {
     // Rename.
     await rowAction(page, 'notes.txt', en.drive.actions.rename)
     const field = page.getByLabel(en.drive.names.rename.label, { exact: true })
+    // The field has the focus with the name selected but not its extension, ready to type over.
+    await expect.poll(() => field.evaluate((input) => document.activeElement === input && [(input as HTMLInputElement).selectionStart, (input as HTMLInputElement).selectionEnd])).toEqual([0, 'notes'.length])
     await field.fill('journal.txt')
     await field.press('Enter')
     await toast(page, fill(en.drive.toast.renamed, { name: 'journal.txt' }))
@@ -167,6 +169,8 @@ describe('the drive', () => {
 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
+      // Colours change with a short transition; axe must see where they end.
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
       await expectNoA11yViolations(page)
     }
     for (const path of ['/drive/trash', '/drive/starred']) {

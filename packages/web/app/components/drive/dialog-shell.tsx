@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import type { ReactNode } from 'react'
+import { type ReactNode, useRef } from 'react'
 import { useT } from '../../i18n/use-locale'
 import { CloseIcon } from './icons'
 
@@ -26,6 +26,12 @@ const WIDTHS = { sm: 'sm:max-w-md', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' } as c
  */
 export function DialogShell({ open, onOpenChange, title, description, children, footer, size = 'sm', onOpenAutoFocus, testId }: DialogShellProps) {
   const { t } = useT()
+  // What had the focus when the dialog opened (noted while rendering, before the dialog takes
+  // it). A dialog opened from a row's menu was opened by a menu item that is gone by now.
+  const opener = useRef<Element | null>(null)
+  const wasOpen = useRef(false)
+  if (open && !wasOpen.current && typeof document !== 'undefined') opener.current = document.activeElement
+  wasOpen.current = open
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -33,6 +39,14 @@ export function DialogShell({ open, onOpenChange, title, description, children, 
         <Dialog.Content
           data-testid={testId}
           onOpenAutoFocus={onOpenAutoFocus}
+          onCloseAutoFocus={(event) => {
+            // Radix returns the focus to the opener; when that is gone, to the list's current row.
+            if (opener.current?.isConnected && opener.current !== document.body) return
+            const row = document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')
+            if (!row) return
+            event.preventDefault()
+            row.focus({ preventScroll: true })
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={`fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col rounded-t-2xl bg-white shadow-2xl ring-1 ring-slate-900/10 outline-none sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:w-[calc(100vw-2rem)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl dark:bg-slate-900 dark:ring-white/10 ${WIDTHS[size]}`}
         >

@@ -413,8 +413,8 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
             onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
             hasItems={listing.files.length > 0}
             itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
+            note={view === 'trash' ? t('drive.trashNotice', { days: DRIVE_DEFAULTS.trashRetentionDays }) : undefined}
           />
-          {view === 'trash' ? <p className="px-2 pb-2 text-xs text-slate-500 dark:text-slate-400">{t('drive.trashNotice', { days: DRIVE_DEFAULTS.trashRetentionDays })}</p> : null}
         </div>
         {content}
         <QuotaBar about={quota.about} className="mt-8 px-4 lg:hidden" />

@@ -43,6 +43,8 @@ export interface DriveToolbarProps {
   hasItems: boolean
   /** How many items the list holds, once every page is loaded; null before. */
   itemCount: number | null
+  /** A line about this view in place of the count (the trash's retention). */
+  note?: string
 }
 
 /**
@@ -52,7 +54,7 @@ export interface DriveToolbarProps {
  * selected, what can be done to them; it keeps its height either way, so the list does not
  * jump. On a phone the selection's actions fold into a menu after the most used one.
  */
-export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount }: DriveToolbarProps) {
+export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note }: DriveToolbarProps) {
   const { t } = useT()
   const tp = usePlural()
   const actionLabel = useActionLabel()
@@ -142,10 +144,10 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
   } else {
     second = (
       <div className="flex h-12 items-center gap-2 px-2">
-        <p className="min-w-0 flex-1 truncate text-sm text-slate-500 dark:text-slate-400" data-testid="item-count">
-          {itemCount !== null ? tp('drive.list.count', itemCount) : ''}
+        <p className="min-w-0 flex-1 text-xs leading-snug text-slate-500 sm:text-sm dark:text-slate-400" data-testid="item-count">
+          {note ?? (itemCount !== null ? tp('drive.list.count', itemCount) : '')}
         </p>
-        {sortMenu}
+        {hasItems ? sortMenu : null}
       </div>
     )
   }

@@ -264,8 +264,11 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
                   sideOffset={4}
                   className={menuContentClass}
                   onCloseAutoFocus={(event) => {
-                    // Back to the row, not the (unfocusable) trigger.
+                    // Back to the row, not the (unfocusable) trigger; unless the chosen action
+                    // opened a dialog, which has the focus now (taking it back would make the
+                    // dialog's focus trap select all of a rename field).
                     event.preventDefault()
+                    if (document.querySelector('[role="dialog"]')) return
                     document.getElementById(rowId(index))?.focus({ preventScroll: true })
                   }}
                 >

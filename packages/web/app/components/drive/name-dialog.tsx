@@ -52,13 +52,19 @@ export function NameDialog({ open, onOpenChange, mode, initialName, isFolder, on
   const input = useRef<HTMLInputElement>(null)
   const texts = mode === 'new-folder' ? { title: t('drive.names.newFolder.title'), label: t('drive.names.newFolder.label'), submit: t('drive.names.newFolder.submit') } : { title: t('drive.names.rename.title'), label: t('drive.names.rename.label'), submit: t('drive.names.rename.submit') }
 
-  useEffect(() => {
-    if (!open) return
-    setName(initialName)
-    setTouched(false)
-    setServerError(null)
-    setPending(false)
-  }, [open, initialName])
+  // Each opening starts afresh from the given name. Reset while rendering (not in an effect), so
+  // the field already holds the name when the dialog mounts and selects its base name.
+  const [shownFor, setShownFor] = useState<string | null>(open ? initialName : null)
+  const openedWith = open ? initialName : null
+  if (shownFor !== openedWith) {
+    setShownFor(openedWith)
+    if (open) {
+      setName(initialName)
+      setTouched(false)
+      setServerError(null)
+      setPending(false)
+    }
+  }
 
   const problem = findNameProblem(name)
   const problemText = useNameProblemText(touched ? problem : null)
