@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
-import { ERRORS, Metadata, Server, type Upload } from '@tus/server'
+import { ERRORS, MemoryLocker, Metadata, Server, type Upload } from '@tus/server'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -11,6 +11,7 @@ import { isId } from '../../lib/ids.js'
 import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
+import { patchUpload } from './patch-upload.js'
 import { recordUploadProgress } from './progress.js'
 import { stagingOf } from './staging.js'
 
@@ -103,8 +104,11 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
   /** The upload a creation request prepared, for tus's naming function and creation hook. */
   const prepared = new WeakMap<object, { id: string; createdAtMs: number; metadata: Record<string, string> }>()
 
+  // One locker for tus (HEAD, DELETE, creation-with-upload) and our PATCH.
+  const locker = new MemoryLocker()
   const tus = new Server({
     path: UPLOADS_PATH,
+    locker,
     datastore: staging.store,
     generateUrl: (_request, { id }) => uploadEndpoint(deps, id),
     getFileIdFromRequest: (request) => {
@@ -207,8 +211,9 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
     schema: { params: Type.Object({ id: IdStr }) },
     handler: async (request, reply) => {
       const upload = await requireOwnUpload(deps, callerOf(request), request.params.id)
-      if (request.method === 'PATCH' && !isTusBody(request)) {
-        return reply.code(415).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`PATCH bodies must be ${TUS_BODY_TYPE}\n`)
+      if (request.method === 'PATCH') {
+        if (!isTusBody(request)) return reply.code(415).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`PATCH bodies must be ${TUS_BODY_TYPE}\n`)
+        return patchUpload(deps, staging, locker, upload, request, reply)
       }
       if (request.method === 'HEAD') {
         // Every byte arrived but a crash interrupted the completion: finish now, so a client that
