@@ -1,9 +1,8 @@
 import type { DriveEventList } from '@cumulus/protocol'
-import { sql } from 'kysely'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { rfc3339 } from '../../lib/time.js'
 import { EVENT_TYPES } from './events.js'
-import { decodeTimeCursor, encodeTimeCursor, pageLimit } from './time-cursor.js'
+import { newestFirstPage } from '../../lib/paging.js'
 
 export interface ListEventsQuery {
   limit?: string | undefined
@@ -14,18 +13,7 @@ const FEED = 'events'
 
 /** `GET /drive/v1/events`: the caller's recent activity, newest first, cursor-paged. */
 export async function listEvents(deps: DriveDeps, caller: Caller, query: ListEventsQuery): Promise<DriveEventList> {
-  const limit = pageLimit(query.limit)
-  const cursor = query.pageToken ? decodeTimeCursor(query.pageToken, FEED) : null
-  let q = deps.db.selectFrom('drive_events').selectAll().where('user_id', '=', caller.userId)
-  if (cursor) q = q.where(sql<boolean>`(${sql.ref('created_at')}, ${sql.ref('id')}) < (${cursor.createdAtMs}, ${cursor.id})`)
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()
-
-  let nextPageToken = ''
-  if (rows.length > limit) {
-    rows.length = limit
-    const last = rows[limit - 1]
-    if (last) nextPageToken = encodeTimeCursor({ createdAtMs: Number(last.created_at), id: last.id }, FEED)
-  }
+  const { rows, nextPageToken } = await newestFirstPage(deps.db.selectFrom('drive_events').selectAll().where('user_id', '=', caller.userId), FEED, query)
   return {
     events: rows.map((row) => ({
       type: row.type,

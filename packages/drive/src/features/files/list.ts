@@ -1,7 +1,8 @@
-import { AppError, DRIVE_LIST_LIMIT_DEFAULT, DRIVE_LIST_LIMIT_MAX, type DriveFileList, type DriveOrderField, FILE_KIND, FOLDER_KIND, GenericErrors, PHASES } from '@cumulus/protocol'
+import { AppError, DRIVE_LIST_LIMIT_MAX, type DriveFileList, type DriveOrderField, FILE_KIND, FOLDER_KIND, GenericErrors, PHASES } from '@cumulus/protocol'
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { pageLimit } from '../../lib/paging.js'
 import { fileView } from './file-view.js'
 import { liveFolder } from './files.js'
 
@@ -146,13 +147,6 @@ function decodeCursor(token: string, order: string): Cursor {
   throw invalid('page_token is not valid for this listing', 'page_token')
 }
 
-function clampLimit(raw: number | string | undefined): number {
-  if (raw === undefined || raw === '') return DRIVE_LIST_LIMIT_DEFAULT
-  const n = typeof raw === 'number' ? raw : Number(raw)
-  if (!Number.isFinite(n) || !Number.isInteger(n) || n < 1) throw invalid('limit must be a positive integer', 'limit')
-  return Math.min(n, DRIVE_LIST_LIMIT_MAX)
-}
-
 type FileQuery = SelectQueryBuilder<DriveDatabase, 'drive_files', FilesTable>
 
 /**
@@ -161,7 +155,7 @@ type FileQuery = SelectQueryBuilder<DriveDatabase, 'drive_files', FilesTable>
  * index range scans from that point, in constant time whatever the folder's size.
  */
 export async function listFiles(deps: DriveDeps, caller: Caller, query: ListQuery): Promise<DriveFileList> {
-  const limit = clampLimit(query.limit)
+  const limit = pageLimit(query.limit)
   const filters = parseFilters(query.filters)
   const order = parseOrder(query.orderBy, query.direction)
   const orderKey = `${order.field}:${order.descending ? 'desc' : 'asc'}`

@@ -6,7 +6,7 @@ import { isId } from '../../lib/ids.js'
 import { deleteTrees } from '../batch/delete-trees.js'
 import { chunks, lockUserTree, retryOnConflict } from '../batch/tree.js'
 import { recordEvents } from '../events/events.js'
-import { decodeTimeCursor, encodeTimeCursor, pageLimit } from '../events/time-cursor.js'
+import { newestFirstPage } from '../../lib/paging.js'
 import { taskView } from './task-view.js'
 
 export const TASK_TYPES = ['offline', 'upload', 'batch', 'decompress'] as const satisfies readonly DriveTaskType[]
@@ -55,22 +55,10 @@ function parsePhases(raw: string | undefined): string[] | undefined {
 export async function listTasks(deps: DriveDeps, caller: Caller, query: ListTasksQuery): Promise<DriveTaskList> {
   const type = query.type ?? 'offline'
   if (!(TASK_TYPES as readonly string[]).includes(type)) throw invalid(`type must be one of ${TASK_TYPES.join(', ')}`, 'type')
-  const limit = pageLimit(query.limit)
   const phases = parsePhases(query.filters)
-  const feed = `tasks:${type}`
-  const cursor = query.pageToken ? decodeTimeCursor(query.pageToken, feed) : null
-
   let q = deps.db.selectFrom('drive_tasks').selectAll().where('user_id', '=', caller.userId).where('type', '=', type)
   if (phases) q = phases.length > 0 ? q.where('phase', 'in', phases) : q.where(sql<boolean>`1 = 0`)
-  if (cursor) q = q.where(sql<boolean>`(${sql.ref('created_at')}, ${sql.ref('id')}) < (${cursor.createdAtMs}, ${cursor.id})`)
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()
-
-  let nextPageToken = ''
-  if (rows.length > limit) {
-    rows.length = limit
-    const last = rows[limit - 1]
-    if (last) nextPageToken = encodeTimeCursor({ createdAtMs: Number(last.created_at), id: last.id }, feed)
-  }
+  const { rows, nextPageToken } = await newestFirstPage(q, `tasks:${type}`, query)
   return { tasks: rows.map(taskView), next_page_token: nextPageToken, expires_in: TASK_LIST_EXPIRES_IN_SECONDS }
 }
 

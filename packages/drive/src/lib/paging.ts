@@ -1,4 +1,5 @@
 import { AppError, DRIVE_LIST_LIMIT_DEFAULT, DRIVE_LIST_LIMIT_MAX, GenericErrors } from '@cumulus/protocol'
+import { type RawBuilder, sql } from 'kysely'
 
 /*
  * Paging for the newest-first feeds (events, tasks): the cursor is the last row's
@@ -40,4 +41,34 @@ export function pageLimit(raw: string | number | undefined): number {
   const n = typeof raw === 'number' ? raw : Number(raw)
   if (!Number.isSafeInteger(n) || n < 1) throw invalid('limit must be a positive integer', 'limit')
   return Math.min(n, DRIVE_LIST_LIMIT_MAX)
+}
+
+/** Rows that have a creation time and an id: what a newest-first feed pages over. */
+interface FeedRow {
+  created_at: number
+  id: string
+}
+
+/** A query builder narrowed to what newestFirstPage needs, so events and tasks share it. */
+interface FeedQuery<R extends FeedRow> {
+  where(expression: RawBuilder<boolean>): FeedQuery<R>
+  orderBy(column: 'created_at' | 'id', direction: 'desc'): FeedQuery<R>
+  limit(limit: number): FeedQuery<R>
+  execute(): Promise<R[]>
+}
+
+/** One page of `query` (already filtered to the caller) newest first, from the cursor in `pageToken`. */
+export async function newestFirstPage<R extends FeedRow>(query: FeedQuery<R>, feed: string, input: { limit?: string | number | undefined; pageToken?: string | undefined }): Promise<{ rows: R[]; nextPageToken: string }> {
+  const limit = pageLimit(input.limit)
+  const cursor = input.pageToken ? decodeTimeCursor(input.pageToken, feed) : null
+  let q = query
+  if (cursor) q = q.where(sql<boolean>`(${sql.ref('created_at')}, ${sql.ref('id')}) < (${cursor.createdAtMs}, ${cursor.id})`)
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()
+  let nextPageToken = ''
+  if (rows.length > limit) {
+    rows.length = limit
+    const last = rows[limit - 1] as R
+    nextPageToken = encodeTimeCursor({ createdAtMs: Number(last.created_at), id: last.id }, feed)
+  }
+  return { rows, nextPageToken }
 }
