@@ -1,13 +1,14 @@
-// Resuming an upload after the page went away: an upload interrupted by a reload is listed
-// as unfinished; choosing the same file again continues it from the offset the server kept
-// (the first PATCH after the reload does not start at 0), and the stored file downloads
-// byte for byte.
+// Resuming uploads after the page went away: an upload interrupted by a reload is listed as
+// unfinished; choosing the same file again continues it from the offset the server kept (the
+// first PATCH after the reload does not start at 0), and the stored file downloads byte for
+// byte. A folder interrupted the same way goes on as a whole when the folder is chosen again:
+// the files that had started and those that had not, each once, into the folders made before.
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import { fill, seedUser, signInWithPassword } from './account-utils'
-import { driveRow, localTree, patternBytes, rowAction, uploadThrottle } from './drive-utils'
+import { driveRow, localTree, patternBytes, rowAction, rowNames, uploadThrottle } from './drive-utils'
 import { test, waitForHydration } from './playwright-utils'
 
 const MiB = 1024 * 1024
@@ -55,6 +56,45 @@ test('an upload interrupted by a reload continues from where it stopped when the
     const saved = await readFile(await download.path())
     expect(saved.length).toBe(content.length)
     expect(Buffer.compare(saved, Buffer.from(content))).toBe(0)
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+})
+
+test('a folder upload interrupted by a reload goes on as a whole when the folder is chosen again', async ({ openPage, server }) => {
+  const user = await seedUser(server, { label: 'drive-resume-folder', name: 'Fay Folder' })
+  const { page, context } = await openPage()
+  page.on('dialog', (dialog) => void dialog.accept())
+  await signInWithPassword(page, user)
+  await page.goto('/drive')
+  await page.getByTestId('drive-empty').waitFor()
+
+  // Five files, three at a time: when the page reloads, two have not started.
+  const names = ['a.bin', 'b.bin', 'c.bin', 'd.bin', 'e.bin']
+  const root = await localTree(Object.fromEntries(names.map((name, i) => [`album/${i < 2 ? '' : 'more/'}${name}`, patternBytes(MiB, i + 1)])))
+  try {
+    const throttle = await uploadThrottle(context, page)
+    await throttle.set(256 * 1024)
+    await page.getByTestId('upload-folder-input').setInputFiles(join(root, 'album'))
+    const first = page.getByRole('progressbar', { name: fill(en.drive.upload.progress, { name: 'a.bin' }) })
+    await expect.poll(async () => Number(await first.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(0)
+
+    await page.reload()
+    await waitForHydration(page)
+    const earlier = page.getByTestId('earlier-uploads')
+    await earlier.getByTestId('earlier-upload').filter({ hasText: 'album' }).filter({ hasText: fill(en.drive.upload.earlier.filesLeft.other, { count: 5 }) }).waitFor()
+
+    await throttle.set(null)
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), earlier.getByRole('button', { name: en.drive.upload.earlier.chooseFolder }).click()])
+    await chooser.setFiles(join(root, 'album'))
+    await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(fill(en.drive.upload.finished.other, { count: 5 }))
+
+    // One album, each file once, in the folders it had before the reload.
+    await expect.poll(() => rowNames(page)).toEqual(['album'])
+    await driveRow(page, 'album').dblclick()
+    await expect.poll(() => rowNames(page)).toEqual(['more', 'a.bin', 'b.bin'])
+    await driveRow(page, 'more').dblclick()
+    await expect.poll(() => rowNames(page)).toEqual(['c.bin', 'd.bin', 'e.bin'])
   } finally {
     await rm(root, { recursive: true, force: true })
   }

@@ -22,10 +22,15 @@ export function createDriveServices(api: DriveApi): DriveServices {
   const emit = (change: DriveChange) => {
     for (const listener of listeners) listener(change)
   }
-  const uploads = new UploadManager(api, {
-    onUploaded: (file) => emit({ type: 'uploaded', file }),
-    onFolderCreated: (folder) => emit({ type: 'folder-created', folder }),
-  })
+  const uploads = new UploadManager(
+    api,
+    {
+      onUploaded: (file) => emit({ type: 'uploaded', file }),
+      onFolderCreated: (folder) => emit({ type: 'folder-created', folder }),
+    },
+    // Batches are remembered in the browser, to go on after a reload.
+    { storage: typeof window === 'undefined' ? null : window.localStorage },
+  )
   return {
     api,
     uploads,

@@ -99,7 +99,7 @@ const QUOTA_REFRESH_DELAY_MS = 1_500
  * A drive page: My drive and its folders, Starred, or Trash. The list, its toolbar and dialogs,
  * uploads by button or drop, the preview, the quota, and toasts after each action.
  */
-export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?: string }) {
+export function DrivePage({ view, folderId = '', accountId = '' }: { view: DriveView; folderId?: string; accountId?: string }) {
   const { t } = useT()
   const tp = usePlural()
   const locale = useLocale()
@@ -136,8 +136,9 @@ export function DrivePage({ view, folderId = '' }: { view: DriveView; folderId?:
   }, [ids, listing.files])
   useEffect(() => setSelection(EMPTY_SELECTION), [view, folderId])
   useEffect(() => {
+    uploads.setAccount(accountId)
     void uploads.loadPendingFromEarlier().catch(() => undefined)
-  }, [uploads])
+  }, [uploads, accountId])
   useEffect(() => () => clearTimeout(quotaTimer.current), [])
   useEffect(() => {
     if (!focusListOnArrival || listing.loading) return

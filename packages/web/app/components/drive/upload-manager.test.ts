@@ -19,7 +19,7 @@ describe('UploadManager', () => {
   it('uploads three at a time into the folder, in order, and starts the next as one finishes', async () => {
     const api = new FakeDriveApi()
     const uploaded = vi.fn()
-    const manager = new UploadManager(api, { onUploaded: uploaded }, 3)
+    const manager = new UploadManager(api, { onUploaded: uploaded }, { concurrency: 3 })
     await manager.add(pickedFromInput(['a', 'b', 'c', 'd', 'e'].map((n) => aLocalFile(`${n}.txt`))), 'folder1')
     expect(statuses(manager)).toEqual(['a.txt:uploading', 'b.txt:uploading', 'c.txt:uploading', 'd.txt:waiting', 'e.txt:waiting'])
     expect(api.uploads.map((u) => [u.input.name, u.input.parentId])).toEqual([
@@ -47,7 +47,7 @@ describe('UploadManager', () => {
 
   it('pauses and resumes through the handle, letting a waiting upload use the freed slot', async () => {
     const api = new FakeDriveApi()
-    const manager = new UploadManager(api, {}, 1)
+    const manager = new UploadManager(api, {}, { concurrency: 1 })
     await manager.add(pickedFromInput([aLocalFile('a.bin'), aLocalFile('b.bin')]), '')
     const key = manager.items()[0]!.key
     manager.pause(key)
@@ -60,7 +60,7 @@ describe('UploadManager', () => {
 
   it('a paused upload that had not started starts later, not at once', async () => {
     const api = new FakeDriveApi()
-    const manager = new UploadManager(api, {}, 1)
+    const manager = new UploadManager(api, {}, { concurrency: 1 })
     await manager.add(pickedFromInput([aLocalFile('a.bin'), aLocalFile('b.bin')]), '')
     const second = manager.items()[1]!.key
     manager.pause(second)
@@ -101,7 +101,7 @@ describe('UploadManager', () => {
   it('rebuilds a picked folder tree (parents first) and puts each file into its folder', async () => {
     const api = new FakeDriveApi()
     const created = vi.fn()
-    const manager = new UploadManager(api, { onFolderCreated: created }, 10)
+    const manager = new UploadManager(api, { onFolderCreated: created }, { concurrency: 10 })
     const picked = pickedFromInput([aLocalFile('1.jpg', 5, 1, 'photos/2024/1.jpg'), aLocalFile('notes.txt', 5, 1, 'photos/notes.txt'), aLocalFile('2.jpg', 5, 1, 'photos/2024/may/2.jpg')])
     await manager.add(picked, 'root-folder')
 
@@ -139,7 +139,7 @@ describe('UploadManager', () => {
     expect(manager.pendingFromEarlier().map((u) => u.name)).toEqual(['report.pdf', 'movie.mp4'])
 
     // Same name, other size: not the same file. Right name, size and time: continues.
-    const matched = manager.resumeEarlier([aLocalFile('movie.mp4', 901, 222), aLocalFile('report.pdf', 300, 111)])
+    const matched = await manager.resumeEarlier([aLocalFile('movie.mp4', 901, 222), aLocalFile('report.pdf', 300, 111)])
     expect(matched).toBe(1)
     expect(api.uploads.map((u) => [u.input.name, u.input.parentId, u.input.file.size])).toEqual([['report.pdf', 'docs', 300]])
     expect(manager.pendingFromEarlier().map((u) => u.name)).toEqual(['movie.mp4'])
@@ -172,5 +172,67 @@ describe('UploadManager', () => {
     expect(manager.items()).toBe(first)
     await manager.add(pickedFromInput([aLocalFile('a')]), '')
     expect(manager.items()).not.toBe(first)
+  })
+
+  it('remembers a folder batch, so after a reload the files that had not started continue too, into the folders already made', async () => {
+    const storage = new Map<string, string>()
+    const kv = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) }
+    const api = new FakeDriveApi()
+    const before = new UploadManager(api, {}, { concurrency: 1, storage: kv })
+    before.setAccount('u1')
+    const tree = () => pickedFromInput([aLocalFile('1.jpg', 5, 1, 'trip/1.jpg'), aLocalFile('2.jpg', 6, 2, 'trip/day2/2.jpg'), aLocalFile('3.jpg', 7, 3, 'trip/day2/3.jpg')])
+    await before.add(tree(), 'home')
+    api.uploads[0]!.finish()
+    await settle()
+    expect(api.uploads.map((u) => u.input.name)).toEqual(['1.jpg', '2.jpg'])
+    const foldersMade = api.callsOf('createFolder').length
+    expect(foldersMade).toBe(2)
+
+    // The page reloads: a new manager, the same storage. The SDK remembers only 2.jpg (started).
+    api.pending = [{ fingerprint: 'fp2', name: '2.jpg', size: 6, lastModified: 2, parentId: api.uploads[1]!.input.parentId! }]
+    const after = new UploadManager(api, {}, { storage: kv })
+    after.setAccount('u1')
+    await after.loadPendingFromEarlier()
+    // One row for the batch (its started file included), with what is left of it.
+    expect(after.pendingFromEarlier()).toEqual([{ kind: 'batch', id: expect.any(String), name: 'trip', filesLeft: 2, bytesLeft: 13 }])
+    // Another account on this browser sees nothing of it.
+    const other = new UploadManager(api, {}, { storage: kv })
+    other.setAccount('u2')
+    api.pending = []
+    await other.loadPendingFromEarlier()
+    expect(other.pendingFromEarlier()).toEqual([])
+
+    expect(await after.resumeEarlier(tree())).toBe(2)
+    const day2 = [...api.files.values()].find((f) => f.name === 'day2')!
+    expect(api.uploads.slice(2).map((u) => [u.input.name, u.input.parentId])).toEqual([
+      ['2.jpg', day2.id],
+      ['3.jpg', day2.id],
+    ])
+    // No folder made twice, nothing left to offer.
+    expect(api.callsOf('createFolder')).toHaveLength(foldersMade)
+    expect(after.pendingFromEarlier()).toEqual([])
+    api.uploads[2]!.finish()
+    api.uploads[3]!.finish()
+    await settle()
+    // The batch is complete: forgotten.
+    const again = new UploadManager(api, {}, { storage: kv })
+    again.setAccount('u1')
+    await again.loadPendingFromEarlier()
+    expect(again.pendingFromEarlier()).toEqual([])
+    expect([...storage.keys()].filter((k) => k.startsWith('cumulus-drive-batch:'))).toEqual([])
+  })
+
+  it('a cancelled file is not offered again after a reload', async () => {
+    const storage = new Map<string, string>()
+    const kv = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) }
+    const api = new FakeDriveApi()
+    const before = new UploadManager(api, {}, { concurrency: 1, storage: kv })
+    before.setAccount('u1')
+    await before.add(pickedFromInput([aLocalFile('a.bin', 5, 1), aLocalFile('b.bin', 6, 2)]), '')
+    before.cancel(before.items()[1]!.key)
+    const after = new UploadManager(api, {}, { storage: kv })
+    after.setAccount('u1')
+    await after.loadPendingFromEarlier()
+    expect(after.pendingFromEarlier()).toEqual([{ kind: 'batch', id: expect.any(String), name: 'a.bin', filesLeft: 1, bytesLeft: 5 }])
   })
 })

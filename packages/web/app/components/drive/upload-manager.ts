@@ -1,6 +1,7 @@
 import type { DriveFile } from '@cumulus/protocol'
 import type { PickedFiles } from './collect-files'
 import type { DriveApi, DriveUploadHandle, DrivePendingUpload } from './drive-api'
+import { BatchRecords, type BatchFile, type KeyValueLike, type StoredBatch } from './upload-batches'
 
 export type UploadStatus = 'waiting' | 'uploading' | 'paused' | 'done' | 'failed' | 'cancelled'
 
@@ -32,6 +33,22 @@ export interface UploadEvents {
   onFolderCreated?(folder: DriveFile): void
 }
 
+/** What an earlier visit left unfinished, as the panel lists it. */
+export type EarlierUpload =
+  /** Files added together (a folder, several files); some had not started yet. */
+  | { kind: 'batch'; id: string; name: string; filesLeft: number; bytesLeft: number }
+  /** One upload the SDK remembers that belongs to no remembered batch. */
+  | { kind: 'file'; name: string; sizeBytes: number; upload: DrivePendingUpload }
+
+/** The batch an upload belongs to, while it runs in this tab. */
+interface LiveBatch {
+  batch: StoredBatch
+  /** Whether `records` keeps it (a batch too large to keep is not). */
+  stored: boolean
+  /** Folder path -> its id once created (or being created). */
+  folderOf: Map<string, Promise<string>>
+}
+
 interface Entry {
   item: UploadItem
   file: File
@@ -39,9 +56,25 @@ interface Entry {
   parentId: string | null
   handle: DriveUploadHandle | null
   cancelRequested: boolean
+  batch: LiveBatch
+  /** Its place in `batch.batch.files`. */
+  index: number
 }
 
 let nextKey = 1
+
+const parentPath = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')))
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+
+function randomId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
+}
+
+export interface UploadManagerOptions {
+  concurrency?: number
+  /** Where batches are remembered for resuming after a reload (localStorage); none: not remembered. */
+  storage?: KeyValueLike | null
+}
 
 /**
  * The browser tab's uploads: a queue run `UPLOAD_CONCURRENCY` at a time through the SDK's
@@ -53,15 +86,25 @@ export class UploadManager {
   readonly #api: DriveApi
   readonly #events: UploadEvents
   readonly #concurrency: number
+  readonly #storage: KeyValueLike | null
+  #records: BatchRecords | null = null
   #entries: Entry[] = []
   #snapshot: readonly UploadItem[] = []
   readonly #listeners = new Set<() => void>()
-  #pending: readonly DrivePendingUpload[] = []
+  #earlier: readonly EarlierUpload[] = []
+  /** The remembered batches behind `#earlier`'s batch rows. */
+  #earlierBatches = new Map<string, { batch: StoredBatch; done: boolean[] }>()
 
-  constructor(api: DriveApi, events: UploadEvents = {}, concurrency = UPLOAD_CONCURRENCY) {
+  constructor(api: DriveApi, events: UploadEvents = {}, options: UploadManagerOptions = {}) {
     this.#api = api
     this.#events = events
-    this.#concurrency = concurrency
+    this.#concurrency = options.concurrency ?? UPLOAD_CONCURRENCY
+    this.#storage = options.storage ?? null
+  }
+
+  /** The signed-in account: batches are remembered per account. */
+  setAccount(account: string): void {
+    this.#records = this.#storage && account ? new BatchRecords(this.#storage, account) : null
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -72,78 +115,155 @@ export class UploadManager {
   /** The rows, in the order they were added; the same array until something changes. */
   items = (): readonly UploadItem[] => this.#snapshot
 
-  /** Uploads from an earlier visit that can continue once the user picks their files again. */
-  pendingFromEarlier = (): readonly DrivePendingUpload[] => this.#pending
+  /** What earlier visits left unfinished, continued once the user picks the same files again. */
+  pendingFromEarlier = (): readonly EarlierUpload[] => this.#earlier
 
-  /** Reads the SDK's remembered uploads, leaving out those already running here. */
+  /**
+   * Reads the remembered batches and the SDK's remembered uploads, leaving out what runs here
+   * and the SDK's uploads that belong to a batch (the batch lists them).
+   */
   async loadPendingFromEarlier(): Promise<void> {
+    const running = new Set(this.#entries.map((entry) => entry.batch.batch.id))
+    const batches = (this.#records?.list() ?? []).filter(({ batch }) => !running.has(batch.id))
     const stored = await this.#api.pendingUploads()
-    this.#pending = stored.filter((upload) => !this.#entries.some((entry) => matches(upload, entry.file, entry.parentId)))
+    const inBatch = (upload: DrivePendingUpload) =>
+      batches.some(({ batch }) => batch.files.some((file) => baseName(file.path) === upload.name && file.size === Number(upload.size) && file.lastModified === upload.lastModified && batch.folders[parentPath(file.path)] === (upload.parentId ?? '')))
+    const files = stored.filter((upload) => !inBatch(upload) && !this.#entries.some((entry) => matches(upload, entry.file, entry.parentId)))
+    this.#earlierBatches = new Map(batches.map((remembered) => [remembered.batch.id, remembered]))
+    this.#earlier = [
+      ...batches.map(({ batch, done }): EarlierUpload => {
+        const left = batch.files.filter((_, index) => !done[index])
+        const roots = new Set(batch.files.map((file) => file.path.split('/')[0]!))
+        const name = roots.size === 1 ? [...roots][0]! : baseName(left[0]!.path)
+        return { kind: 'batch', id: batch.id, name, filesLeft: left.length, bytesLeft: left.reduce((sum, file) => sum + file.size, 0) }
+      }),
+      ...files.map((upload): EarlierUpload => ({ kind: 'file', name: upload.name, sizeBytes: Number(upload.size), upload })),
+    ]
     this.#emit()
   }
 
-  /** Hides the earlier uploads for this visit (the SDK still remembers them for the next). */
+  /** Hides the earlier uploads for this visit (they stay remembered for the next). */
   dismissPendingFromEarlier(): void {
-    this.#pending = []
+    this.#earlier = []
     this.#emit()
   }
 
   /** Drops the earlier uploads for good: the server discards what it received of them. */
   async discardPendingFromEarlier(): Promise<void> {
-    const discarded = this.#pending
-    this.#pending = []
+    const discarded = this.#earlier
+    this.#earlier = []
     this.#emit()
-    await Promise.allSettled(discarded.map((upload) => this.#api.discardUpload(upload.fingerprint)))
+    for (const earlier of discarded) if (earlier.kind === 'batch') this.#records?.remove(earlier.id)
+    // Every upload the SDK remembers goes too (those of the batches included), except the ones
+    // running in this tab.
+    const live = (upload: DrivePendingUpload) => this.#entries.some((entry) => isUnfinished(entry.item.status) && matches(upload, entry.file, entry.parentId))
+    const stored = await this.#api.pendingUploads()
+    await Promise.allSettled(stored.filter((upload) => !live(upload)).map((upload) => this.#api.discardUpload(upload.fingerprint)))
   }
 
   /**
-   * Continues earlier uploads with the files the user picked again: each picked file that
-   * matches one (same name, size and last-modified time) goes back to its folder, where the SDK
-   * resumes it from the server's offset. Returns how many matched.
+   * Continues earlier uploads with the files (or folder) the user picked again. A picked file
+   * continues a remembered batch when its path in the folder (or else its name), size and
+   * modification time match a file of the batch not done yet: it goes to the folder it was meant
+   * for (folders not created yet are created), and the SDK resumes it from the server's offset
+   * if it had started. A picked file can also match a lone upload the SDK remembers. Returns how
+   * many files matched.
    */
-  resumeEarlier(picked: readonly File[]): number {
+  async resumeEarlier(picked: PickedFiles | readonly File[]): Promise<number> {
+    const files = Array.isArray(picked) ? (picked as readonly File[]).map((file) => ({ file, path: file.webkitRelativePath || file.name })) : (picked as PickedFiles).files
+    const unused = new Set(files)
     let matched = 0
-    const left = [...this.#pending]
-    for (const file of picked) {
-      const index = left.findIndex((upload) => matches(upload, file, upload.parentId ?? ''))
-      if (index === -1) continue
-      const [upload] = left.splice(index, 1)
-      this.#add(file, file.name, upload!.parentId ?? '', upload!.parentId ?? '')
-      matched += 1
+    const left: EarlierUpload[] = []
+    const runs: Promise<void>[] = []
+    for (const earlier of this.#earlier) {
+      if (earlier.kind === 'file') {
+        const found = [...unused].find(({ file }) => matches(earlier.upload, file, earlier.upload.parentId ?? ''))
+        if (!found) {
+          left.push(earlier)
+          continue
+        }
+        unused.delete(found)
+        const parentId = earlier.upload.parentId ?? ''
+        const live: LiveBatch = { batch: { id: randomId(), targetFolderId: parentId, createdAt: Date.now(), folders: { '': parentId }, files: [{ path: found.file.name, size: found.file.size, lastModified: found.file.lastModified }] }, stored: false, folderOf: new Map([['', Promise.resolve(parentId)]]) }
+        runs.push(this.#run(live, [{ file: found.file, index: 0 }], []))
+        matched += 1
+        continue
+      }
+      const remembered = this.#earlierBatches.get(earlier.id)
+      if (!remembered) continue
+      const { batch, done } = remembered
+      const chosen: { file: File; index: number }[] = []
+      batch.files.forEach((wanted, index) => {
+        if (done[index]) return
+        const same = (candidate: { file: File; path: string }) => candidate.file.size === wanted.size && candidate.file.lastModified === wanted.lastModified
+        const found = [...unused].find((candidate) => candidate.path === wanted.path && same(candidate)) ?? [...unused].find((candidate) => baseName(candidate.path) === baseName(wanted.path) && same(candidate))
+        if (!found) return
+        unused.delete(found)
+        chosen.push({ file: found.file, index })
+      })
+      if (chosen.length === 0) {
+        left.push(earlier)
+        continue
+      }
+      const folderOf = new Map(Object.entries(batch.folders).map(([path, id]) => [path, Promise.resolve(id)]))
+      runs.push(this.#run({ batch, stored: true, folderOf }, chosen, []))
+      matched += chosen.length
+      // Files of the batch not picked this time stay offered.
+      if (chosen.length < earlier.filesLeft) {
+        const doneNow = [...done]
+        for (const { index } of chosen) doneNow[index] = true
+        const rest = batch.files.filter((_, index) => !doneNow[index])
+        this.#earlierBatches.set(batch.id, { batch, done: doneNow })
+        left.push({ ...earlier, filesLeft: rest.length, bytesLeft: rest.reduce((sum, file) => sum + file.size, 0) })
+      }
     }
-    this.#pending = left
+    this.#earlier = left
     this.#emit()
-    this.#pump()
+    await Promise.all(runs)
     return matched
   }
 
   /**
    * Uploads picked or dropped files into the folder `folderId`: first the folders of a folder
    * tree (created in order, parents first), then the files. A folder that cannot be created
-   * fails the files inside it with that error; the others go on.
+   * fails the files inside it with that error; the others go on. The batch is remembered, so a
+   * reload does not lose the files that had not started.
    */
   async add(picked: PickedFiles, folderId: string): Promise<void> {
-    const folderOf = new Map<string, Promise<string>>([['', Promise.resolve(folderId)]])
-    const parentPath = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')))
-    const entries = picked.files.map(({ file, path }) => this.#add(file, path, null, folderId))
+    const files: BatchFile[] = picked.files.map(({ file, path }) => ({ path, size: file.size, lastModified: file.lastModified }))
+    const batch: StoredBatch = { id: randomId(), targetFolderId: folderId, createdAt: Date.now(), folders: { '': folderId }, files }
+    const stored = this.#records?.create(batch) ?? false
+    const live: LiveBatch = { batch, stored, folderOf: new Map([['', Promise.resolve(folderId)]]) }
+    await this.#run(
+      live,
+      picked.files.map(({ file }, index) => ({ file, index })),
+      picked.folders,
+    )
+  }
+
+  /** Queues files of a batch, creates the folders they (and `emptyFolders`) need, then starts them. */
+  async #run(live: LiveBatch, files: { file: File; index: number }[], emptyFolders: readonly string[]): Promise<void> {
+    const { batch } = live
+    const entries = files.map(({ file, index }) => this.#add(file, batch.files[index]!.path, live, index))
     this.#emit()
 
     const create = (path: string): Promise<string> => {
-      let made = folderOf.get(path)
+      let made = live.folderOf.get(path)
       if (!made) {
-        const name = path.slice(path.lastIndexOf('/') + 1)
         made = create(parentPath(path)).then(async (parentId) => {
-          const folder = await this.#api.createFolder({ name, parentId })
+          const folder = await this.#api.createFolder({ name: baseName(path), parentId })
+          if (live.stored) this.#records?.setFolder(batch, path, folder.id)
+          else batch.folders[path] = folder.id
           this.#events.onFolderCreated?.(folder)
           return folder.id
         })
-        folderOf.set(path, made)
+        live.folderOf.set(path, made)
       }
       return made
     }
     // Parents before children, and one folder at a time: names that clash get their suffix in a
     // predictable order, and a tree of thousands of folders does not flood the server.
-    const folders = [...new Set([...picked.folders, ...picked.files.map((f) => parentPath(f.path)).filter(Boolean)])].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))
+    const folders = [...new Set([...emptyFolders, ...entries.map((entry) => parentPath(entry.item.path)).filter(Boolean)])].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))
     for (const path of folders) await create(path).catch(() => undefined)
 
     for (const entry of entries) {
@@ -187,6 +307,7 @@ export class UploadManager {
     entry.cancelRequested = true
     entry.handle?.cancel()
     this.#update(entry, { status: 'cancelled', bytesPerSecond: 0 })
+    this.#settled(entry)
     this.#emit()
     this.#pump()
   }
@@ -219,16 +340,23 @@ export class UploadManager {
     this.#emit()
   }
 
-  #add(file: File, path: string, parentId: string | null, targetFolderId: string): Entry {
+  #add(file: File, path: string, batch: LiveBatch, index: number): Entry {
     const entry: Entry = {
       file,
-      parentId,
+      parentId: null,
       handle: null,
       cancelRequested: false,
-      item: { key: `u${nextKey++}`, name: file.name, path, sizeBytes: file.size, status: 'waiting', sentBytes: 0, bytesPerSecond: 0, error: null, targetFolderId },
+      batch,
+      index,
+      item: { key: `u${nextKey++}`, name: file.name, path, sizeBytes: file.size, status: 'waiting', sentBytes: 0, bytesPerSecond: 0, error: null, targetFolderId: batch.batch.targetFolderId },
     }
     this.#entries.push(entry)
     return entry
+  }
+
+  /** A file of a batch needs nothing more (uploaded or cancelled): the remembered batch knows. */
+  #settled(entry: Entry): void {
+    if (entry.batch.stored) this.#records?.markDone(entry.batch.batch.id, entry.index)
   }
 
   #find(key: string): Entry | undefined {
@@ -268,6 +396,7 @@ export class UploadManager {
       (file) => {
         if (entry.handle !== handle) return
         this.#update(entry, { status: 'done', sentBytes: entry.item.sizeBytes, bytesPerSecond: 0 })
+        this.#settled(entry)
         this.#events.onUploaded?.(file)
         this.#pump()
       },

@@ -19,7 +19,7 @@ function aLocalFile(name: string, size: number, lastModified = 1_700_000_000_000
 
 async function setUp(files: File[] = [], concurrency = 3) {
   const api = new FakeDriveApi()
-  const manager = new UploadManager(api, {}, concurrency)
+  const manager = new UploadManager(api, {}, { concurrency })
   renderPage(<UploadPanel uploads={manager} />)
   if (files.length > 0) await act(() => manager.add(pickedFromInput(files), ''))
   return { api, manager }
@@ -105,7 +105,7 @@ describe('UploadPanel', () => {
     expect(api.uploads).toHaveLength(0)
 
     fireEvent.change(input, { target: { files: [aLocalFile('holiday.mp4', 3 * MiB, 42)] } })
-    expect(api.uploads.map((u) => [u.input.name, u.input.parentId])).toEqual([['holiday.mp4', 'videos']])
+    await waitFor(() => expect(api.uploads.map((u) => [u.input.name, u.input.parentId])).toEqual([['holiday.mp4', 'videos']]))
     expect(screen.queryByTestId('earlier-uploads')).toBeNull()
     expect(row('holiday.mp4').dataset.status).toBe('uploading')
   })

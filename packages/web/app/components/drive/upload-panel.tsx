@@ -1,5 +1,6 @@
 import { type CSSProperties, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
+import { pickedFromInput } from './collect-files'
 import { formatBytes, formatDuration, formatSpeed } from './format'
 import { AlertIcon, CheckIcon, ChevronDownIcon, ChevronUpIcon, CloseIcon, FileKindIcon, kindFromName, PauseIcon, PlayIcon, RetryIcon } from './icons'
 import { isUnfinished, type UploadItem, type UploadManager, uploadTotals } from './upload-manager'
@@ -58,9 +59,10 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
 
   function chooseAgain(files: FileList | null) {
     if (!files || files.length === 0) return
-    const matched = uploads.resumeEarlier(Array.from(files))
-    setNoMatch(matched === 0)
-    setResumed(matched)
+    void uploads.resumeEarlier(pickedFromInput(files)).then((matched) => {
+      setNoMatch(matched === 0)
+      setResumed(matched)
+    })
   }
 
   const title =
@@ -131,9 +133,10 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
             <p className="mt-1 text-xs leading-relaxed text-slate-600 dark:text-slate-300">{t('drive.upload.earlier.text')}</p>
             <ul className="mt-2 space-y-0.5 text-xs text-slate-700 dark:text-slate-200">
               {earlier.slice(0, EARLIER_SHOWN).map((upload, index) => (
-                <li key={`${upload.name}-${index}`} className="flex gap-2">
+                <li key={upload.kind === 'batch' ? upload.id : `${upload.name}-${index}`} className="flex gap-2" data-testid="earlier-upload">
                   <span className="min-w-0 flex-1 truncate">{upload.name}</span>
-                  <span className="shrink-0 text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(Number(upload.size), locale)}</span>
+                  {upload.kind === 'batch' ? <span className="shrink-0 text-slate-500 dark:text-slate-400">{tp('drive.upload.earlier.filesLeft', upload.filesLeft)}</span> : null}
+                  <span className="shrink-0 text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(upload.kind === 'batch' ? upload.bytesLeft : upload.sizeBytes, locale)}</span>
                 </li>
               ))}
               {earlier.length > EARLIER_SHOWN ? <li className="text-slate-500 dark:text-slate-400">+{(earlier.length - EARLIER_SHOWN).toLocaleString(locale)}</li> : null}

@@ -159,6 +159,7 @@ export default {
     },
     earlier: {
       title: 'Unfinished uploads',
+      filesLeft: { one: '{{count}} file left', other: '{{count}} files left' },
       text: 'These uploads stopped before they finished. Choose the same files or folder again to continue where they left off.',
       chooseFiles: 'Choose files',
       chooseFolder: 'Choose folder',

@@ -160,6 +160,7 @@ export default {
     },
     earlier: {
       title: 'Unggahan yang belum selesai',
+      filesLeft: { one: 'sisa {{count}} file', other: 'sisa {{count}} file' },
       text: 'Unggahan ini berhenti sebelum selesai. Pilih lagi file atau folder yang sama untuk melanjutkan dari titik terakhir.',
       chooseFiles: 'Pilih file',
       chooseFolder: 'Pilih folder',

@@ -160,6 +160,7 @@ export default {
     },
     earlier: {
       title: '끝나지 않은 업로드',
+      filesLeft: { one: '{{count}}개 남음', other: '{{count}}개 남음' },
       text: '이 업로드는 끝나기 전에 멈췄습니다. 같은 파일이나 폴더를 다시 선택하면 멈춘 곳부터 이어서 올립니다.',
       chooseFiles: '파일 선택',
       chooseFolder: '폴더 선택',

@@ -160,6 +160,7 @@ export default {
     },
     earlier: {
       title: 'Muat naik yang belum selesai',
+      filesLeft: { one: 'tinggal {{count}} fail', other: 'tinggal {{count}} fail' },
       text: 'Muat naik ini berhenti sebelum selesai. Pilih semula fail atau folder yang sama untuk menyambung dari tempat ia berhenti.',
       chooseFiles: 'Pilih fail',
       chooseFolder: 'Pilih folder',

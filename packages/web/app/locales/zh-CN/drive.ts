@@ -160,6 +160,7 @@ export default {
     },
     earlier: {
       title: '未完成的上传',
+      filesLeft: { one: '剩余 {{count}} 个文件', other: '剩余 {{count}} 个文件' },
       text: '这些上传在完成前中断了。重新选择相同的文件或文件夹，即可从中断处继续。',
       chooseFiles: '选择文件',
       chooseFolder: '选择文件夹',

@@ -160,6 +160,7 @@ export default {
     },
     earlier: {
       title: '未完成的上傳',
+      filesLeft: { one: '還剩 {{count}} 個檔案', other: '還剩 {{count}} 個檔案' },
       text: '這些上傳在完成前中斷了。重新選擇相同的檔案或資料夾，就能從中斷處繼續。',
       chooseFiles: '選擇檔案',
       chooseFolder: '選擇資料夾',

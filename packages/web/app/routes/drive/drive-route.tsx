@@ -43,7 +43,7 @@ export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: str
   return (
     <DriveProvider api={api}>
       {/* Keyed by account: after switching accounts nothing of the previous one's lists stays. */}
-      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} />
+      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} accountId={session.user?.userId ?? ''} />
     </DriveProvider>
   )
 }
