@@ -45,6 +45,16 @@ describe('loadConfig defaults', () => {
         appDeepLink: 'cumulus://open',
         accountDeletionGraceDays: 15,
       },
+      drive: {
+        publicUrl: 'http://localhost:3000',
+        uploadDir: resolve('data/uploads'),
+        quota: { freeBytes: 10 * 1024 ** 3, vipBytes: 10 * 1024 ** 4 },
+        trashRetentionDays: 10,
+        linkTtlSeconds: 6 * 3600,
+        uploadExpirySeconds: 7 * 24 * 3600,
+        offlineTasksPerDay: { free: 10, vip: 1000 },
+      },
+      storageUrl: undefined,
     })
     expect(config.identity).toEqual({
       ...IDENTITY_DEFAULTS,
@@ -381,5 +391,23 @@ describe('redaction', () => {
   it('leaves the config itself intact', () => {
     expect(config.identity.clients[1]!.clientSecret).toBe('client-secret-value')
     expect(config.secret).toBe('h'.repeat(40))
+  })
+})
+
+describe('drive settings', () => {
+  it('reads sizes with units, the trash retention and the link lifetime', () => {
+    const config = loadConfig({ DRIVE_QUOTA_FREE: '500MB', DRIVE_QUOTA_VIP: '2TiB', TRASH_RETENTION_DAYS: '30', DRIVE_LINK_TTL_SECONDS: '900', STORAGE_URL: 's3://AK:SECRET@bucket/prefix?endpoint=http://127.0.0.1:9000' })
+    expect(config.drive.quota).toEqual({ freeBytes: 500e6, vipBytes: 2 * 1024 ** 4 })
+    expect(config.drive.trashRetentionDays).toBe(30)
+    expect(config.drive.linkTtlSeconds).toBe(900)
+    expect(config.storageUrl).toBe('s3://AK:SECRET@bucket/prefix?endpoint=http://127.0.0.1:9000')
+    expect(JSON.stringify(config)).not.toContain('SECRET')
+  })
+
+  it('refuses bad sizes, a link lifetime under 10 minutes and a storage URL that is not s3', () => {
+    expect(() => loadConfig({ DRIVE_QUOTA_FREE: '10 parsecs' })).toThrow(/DRIVE_QUOTA_FREE/)
+    expect(() => loadConfig({ DRIVE_QUOTA_VIP: '0' })).toThrow(/DRIVE_QUOTA_VIP/)
+    expect(() => loadConfig({ DRIVE_LINK_TTL_SECONDS: '60' })).toThrow(/DRIVE_LINK_TTL_SECONDS/)
+    expect(() => loadConfig({ STORAGE_URL: 'ftp://x' })).toThrow(/STORAGE_URL/)
   })
 })
