@@ -43,8 +43,6 @@ export const RetryIcon = (p: P) => <Icon {...p}><path d="M20 12a8 8 0 1 1-2.3-5.
 export const CheckIcon = (p: P) => <Icon {...p}><path d="m5 12.5 4.5 4.5L19 7.5" /></Icon>
 export const AlertIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5v.01" /></Icon>
 export const HomeDriveIcon = (p: P) => <Icon {...p}><path d="M4 15.5 7.5 5h9l3.5 10.5M4 15.5V18a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2.5M4 15.5h16" /><path d="M16.5 17.8h.01" /></Icon>
-export const CloudIcon = (p: P) => <Icon {...p}><path d="M7 18.5a4.5 4.5 0 0 1-.6-8.96 6 6 0 0 1 11.5 1.46A3.75 3.75 0 0 1 17.25 18.5z" /></Icon>
-export const RefreshIcon = (p: P) => <Icon {...p}><path d="M20 12a8 8 0 0 1-14.3 4.9M4 12a8 8 0 0 1 14.3-4.9M18.5 3v4.5H14M5.5 21v-4.5H10" /></Icon>
 
 /** What a file is, as far as its icon and its preview go. */
 export type FileKind = 'folder' | 'image' | 'video' | 'audio' | 'text' | 'pdf' | 'archive' | 'other'

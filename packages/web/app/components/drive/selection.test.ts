@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { clickItem, EMPTY_SELECTION, keyDown, reconcile, type SelectionState, selectedInOrder, toggleItem } from './selection'
+import { clickItem, EMPTY_SELECTION, keyDown, reconcile, type SelectionState, toggleItem } from './selection'
 
 const IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const
 const ids = [...IDS]
@@ -161,8 +161,4 @@ describe('reconcile', () => {
   it('clears the focus when the list became empty', () => {
     expect(reconcile(sel(['a'], 'a', 'a'), ids, []).focus).toBeNull()
   })
-})
-
-it('selectedInOrder lists the selection in list order', () => {
-  expect(selectedInOrder(sel(['f', 'a', 'c'], null, null), ids)).toEqual(['a', 'c', 'f'])
 })

@@ -146,9 +146,3 @@ export function reconcile(state: SelectionState, previousIds: readonly string[],
   if (anchor !== state.anchor) changed = true
   return changed ? { selected, anchor, focus } : state
 }
-
-/** The selected ids in list order (for batch calls and for "the one selected item"). */
-export function selectedInOrder(state: SelectionState, ids: readonly string[]): string[] {
-  if (state.selected.size === 0) return []
-  return ids.filter((id) => state.selected.has(id))
-}

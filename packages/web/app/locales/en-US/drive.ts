@@ -30,7 +30,6 @@ export default {
     more: 'More actions',
   },
   columns: {
-    select: 'Select',
     name: 'Name',
     size: 'Size',
     modified: 'Modified',

@@ -31,7 +31,6 @@ export default {
     more: 'Tindakan lainnya',
   },
   columns: {
-    select: 'Pilih',
     name: 'Nama',
     size: 'Ukuran',
     modified: 'Diubah',

@@ -31,7 +31,6 @@ export default {
     more: '작업 더 보기',
   },
   columns: {
-    select: '선택',
     name: '이름',
     size: '크기',
     modified: '수정한 날짜',

@@ -31,7 +31,6 @@ export default {
     more: 'Lagi tindakan',
   },
   columns: {
-    select: 'Pilih',
     name: 'Nama',
     size: 'Saiz',
     modified: 'Diubah suai',

@@ -31,7 +31,6 @@ export default {
     more: '更多操作',
   },
   columns: {
-    select: '选择',
     name: '名称',
     size: '大小',
     modified: '修改时间',

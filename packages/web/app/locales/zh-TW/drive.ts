@@ -31,7 +31,6 @@ export default {
     more: '更多操作',
   },
   columns: {
-    select: '選取',
     name: '名稱',
     size: '大小',
     modified: '修改時間',
