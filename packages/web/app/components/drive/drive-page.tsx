@@ -163,7 +163,11 @@ export function DrivePage({ view, folderId = '', accountId = '' }: { view: Drive
     }
   })
 
-  // Files dropped anywhere on the page go into the folder shown.
+  // Files dropped anywhere on the page go into the folder shown. The listeners stay for the
+  // page's life (re-adding them on each render would lose count of nested drag-enters), and
+  // reach the current folder through a ref.
+  const onDrop = useRef<(transfer: DataTransfer) => void>(() => undefined)
+  onDrop.current = (transfer) => void pickedFromDrop(transfer).then(startUpload, showError)
   useEffect(() => {
     if (view !== 'folder') return
     let depth = 0
@@ -187,7 +191,7 @@ export function DrivePage({ view, folderId = '', accountId = '' }: { view: Drive
       event.preventDefault()
       depth = 0
       setDragging(false)
-      void pickedFromDrop(event.dataTransfer).then(startUpload, showError)
+      onDrop.current(event.dataTransfer)
     }
     window.addEventListener('dragenter', enter)
     window.addEventListener('dragover', over)
@@ -199,7 +203,7 @@ export function DrivePage({ view, folderId = '', accountId = '' }: { view: Drive
       window.removeEventListener('dragleave', leave)
       window.removeEventListener('drop', drop)
     }
-  })
+  }, [view])
 
   function showError(error: unknown) {
     void describe(error).then((text) => toasts.show({ tone: 'error', text }))
