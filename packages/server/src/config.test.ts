@@ -44,6 +44,7 @@ describe('loadConfig defaults', () => {
         platformLinks: { web: '/account/home', windows: 'pwa', macos: 'pwa', linux: '/newbie/guide#cli', android: 'pwa' },
         appDeepLink: 'cumulus://open',
         accountDeletionGraceDays: 15,
+        trashRetentionDays: 10,
       },
       drive: {
         publicUrl: 'http://localhost:3000',
@@ -249,6 +250,7 @@ describe('web app settings', () => {
       platformLinks: { web: '/account/home', windows: 'https://dl.example.com/Cumulus.msi', macos: 'pwa', linux: '/newbie/guide#cli', android: '/newbie/guide' },
       appDeepLink: 'cumulus-app://home',
       accountDeletionGraceDays: 7,
+      trashRetentionDays: 10,
     })
   })
 

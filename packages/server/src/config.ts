@@ -443,6 +443,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       },
       appDeepLink: values.APP_DEEP_LINK ?? DEFAULT_WEB_PUBLIC_CONFIG.appDeepLink,
       accountDeletionGraceDays: values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS,
+      trashRetentionDays: values.TRASH_RETENTION_DAYS ?? DRIVE_DEFAULTS.trashRetentionDays,
     },
     drive: {
       publicUrl,

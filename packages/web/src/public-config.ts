@@ -19,6 +19,8 @@ export interface WebPublicConfig {
   appDeepLink: string
   /** Days an account stays in cancellation review before it is erased (ACCOUNT_DELETION_GRACE_DAYS). */
   accountDeletionGraceDays: number
+  /** Days trashed items stay before they are deleted for good (TRASH_RETENTION_DAYS); the trash view says so. */
+  trashRetentionDays: number
 }
 
 export const DEFAULT_WEB_PUBLIC_CONFIG: WebPublicConfig = Object.freeze({
@@ -31,4 +33,5 @@ export const DEFAULT_WEB_PUBLIC_CONFIG: WebPublicConfig = Object.freeze({
   }),
   appDeepLink: 'cumulus://open',
   accountDeletionGraceDays: 15,
+  trashRetentionDays: 10,
 })

@@ -99,7 +99,18 @@ const QUOTA_REFRESH_DELAY_MS = 1_500
  * A drive page: My drive and its folders, Starred, or Trash. The list, its toolbar and dialogs,
  * uploads by button or drop, the preview, the quota, and toasts after each action.
  */
-export function DrivePage({ view, folderId = '', accountId = '' }: { view: DriveView; folderId?: string; accountId?: string }) {
+export function DrivePage({
+  view,
+  folderId = '',
+  accountId = '',
+  trashRetentionDays = DRIVE_DEFAULTS.trashRetentionDays,
+}: {
+  view: DriveView
+  folderId?: string
+  accountId?: string
+  /** The server's TRASH_RETENTION_DAYS, which the trash view states. */
+  trashRetentionDays?: number
+}) {
   const { t } = useT()
   const tp = usePlural()
   const locale = useLocale()
@@ -418,7 +429,7 @@ export function DrivePage({ view, folderId = '', accountId = '' }: { view: Drive
             onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
             hasItems={listing.files.length > 0}
             itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
-            note={view === 'trash' ? t('drive.trashNotice', { days: DRIVE_DEFAULTS.trashRetentionDays }) : undefined}
+            note={view === 'trash' ? t('drive.trashNotice', { days: trashRetentionDays }) : undefined}
           />
         </div>
         {content}

@@ -9,6 +9,7 @@ import { localeFromPath } from '../../i18n/locale-routing'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { REDIRECT_PARAM, requireSignedIn } from '../../middleware/auth'
 import { pagePath } from '../../navigation/locale-link'
+import { usePublicConfig } from '../../root'
 import { useSession } from '../../session/use-session'
 
 /**
@@ -33,6 +34,7 @@ export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: str
   const locale = useLocale()
   const location = useLocation()
   const navigate = useNavigate()
+  const { trashRetentionDays } = usePublicConfig()
 
   // Signed out meanwhile (here or in another tab): to the login page, which brings the user back.
   useEffect(() => {
@@ -43,7 +45,7 @@ export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: str
   return (
     <DriveProvider api={api}>
       {/* Keyed by account: after switching accounts nothing of the previous one's lists stays. */}
-      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} accountId={session.user?.userId ?? ''} />
+      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} accountId={session.user?.userId ?? ''} trashRetentionDays={trashRetentionDays} />
     </DriveProvider>
   )
 }
