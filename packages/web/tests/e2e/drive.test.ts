@@ -169,8 +169,9 @@ describe('the drive', () => {
 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
-      // Colours change with a short transition; axe must see where they end.
-      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
+      // The page follows the scheme a moment later (a media listener sets the class); colours
+      // then change with a short transition, which expectNoA11yViolations runs to its end.
+      await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, scheme === 'dark')
       await expectNoA11yViolations(page)
     }
     for (const path of ['/drive/trash', '/drive/starred']) {

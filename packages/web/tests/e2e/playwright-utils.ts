@@ -351,6 +351,13 @@ export async function a11yViolations(page: Page, options: A11yOptions = {}): Pro
   axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8')
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object')
   if (!loaded) await page.addScriptTag({ content: await axeSource })
+  // Colours that are still transitioning (after a theme switch) would be judged halfway: end
+  // them. Endless animations (a spinner) have no end to jump to and are left running.
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      if (animation.effect?.getComputedTiming().endTime !== Infinity) animation.finish()
+    }
+  })
   const disabled = Object.fromEntries((options.disableRules ?? []).map((id) => [id, { enabled: false }]))
   const violations = await page.evaluate(async (rules) => {
     const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe
