@@ -12,7 +12,6 @@ import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { patchUpload } from './patch-upload.js'
-import { recordUploadProgress } from './progress.js'
 import { stagingOf } from './staging.js'
 
 export const UPLOADS_PATH = '/drive/v1/uploads'
@@ -127,11 +126,6 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
       if (created) upload.creation_date = new Date(created.createdAtMs).toISOString()
       return created ? { metadata: created.metadata } : {}
     },
-    onUploadFinish: async (request, upload: Upload) => {
-      // A creation is finished by its route once tus is done with it (see below).
-      if (request.method !== 'POST') await finishUpload(deps, upload.id)
-      return {}
-    },
     onIncomingRequest: async (request, id) => {
       // Termination: the rows go first (the space is given back), then tus removes the staging
       // files under the upload's lock. A crash in between leaves files the housekeeping removes.
@@ -227,9 +221,8 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
             .send()
         }
       }
-      const response = await tus.handleWeb(toTusRequest(request))
-      if (request.method === 'PATCH' && response.status === 204) await recordUploadProgress(deps, upload, Number(response.headers.get('upload-offset')))
-      return sendTusResponse(request, reply, response)
+      // HEAD and DELETE; PATCH was served above. (A creation-with-upload is finished by the POST route.)
+      return sendTusResponse(request, reply, await tus.handleWeb(toTusRequest(request)))
     },
   })
 }
