@@ -4,10 +4,9 @@ import { ContactFields } from '../../components/auth/contact-fields'
 import { useFormAttempt } from '../../components/auth/use-form-attempt'
 import { useIdentityCall } from '../../components/auth/use-identity-call'
 import { useVerification } from '../../components/auth/use-verification'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
 import { checkCode, PATTERN_VALUES } from '../../forms/patterns'
 import { useT } from '../../i18n/use-locale'
+import { AuthForm } from '../../components/auth/auth-form'
 
 /** Sign-in with a code sent by e-mail or SMS to the account's address. */
 export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
@@ -34,21 +33,9 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) 
   }
 
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.login.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
       <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Button type="submit" block loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
-        {t('auth.login.submit')}
-      </Button>
-    </form>
+    </AuthForm>
   )
 }

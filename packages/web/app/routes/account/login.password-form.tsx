@@ -1,6 +1,4 @@
 import { useState } from 'react'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
 import { PasswordField } from '../../components/ui/password-field'
 import { TextField } from '../../components/ui/text-field'
 import { textLinkClass } from '../../components/auth/auth-shell'
@@ -9,6 +7,7 @@ import { useIdentityCall } from '../../components/auth/use-identity-call'
 import { checkPasswordEntered, checkUsername, normalizeUsername, PATTERN_VALUES } from '../../forms/patterns'
 import { useT } from '../../i18n/use-locale'
 import { LocaleLink } from '../../navigation/locale-link'
+import { AuthForm } from '../../components/auth/auth-form'
 
 /** Sign-in with an e-mail, phone number (+…) or username and a password. */
 export function PasswordSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
@@ -33,15 +32,7 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn(): Promise<void>
   }
 
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.login.submit')} loading={pending === 'submit' || finishing}>
       <TextField
         label={t('auth.fields.username')}
         name="username"
@@ -68,10 +59,6 @@ export function PasswordSignInForm({ onSignedIn }: { onSignedIn(): Promise<void>
           </LocaleLink>
         </div>
       </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Button type="submit" block loading={pending === 'submit' || finishing}>
-        {t('auth.login.submit')}
-      </Button>
-    </form>
+    </AuthForm>
   )
 }

@@ -5,11 +5,10 @@ import { ContactFields } from '../../components/auth/contact-fields'
 import { useFormAttempt } from '../../components/auth/use-form-attempt'
 import { useIdentityCall } from '../../components/auth/use-identity-call'
 import { useVerification } from '../../components/auth/use-verification'
-import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
 import { TextField } from '../../components/ui/text-field'
 import { checkCode, checkPassword, PATTERN_VALUES } from '../../forms/patterns'
 import { useT } from '../../i18n/use-locale'
+import { AuthForm } from '../../components/auth/auth-form'
 
 // The profile name the service accepts (identity schemas cap strings at 256; 64 keeps it readable).
 const NAME_MAX_LENGTH = 64
@@ -45,23 +44,11 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   }
 
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.signUp.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.signUpWith')} verification={verification} />
       <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
       <TextField label={t('auth.fields.name')} name="name" autoComplete="nickname" maxLength={NAME_MAX_LENGTH} value={name} onChange={(event) => setName(event.target.value)} />
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Button type="submit" block loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
-        {t('auth.signUp.submit')}
-      </Button>
-    </form>
+    </AuthForm>
   )
 }

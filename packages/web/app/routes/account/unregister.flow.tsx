@@ -13,6 +13,7 @@ import { LocaleLink } from '../../navigation/locale-link'
 import { getIdentityClient } from '../../session/identity-client'
 import { refreshSession } from '../../session/session-store'
 import { formatDays, formatErasureDate } from './unregister.period'
+import { AuthForm } from '../../components/auth/auth-form'
 
 export interface UnregisterFlowProps {
   /** The signed-in account's id (anonymous accounts cannot be deleted here). */
@@ -104,15 +105,7 @@ function DeleteForm({ period, onDeleted }: { period: string; onDeleted(): void }
 
   return (
     <>
-      <form
-        ref={formRef}
-        noValidate
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault()
-          void confirmIdentity()
-        }}
-      >
+      <AuthForm formRef={formRef} onSubmit={confirmIdentity} error={verify.error} submitLabel={t('auth.unregister.submit')} loading={verify.pending === 'sudo'} variant="danger">
         <PasswordField
           label={t('auth.unregister.passwordLabel')}
           name="password"
@@ -122,11 +115,7 @@ function DeleteForm({ period, onDeleted }: { period: string; onDeleted(): void }
           hint={t('auth.unregister.passwordHint')}
           error={attempted && passwordProblem ? t(passwordProblem, PATTERN_VALUES) : null}
         />
-        {verify.error ? <Alert tone="error">{verify.error}</Alert> : null}
-        <Button type="submit" variant="danger" block loading={verify.pending === 'sudo'}>
-          {t('auth.unregister.submit')}
-        </Button>
-      </form>
+      </AuthForm>
       <Dialog.Root
         open={sudoToken !== null}
         onOpenChange={(open) => {

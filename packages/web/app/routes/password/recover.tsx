@@ -8,10 +8,10 @@ import { useIdentityCall } from '../../components/auth/use-identity-call'
 import { useVerification } from '../../components/auth/use-verification'
 import { PageTitle } from '../../components/page-title'
 import { Alert } from '../../components/ui/alert'
-import { Button } from '../../components/ui/button'
 import { checkCode, checkPassword, PATTERN_VALUES } from '../../forms/patterns'
 import { useT } from '../../i18n/use-locale'
 import { LocaleLink } from '../../navigation/locale-link'
+import { AuthForm } from '../../components/auth/auth-form'
 
 /**
  * /password/recover: a code to the account's e-mail or phone, then a new password. The service
@@ -66,23 +66,11 @@ function RecoverForm({ onDone }: { onDone(): void }) {
   }
 
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.recover.submit')} loading={pending === 'submit'} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
       <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Button type="submit" block loading={pending === 'submit'} disabled={pending === 'send'}>
-        {t('auth.recover.submit')}
-      </Button>
-    </form>
+    </AuthForm>
   )
 }
 
