@@ -44,7 +44,7 @@ export async function addBlobRefsInBulk(db: Db, counts: ReadonlyMap<string, numb
   return true
 }
 
-/** The set-based form of blob-refs.ts `releaseBlobRefs` (same clamping at 0, same grace clock via updated_at). */
+/** Drops references of files deleted for good, clamped at 0; a blob left at 0 becomes garbage for housekeeping after its grace period (updated_at). */
 export async function releaseBlobRefsInBulk(db: Db, counts: ReadonlyMap<string, number>, nowMs: number): Promise<void> {
   for (const [count, gcids] of byCount(counts)) {
     for (const chunk of chunks(gcids)) {

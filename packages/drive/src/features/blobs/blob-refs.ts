@@ -9,7 +9,8 @@ import type { DriveDeps } from '../../deps.js'
  *   - `announceBlob` before its content is stored: a row with ref_count 0 (garbage unless claimed
  *     soon), so a crash between storing the content and committing the file leaves a row that
  *     housekeeping finds, never an orphan nobody knows about;
- *   - `addBlobRefs` / `releaseBlobRefs` with the files that use it;
+ *   - `addBlobRef` here for one file, `addBlobRefsInBulk` / `releaseBlobRefsInBulk`
+ *     (batch/blob-counts.ts) for many, with the files that use it;
  *   - housekeeping claims a row that has stayed at 0 for the grace period (ref_count -1), deletes
  *     the content, then the row. A row at -1 is never given new references.
  */
@@ -44,13 +45,6 @@ export async function addBlobRef(db: Db, gcid: string, count: number, nowMs: num
   if (expectSize !== undefined) q = q.where('size', '=', expectSize)
   const result = await q.executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
-}
-
-/** Drops references (files deleted for good). A blob left at 0 becomes garbage for housekeeping. */
-export async function releaseBlobRefs(db: Db, counts: ReadonlyMap<string, number>, nowMs: number): Promise<void> {
-  for (const [gcid, count] of counts) {
-    await db.updateTable('drive_blobs').set({ ref_count: sql`case when ref_count - ${count} < 0 then 0 else ref_count - ${count} end`, updated_at: nowMs }).where('gcid', '=', gcid).where('ref_count', '>', 0).execute()
-  }
 }
 
 /** Deletes the content of blobs no file has used for the grace period. Returns how many went. */
