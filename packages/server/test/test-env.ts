@@ -40,7 +40,17 @@ export async function testEnvironment(extra: Record<string, string> = {}): Promi
     databaseUrl: database ? databaseUrlOf(database) : undefined,
     async cleanup() {
       rmSync(dataDir, { recursive: true, force: true })
-      if (database) await postgresAdmin(`DROP DATABASE ${database} WITH (FORCE)`)
+      if (database) {
+        // pg's Pool.end() resolves once its clients are removed, while their sockets may still be
+        // saying goodbye; a forced drop then sends those clients a FATAL that nobody listens for
+        // (an uncaught error). Give the sessions a moment to leave first; FORCE ends stragglers.
+        for (let attempt = 0; attempt < 40; attempt++) {
+          const { rows } = await postgresAdmin('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database])
+          if ((rows[0] as { n: number }).n === 0) break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        await postgresAdmin(`DROP DATABASE ${database} WITH (FORCE)`)
+      }
     },
   }
 }
