@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { IdentityDatabase } from './db/schema.js'
 import type { IdentityDeps } from './deps.js'
+import { type EventNotifier, NO_EVENT_NOTIFIER } from './events/domain-event.js'
 import { ClientRegistry } from './http/request-context.js'
 import { KyselyMembershipStore } from './stores/kysely-membership-store.js'
 import { KyselySessionStore } from './stores/kysely-session-store.js'
@@ -8,10 +9,14 @@ import { KyselyUserStore } from './stores/kysely-user-store.js'
 import { KyselyVerificationStore } from './stores/kysely-verification-store.js'
 
 /** The infrastructure a caller provides: everything in IdentityDeps but what is built here, plus the database. */
-export type CreateIdentityDepsInput = Omit<IdentityDeps, 'clients' | 'users' | 'sessions' | 'verifications' | 'memberships'> & { db: Kysely<any> }
+export type CreateIdentityDepsInput = Omit<IdentityDeps, 'clients' | 'users' | 'sessions' | 'verifications' | 'memberships' | 'events'> & {
+  db: Kysely<any>
+  /** Default: nobody is told; events wait in the outbox for the next dispatcher pass. */
+  events?: EventNotifier
+}
 
 /** Wires the Kysely stores and the client registry around the given infrastructure. */
-export function createIdentityDeps({ db: anyDb, ...infrastructure }: CreateIdentityDepsInput): IdentityDeps {
+export function createIdentityDeps({ db: anyDb, events = NO_EVENT_NOTIFIER, ...infrastructure }: CreateIdentityDepsInput): IdentityDeps {
   const db = anyDb as Kysely<IdentityDatabase>
   if (infrastructure.hmacKey.length < 32) throw new Error('the HMAC key must be at least 32 bytes')
   return {
@@ -21,5 +26,6 @@ export function createIdentityDeps({ db: anyDb, ...infrastructure }: CreateIdent
     sessions: new KyselySessionStore(db),
     verifications: new KyselyVerificationStore(db),
     memberships: new KyselyMembershipStore(db),
+    events,
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { IdentityConfig } from './config.js'
+import type { EventNotifier } from './events/domain-event.js'
 import type { CounterStore } from './counters/counter-store.js'
 import type { TokenKeys } from './features/tokens/token-keys.js'
 import type { ClientRegistry } from './http/request-context.js'
@@ -28,6 +29,8 @@ export interface IdentityDeps {
   sessions: SessionStore
   verifications: VerificationStore
   memberships: MembershipStore
+  /** Told after a commit that wrote domain events, so they are delivered at once (the dispatcher). */
+  events: EventNotifier
   logger: Logger
 }
 

@@ -22,3 +22,15 @@ export { createMailer, type Mailer, type OutgoingMail } from './lib/mailer.js'
 export { createSmsSender, type SmsSender, type OutgoingSms } from './lib/sms.js'
 export type { UserRecord } from './stores/user-store.js'
 export type { MembershipRecord } from './stores/membership-store.js'
+export {
+  ACCOUNT_ERASED,
+  ACCOUNT_FROZEN,
+  ACCOUNT_RESTORED,
+  NO_EVENT_NOTIFIER,
+  recordEvents,
+  type DomainEvent,
+  type DomainEventType,
+  type EventNotifier,
+  type NewDomainEvent,
+} from './events/domain-event.js'
+export { EventDispatcher, type EventDispatcherOptions, type EventHandler, type EventSubscriber } from './events/event-dispatcher.js'

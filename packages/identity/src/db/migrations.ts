@@ -92,6 +92,32 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0002_domain_events': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('domain_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .execute()
+      // The dispatcher reads in (occurred_at, id) order.
+      await db.schema.createIndex('domain_events_order').on('domain_events').columns(['occurred_at', 'id']).execute()
+
+      await db.schema
+        .createTable('domain_event_deliveries')
+        .addColumn('event_id', 'text', (c) => c.notNull().references('domain_events.id').onDelete('cascade'))
+        .addColumn('subscriber', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .addColumn('last_error', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('domain_event_deliveries_pk', ['subscriber', 'event_id'])
+        .execute()
+    },
+  },
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -11,6 +11,8 @@ export interface IdentityDatabase {
   identity_refresh_tokens: RefreshTokensTable
   identity_verifications: VerificationsTable
   identity_sudo_tokens: SudoTokensTable
+  domain_events: DomainEventsTable
+  domain_event_deliveries: DomainEventDeliveriesTable
 }
 
 export type UserStatus = 'ACTIVE' | 'FROZEN'
@@ -86,4 +88,27 @@ export interface SudoTokensTable {
   user_id: string
   session_id: string
   expires_at: number
+}
+
+/** The outbox (events/domain-event.ts): events written in the transaction of the change they describe. */
+export interface DomainEventsTable {
+  id: string
+  type: string
+  subject_id: string
+  occurred_at: number
+  /** JSON object. */
+  payload: string
+}
+
+/** One row per (event, subscriber) once a delivery was tried; no row means not tried yet. */
+export interface DomainEventDeliveriesTable {
+  event_id: string
+  subscriber: string
+  /** `pending` while being delivered or waiting for a retry; `done` once the subscriber handled it. */
+  state: 'pending' | 'done'
+  attempts: number
+  /** While pending: nobody else may try before this time (a running delivery's lease, or a retry's backoff). */
+  lease_until: number
+  last_error: string | null
+  updated_at: number
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { IdentityDatabase, UsersTable } from '../db/schema.js'
+import { ACCOUNT_ERASED, ACCOUNT_FROZEN, ACCOUNT_RESTORED, recordEvents } from '../events/domain-event.js'
 import { asUniqueViolation } from './errors.js'
 import type { MembershipRecord } from './membership-store.js'
 import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
@@ -110,32 +111,44 @@ export class KyselyUserStore implements UserStore {
   }
 
   async requestDeletion(id: string, nowMs: number, eraseAtMs: number) {
-    await this.db
-      .updateTable('identity_users')
-      .set({ status: 'FROZEN', deletion_requested_at: nowMs, erase_at: eraseAtMs, updated_at: nowMs })
-      .where('id', '=', id)
-      .execute()
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('identity_users')
+        .set({ status: 'FROZEN', deletion_requested_at: nowMs, erase_at: eraseAtMs, updated_at: nowMs })
+        .where('id', '=', id)
+        .executeTakeFirst()
+      if (Number(result.numUpdatedRows) === 1) await recordEvents(trx, [{ type: ACCOUNT_FROZEN, subjectId: id, occurredAtMs: nowMs, payload: { eraseAtMs } }])
+    })
   }
 
   async cancelDeletion(id: string, nowMs: number) {
-    const result = await this.db
-      .updateTable('identity_users')
-      .set({ status: 'ACTIVE', deletion_requested_at: null, erase_at: null, updated_at: nowMs })
-      .where('id', '=', id)
-      .where('status', '=', 'FROZEN')
-      .executeTakeFirst()
-    return Number(result.numUpdatedRows) === 1
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('identity_users')
+        .set({ status: 'ACTIVE', deletion_requested_at: null, erase_at: null, updated_at: nowMs })
+        .where('id', '=', id)
+        .where('status', '=', 'FROZEN')
+        .executeTakeFirst()
+      if (Number(result.numUpdatedRows) !== 1) return false
+      await recordEvents(trx, [{ type: ACCOUNT_RESTORED, subjectId: id, occurredAtMs: nowMs, payload: {} }])
+      return true
+    })
   }
 
   async eraseDue(nowMs: number) {
     // Sessions, refresh tokens, memberships and sudo tokens go with the user (ON DELETE CASCADE);
-    // verifications keep no user data beyond the address and expire on their own.
+    // verifications keep no user data beyond the address and expire on their own. The other
+    // services forget the account when account.erased reaches them, written in this transaction.
     return this.db.transaction().execute(async (trx) => {
       const due = await trx.selectFrom('identity_users').select('id').where('status', '=', 'FROZEN').where('erase_at', '<=', nowMs).execute()
       const ids = due.map((r) => r.id)
       if (ids.length === 0) return []
       await trx.deleteFrom('identity_verifications').where('user_id', 'in', ids).execute()
       await trx.deleteFrom('identity_users').where('id', 'in', ids).execute()
+      await recordEvents(
+        trx,
+        ids.map((id) => ({ type: ACCOUNT_ERASED, subjectId: id, occurredAtMs: nowMs, payload: {} })),
+      )
       return ids
     })
   }

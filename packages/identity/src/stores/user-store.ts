@@ -38,11 +38,11 @@ export interface UserStore {
   findByIds(ids: readonly string[]): Promise<UserRecord[]>
   /** Applies `patch` and bumps updated_at. Throws UniqueViolationError on a taken address. No-op for a missing id. */
   update(id: string, patch: UserPatch, nowMs: number): Promise<void>
-  /** Freezes the account for deletion, to be erased at `eraseAtMs`. */
+  /** Freezes the account for deletion, to be erased at `eraseAtMs`; records `account.frozen` in the same transaction. No-op for a missing id. */
   requestDeletion(id: string, nowMs: number, eraseAtMs: number): Promise<void>
-  /** Returns a frozen account to ACTIVE. False when it was not frozen (or is gone). */
+  /** Returns a frozen account to ACTIVE and records `account.restored` in the same transaction. False when it was not frozen (or is gone). */
   cancelDeletion(id: string, nowMs: number): Promise<boolean>
-  /** Deletes every frozen account whose erase time has come, with its dependent rows. Returns their ids. */
+  /** Deletes every frozen account whose erase time has come, with its dependent rows, and records one `account.erased` each in the same transaction. Returns their ids. */
   eraseDue(nowMs: number): Promise<string[]>
   /** Users in creation order, for operators. */
   list(options: { limit: number; offset?: number }): Promise<UserRecord[]>

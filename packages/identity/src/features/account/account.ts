@@ -7,7 +7,7 @@ import { requireSudo } from '../users/credentials.js'
 import { assertAcceptablePassword } from '../users/password-policy.js'
 import { claimVerification, findUserAt, requireAddress } from '../verification/verification.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'sessions' | 'verifications' | 'hasher' | 'counters'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'sessions' | 'verifications' | 'hasher' | 'counters' | 'events'>
 
 /**
  * POST /v1/auth/reset: a new password for the account at a verified address. Every session of
@@ -39,5 +39,8 @@ export async function requestAccountDeletion(deps: Deps, auth: AuthContext, sudo
   await deps.users.requestDeletion(auth.userId, nowMs, eraseAtMs)
   await deps.sessions.deleteSudoToken(sudoHash)
   await deps.sessions.revokeAllForUser(auth.userId, 'account_deleted', nowMs)
+  // account.frozen was committed with the freeze: the other services stop serving the account's
+  // links before this reply leaves (with one node; with several, the node that committed delivers).
+  await deps.events.eventsRecorded()
   return { status: 'FROZEN', erase_at: toRfc3339(eraseAtMs) }
 }

@@ -1,6 +1,6 @@
 import type { IdentityDeps } from '../../deps.js'
 
-type Deps = Pick<IdentityDeps, 'users' | 'sessions' | 'verifications' | 'clock' | 'logger'>
+type Deps = Pick<IdentityDeps, 'users' | 'sessions' | 'verifications' | 'clock' | 'logger' | 'events'>
 
 /** Ended sessions are kept this long for support and audit questions before they are deleted. */
 const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000
@@ -20,7 +20,11 @@ export async function runHousekeeping(deps: Deps): Promise<HousekeepingResult> {
   const erasedUserIds = await deps.users.eraseDue(nowMs)
   const purgedSessions = await deps.sessions.purgeEnded(nowMs - ENDED_SESSION_RETENTION_MS)
   const purgedVerifications = await deps.verifications.purgeExpired(nowMs)
-  if (erasedUserIds.length > 0) deps.logger.info({ count: erasedUserIds.length }, 'erased accounts after their deletion grace period')
+  if (erasedUserIds.length > 0) {
+    deps.logger.info({ count: erasedUserIds.length }, 'erased accounts after their deletion grace period')
+    // Their account.erased events were committed with the deletion; the other services purge now.
+    await deps.events.eventsRecorded()
+  }
   return { erasedUserIds, purgedSessions, purgedVerifications }
 }
 

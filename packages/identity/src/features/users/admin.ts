@@ -48,11 +48,12 @@ export async function grantVip(deps: Deps, input: { user: string; days: number; 
 }
 
 /** Ends a pending deletion (the cancellation review), for an operator acting on the user's request. */
-export async function restoreUser(deps: Pick<IdentityDeps, 'users' | 'clock'>, idOrEmail: string): Promise<UserRecord> {
+export async function restoreUser(deps: Pick<IdentityDeps, 'users' | 'clock' | 'events'>, idOrEmail: string): Promise<UserRecord> {
   const user = await requireUserByIdOrEmail(deps, idOrEmail)
   if (!(await deps.users.cancelDeletion(user.id, deps.clock.nowMs()))) {
     throw new AppError(GenericErrors.failed_precondition, { description: 'this account is not pending deletion' })
   }
+  await deps.events.eventsRecorded()
   return { ...user, status: 'ACTIVE', deletionRequestedAtMs: null, eraseAtMs: null }
 }
 
