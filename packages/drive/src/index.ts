@@ -13,3 +13,6 @@ export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink,
 export { openBlobStore } from './blobs/open-blob-store.js'
 export { S3BlobStore, type S3BlobStoreOptions } from './blobs/s3-blob-store.js'
 export { DEFAULT_S3_REGION, type LocalStorageConfig, parseStorageUrl, redactStorageUrl, type S3StorageConfig, type StorageConfig } from './blobs/storage-url.js'
+export { DRIVE_SUBSCRIBER, driveAccountSubscriber, eraseDriveAccount, type ErasedDriveAccount } from './features/accounts/account-events.js'
+/** The blob collector housekeeping runs; erasure tests and tools run it with no grace. */
+export { BLOB_GRACE_MS, collectGarbageBlobs } from './features/blobs/blob-refs.js'

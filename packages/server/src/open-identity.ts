@@ -14,6 +14,8 @@ import {
   createMailer,
   createSmsSender,
   createTokenKeys,
+  EventDispatcher,
+  NO_EVENT_NOTIFIER,
   migrateIdentity,
   openDatabase,
   systemClock,
@@ -29,6 +31,11 @@ export interface InfrastructureOverrides {
   counters?: CounterStore
   mailer?: Mailer
   sms?: SmsSender
+  /**
+   * Set false to leave recorded domain events in the outbox: nothing delivers them until a server
+   * with delivery starts on the same database (the CLI, and crash tests).
+   */
+  deliverEvents?: boolean
 }
 
 export interface OpenIdentityInput extends InfrastructureOverrides {
@@ -39,6 +46,12 @@ export interface OpenIdentityInput extends InfrastructureOverrides {
 
 export interface OpenedIdentity {
   deps: IdentityDeps
+  /**
+   * Delivers the domain events identity (and later other services) records; the composition root
+   * adds the subscribers and starts it. It is also `deps.events`, so a commit that wrote events
+   * delivers them at once.
+   */
+  events: EventDispatcher
   database: OpenedDatabase
   /** Releases what was opened here (database, counters, mailer); overrides stay the caller's. */
   close(): Promise<void>
@@ -81,6 +94,8 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
     const mailer = input.mailer ?? createMailer({ url: config.mail.url, from: config.mail.from })
     if (!input.mailer) closers.push(() => mailer.close())
 
+    const events = new EventDispatcher({ db: database.db, clock, logger: logger.child({ part: 'events' }) })
+    closers.push(() => events.stop())
     const deps = createIdentityDeps({
       config: config.identity,
       db: database.db,
@@ -92,8 +107,9 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
       keys: await createTokenKeys(input.keys.signingJwk, config.publicUrl),
       hmacKey: input.keys.hmacKey,
       logger,
+      events: input.deliverEvents === false ? NO_EVENT_NOTIFIER : events,
     })
-    return { deps, database, close: closeAll }
+    return { deps, events, database, close: closeAll }
   } catch (err) {
     await closeAll()
     throw err

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
-import { type DriveDeps, driveRoutes, startDriveHousekeeping } from '@cumulus/drive'
-import { type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
+import { type DriveDeps, driveAccountSubscriber, driveRoutes, startDriveHousekeeping } from '@cumulus/drive'
+import { type EventDispatcher, type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
 import { webPlugin } from '@cumulus/web'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
@@ -13,7 +13,7 @@ import { type InfrastructureOverrides, openIdentity } from './open-identity.js'
 export interface BuildServerOverrides extends InfrastructureOverrides {
   /** Default: a pino logger at config.logLevel on stdout. */
   logger?: Logger
-  /** Set false to skip the periodic housekeeping (erasing due accounts, purging expired rows). */
+  /** Set false to skip the periodic housekeeping (erasing due accounts, purging expired rows). Domain events are still delivered. */
   housekeeping?: boolean
   /** Set false to serve the APIs only, without the web app (it then need not be built). */
   web?: boolean
@@ -29,6 +29,8 @@ export interface CumulusServer {
   identity: IdentityDeps
   /** The drive service's deps (database, blob store, config). */
   drive: DriveDeps
+  /** Delivers domain events (account.frozen, account.erased, …) to the services that subscribe. */
+  events: EventDispatcher
   /** Stops housekeeping, closes the app (in-flight requests finish) and then the database, counters and mailer. Idempotent. */
   close(): Promise<void>
 }
@@ -69,6 +71,10 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     throw err
   }
 
+  // Services react to each other's domain events: the drive to identity's account events.
+  identity.events.subscribe(driveAccountSubscriber(drive))
+  if (overrides.deliverEvents !== false) identity.events.start(EVENT_POLL_MS)
+
   const stopHousekeeping = overrides.housekeeping === false ? () => {} : startHousekeeping(identity.deps)
   const stopDriveHousekeeping = overrides.housekeeping === false ? () => {} : startDriveHousekeeping(drive)
   // onClose hooks run after the server has stopped and in-flight requests have finished, so
@@ -76,6 +82,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   app.addHook('onClose', async () => {
     stopHousekeeping()
     stopDriveHousekeeping()
+    // identity.close() stops event delivery (waiting for a running delivery) before the database.
     await identity.close()
   })
 
@@ -84,9 +91,16 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     app,
     identity: identity.deps,
     drive,
+    events: identity.events,
     close: () => (closing ??= app.close()),
   }
 }
+
+/**
+ * How often each node looks for events it was not told about: written by another node or by the
+ * CLI, or waiting for a retry. A commit on this node delivers its own events at once.
+ */
+const EVENT_POLL_MS = 5_000
 
 const DRIVE_PATHS = /^\/(drive|vip|decompress)\//
 

@@ -116,6 +116,18 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         await db.schema.createIndex('drive_events_by_user').on('drive_events').columns(['user_id', 'created_at', 'id']).execute()
       },
     },
+    '0002_account_holds': {
+      async up(db: Kysely<unknown>) {
+        // Accounts in their cancellation review (identity's account.frozen): their links stop working.
+        await db.schema
+          .createTable('drive_account_holds')
+          .addColumn('user_id', 'text', (c) => c.primaryKey())
+          .addColumn('since', 'bigint', (c) => c.notNull())
+          .execute()
+        // Erasing an account finds its uploads by user.
+        await db.schema.createIndex('drive_uploads_by_user').on('drive_uploads').column('user_id').execute()
+      },
+    },
   }
 }
 

@@ -10,6 +10,13 @@ export interface DriveDatabase {
   drive_uploads: UploadsTable
   drive_tasks: TasksTable
   drive_events: EventsTable
+  drive_account_holds: AccountHoldsTable
+}
+
+/** An account identity froze for deletion (account.frozen, until account.restored or account.erased). */
+export interface AccountHoldsTable {
+  user_id: string
+  since: number
 }
 
 export interface FilesTable {

@@ -2,6 +2,7 @@ import { AppError, DriveErrors } from '@cumulus/protocol'
 import type { FilesTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { isId } from '../../lib/ids.js'
+import { isAccountHeld } from '../accounts/account-events.js'
 import { verifyLink } from './signed-link.js'
 
 export interface DownloadableFile {
@@ -26,5 +27,9 @@ export async function requireDownloadable(deps: Pick<DriveDeps, 'db' | 'clock' |
   const gcid = file.gcid
   const check = verifyLink(deps.linkSecret, { fileId, gcid }, params, Math.floor(deps.clock.nowMs() / 1000))
   if (!check.ok) throw new AppError(DriveErrors.file_link_invalid, { description: `download link ${check.reason === 'expired' ? 'has expired' : 'is not valid for this file'}`, metadata: { reason: check.reason } })
+  // Checked after the signature, so only a holder of a valid link learns that the account is frozen.
+  if (await isAccountHeld(deps, file.user_id)) {
+    throw new AppError(DriveErrors.file_link_invalid, { description: "the owner's account is pending deletion", metadata: { reason: 'account_frozen' } })
+  }
   return { file: { ...file, gcid }, linkExpiresAtSeconds: Number(params.e) }
 }

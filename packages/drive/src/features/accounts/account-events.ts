@@ -1,0 +1,88 @@
+import { ACCOUNT_ERASED, ACCOUNT_FROZEN, ACCOUNT_RESTORED, type EventSubscriber } from '@cumulus/identity'
+import type { DriveDeps } from '../../deps.js'
+import { countByGcid, releaseBlobRefsInBulk } from '../batch/blob-counts.js'
+import { stagingOf } from '../uploads/staging.js'
+
+/*
+ * What the drive does when identity changes an account (identity's domain events, delivered at
+ * least once each, in order per account). Every handler is idempotent: running it twice, or
+ * after a crash half-way, ends in the same state.
+ */
+
+/** The name deliveries to the drive are remembered under. Never rename it. */
+export const DRIVE_SUBSCRIBER = 'drive'
+
+/** account.frozen: the account's signed links (and later its share links) stop working at once. */
+export async function holdAccount(deps: Pick<DriveDeps, 'db'>, userId: string, sinceMs: number): Promise<void> {
+  await deps.db
+    .insertInto('drive_account_holds')
+    .values({ user_id: userId, since: sinceMs })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute()
+}
+
+/** account.restored: the links work again (those that have not expired meanwhile). */
+export async function releaseAccount(deps: Pick<DriveDeps, 'db'>, userId: string): Promise<void> {
+  await deps.db.deleteFrom('drive_account_holds').where('user_id', '=', userId).execute()
+}
+
+/** True while the account is frozen for deletion. */
+export async function isAccountHeld(deps: Pick<DriveDeps, 'db'>, userId: string): Promise<boolean> {
+  return (await deps.db.selectFrom('drive_account_holds').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined
+}
+
+export interface ErasedDriveAccount {
+  files: number
+  uploads: number
+  /** Distinct blobs that lost references; those left at none are deleted by the blob collector after its grace period. */
+  blobsReleased: number
+}
+
+/**
+ * account.erased: forgets everything the drive holds for the account. Staged upload bytes are
+ * removed first (removing is idempotent), then one transaction deletes every file, folder,
+ * upload, task, event, usage row and hold, and releases the blob references of its files.
+ * Content another account also uses keeps that account's references; content nobody uses any
+ * more is garbage, and `collectGarbageBlobs` deletes it from the blob store (local disk or S3)
+ * once the grace that protects uploads in flight has passed.
+ */
+export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | 'config'>, userId: string): Promise<ErasedDriveAccount> {
+  const staging = stagingOf(deps.config)
+  const uploads = await deps.db.selectFrom('drive_uploads').select('id').where('user_id', '=', userId).execute()
+  for (const { id } of uploads) await staging.remove(id)
+
+  const nowMs = deps.clock.nowMs()
+  return deps.db.transaction().execute(async (trx) => {
+    const contents = await trx.selectFrom('drive_files').select('gcid').where('user_id', '=', userId).where('gcid', 'is not', null).execute()
+    const counts = countByGcid(contents)
+    await releaseBlobRefsInBulk(trx, counts, nowMs)
+    const files = await trx.deleteFrom('drive_files').where('user_id', '=', userId).executeTakeFirst()
+    const droppedUploads = await trx.deleteFrom('drive_uploads').where('user_id', '=', userId).executeTakeFirst()
+    await trx.deleteFrom('drive_tasks').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('drive_events').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('drive_usage').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('drive_account_holds').where('user_id', '=', userId).execute()
+    return { files: Number(files.numDeletedRows), uploads: Number(droppedUploads.numDeletedRows), blobsReleased: counts.size }
+  })
+}
+
+/** The drive's subscription to identity's account events, for the composition root to wire. */
+export function driveAccountSubscriber(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'logger'>): EventSubscriber {
+  return {
+    name: DRIVE_SUBSCRIBER,
+    types: [ACCOUNT_FROZEN, ACCOUNT_RESTORED, ACCOUNT_ERASED],
+    async handle(event) {
+      switch (event.type) {
+        case ACCOUNT_FROZEN:
+          return holdAccount(deps, event.subjectId, event.occurredAtMs)
+        case ACCOUNT_RESTORED:
+          return releaseAccount(deps, event.subjectId)
+        case ACCOUNT_ERASED: {
+          const erased = await eraseDriveAccount(deps, event.subjectId)
+          deps.logger.info({ userId: event.subjectId, ...erased }, 'erased the drive of a deleted account')
+          return
+        }
+      }
+    },
+  }
+}
