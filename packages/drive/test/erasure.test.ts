@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { createUserByOperator, runHousekeeping, restoreUser } from '@cumulus/identity'
 import type { Kysely } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DriveDatabase } from '../src/db/schema.js'
 import { collectGarbageBlobs } from '../src/features/blobs/blob-refs.js'
 import { type DriveTestApp, startDriveTestApp, testBackend } from './drive-test-app.js'
+import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
 import { createUpload, download, patch, stagingFiles, storedBlobs, uploadFile } from './upload-kit.js'
 
 /*
@@ -36,6 +37,26 @@ export async function driveRowsOf(db: Kysely<DriveDatabase>, userId: string): Pr
 
 const NOTHING = Object.fromEntries(DRIVE_TABLES.map((t) => [t, 0]))
 
+function accountHelpers(app: () => DriveTestApp) {
+  /** A password account (the deletion needs a sudo token), signed in. */
+  async function passwordAccount(): Promise<{ id: string; email: string; token: string }> {
+    const email = `erase-${randomBytes(4).toString('hex')}@example.com`
+    const user = await createUserByOperator(app().server.identity, { email, password: PASSWORD })
+    const signIn = await app().call('POST', '/v1/auth/signin', { body: { username: email, password: PASSWORD, client_id: 'cumulus-web' } })
+    expect(signIn.status).toBe(200)
+    return { id: user.id, email, token: signIn.body.access_token }
+  }
+
+  /** DELETE /v1/user/me as the web app does it: a sudo token from the password, then the call. */
+  async function deleteAccount(token: string): Promise<void> {
+    const sudo = await app().call('POST', '/v1/user/sudo', { token, body: { password: PASSWORD } })
+    expect(sudo.status).toBe(200)
+    const deleted = await app().call('DELETE', `/v1/user/me?sudo_token=${encodeURIComponent(sudo.body.sudo_token)}`, { token })
+    expect(deleted.status).toBe(200)
+  }
+  return { passwordAccount, deleteAccount }
+}
+
 describe(`erasing an account reaches the drive, on ${testBackend()}`, () => {
   let t: DriveTestApp
   let db: Kysely<DriveDatabase>
@@ -46,22 +67,7 @@ describe(`erasing an account reaches the drive, on ${testBackend()}`, () => {
   })
   afterEach(() => t.close())
 
-  /** A password account (the deletion needs a sudo token), signed in. */
-  async function passwordAccount(): Promise<{ id: string; email: string; token: string }> {
-    const email = `erase-${randomBytes(4).toString('hex')}@example.com`
-    const user = await createUserByOperator(t.server.identity, { email, password: PASSWORD })
-    const signIn = await t.call('POST', '/v1/auth/signin', { body: { username: email, password: PASSWORD, client_id: 'cumulus-web' } })
-    expect(signIn.status).toBe(200)
-    return { id: user.id, email, token: signIn.body.access_token }
-  }
-
-  /** DELETE /v1/user/me as the web app does it: a sudo token from the password, then the call. */
-  async function deleteAccount(token: string): Promise<void> {
-    const sudo = await t.call('POST', '/v1/user/sudo', { token, body: { password: PASSWORD } })
-    expect(sudo.status).toBe(200)
-    const deleted = await t.call('DELETE', `/v1/user/me?sudo_token=${encodeURIComponent(sudo.body.sudo_token)}`, { token })
-    expect(deleted.status).toBe(200)
-  }
+  const { passwordAccount, deleteAccount } = accountHelpers(() => t)
 
   it('stops the links of a frozen account before the deletion reply returns, and brings them back on restore', async () => {
     const ann = await passwordAccount()
@@ -78,42 +84,6 @@ describe(`erasing an account reaches the drive, on ${testBackend()}`, () => {
     const again = await download(t, file)
     expect(again.status).toBe(200)
     expect(Buffer.compare(again.raw, content)).toBe(0)
-  })
-
-  it('deletes every row of an erased account and releases its blobs; content another account shares survives', async () => {
-    const ann = await passwordAccount()
-    const bob = await t.signUp()
-    const shared = randomBytes(5000)
-    const own = randomBytes(7000)
-    const bobsCopy = await uploadFile(t, bob, 'shared.bin', shared)
-
-    const folder = await t.call('POST', '/drive/v1/files', { token: ann.token, body: { kind: 'drive#folder', name: 'Photos', parent_id: '' } })
-    expect(folder.status).toBe(200)
-    await uploadFile(t, ann.token, 'shared.bin', shared, folder.body.file.id)
-    const mine = await uploadFile(t, ann.token, 'own.bin', own)
-    expect((await t.call('POST', '/drive/v1/files:batchCopy', { token: ann.token, body: { ids: [mine.id], to: { parent_id: folder.body.file.id } } })).status).toBe(200)
-    const trashed = await uploadFile(t, ann.token, 'old.bin', randomBytes(1000))
-    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: ann.token, body: { ids: [trashed.id] } })).status).toBe(200)
-    // An upload left half way: a reservation, a pending file, an upload task and staged bytes.
-    const half = await createUpload(t, ann.token, { name: 'half.bin', size: 4000 })
-    expect((await patch(t, ann.token, half.body.resumable.params.endpoint, 0, randomBytes(1500))).status).toBe(204)
-    expect(stagingFiles(t.environment.dataDir).length).toBeGreaterThan(0)
-    expect(await driveRowsOf(db, ann.id)).toMatchObject({ drive_uploads: 1, drive_usage: 1 })
-
-    await deleteAccount(ann.token)
-    const { erasedUserIds } = await runHousekeeping(t.server.identity)
-    expect(erasedUserIds).toEqual([ann.id])
-
-    expect(await driveRowsOf(db, ann.id)).toEqual(NOTHING)
-    expect(stagingFiles(t.environment.dataDir)).toEqual([])
-    expect(await t.server.identity.users.findById(ann.id)).toBeNull()
-    // The blob collector deletes what no file uses any more once its grace has passed.
-    await collectGarbageBlobs(t.server.drive, 0)
-    const blobs = await db.selectFrom('drive_blobs').select(['gcid', 'ref_count']).execute()
-    expect(blobs).toEqual([{ gcid: bobsCopy.hash, ref_count: 1 }])
-    expect(storedBlobs(t.environment.dataDir)).toEqual([bobsCopy.hash])
-    const bobs = await download(t, (await t.call('GET', `/drive/v1/files/${bobsCopy.id}`, { token: bob })).body)
-    expect(Buffer.compare(bobs.raw, shared)).toBe(0)
   })
 
   it('finishes the purge after a crash between the identity commit and the drive purge', async () => {
@@ -170,3 +140,65 @@ describe(`erasing an account reaches the drive, on ${testBackend()}`, () => {
     expect(await driveRowsOf(db, ann.id)).toEqual(NOTHING)
   })
 })
+
+for (const storage of ['local disk', 's3'] as const) {
+  describe(`an erased account's content on ${storage}, on ${testBackend()}`, () => {
+    let s3: S3TestServer | undefined
+    let t: DriveTestApp
+    let db: Kysely<DriveDatabase>
+    beforeAll(async () => {
+      if (storage === 's3') s3 = await startS3TestServer()
+    })
+    afterAll(() => s3?.stop())
+    beforeEach(async () => {
+      const { accessKeyId, secretAccessKey } = S3_TEST_CREDENTIALS
+      const storageUrl: Record<string, string> = s3 ? { STORAGE_URL: `s3://${accessKeyId}:${secretAccessKey}@${s3.bucket}/erasure-${randomBytes(4).toString('hex')}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true` } : {}
+      t = await startDriveTestApp({ ACCOUNT_DELETION_GRACE_DAYS: '0', ...storageUrl })
+      db = t.server.drive.db
+    })
+    afterEach(() => t.close())
+    const { passwordAccount, deleteAccount } = accountHelpers(() => t)
+
+  it(`deletes every row of an erased account and its blobs from ${storage}; content another account shares survives`, async () => {
+    const ann = await passwordAccount()
+    const bob = await t.signUp()
+    const shared = randomBytes(5000)
+    const own = randomBytes(7000)
+    const bobsCopy = await uploadFile(t, bob, 'shared.bin', shared)
+
+    const folder = await t.call('POST', '/drive/v1/files', { token: ann.token, body: { kind: 'drive#folder', name: 'Photos', parent_id: '' } })
+    expect(folder.status).toBe(200)
+    await uploadFile(t, ann.token, 'shared.bin', shared, folder.body.file.id)
+    const mine = await uploadFile(t, ann.token, 'own.bin', own)
+    const annsOnly = [mine.hash as string]
+    expect((await t.call('POST', '/drive/v1/files:batchCopy', { token: ann.token, body: { ids: [mine.id], to: { parent_id: folder.body.file.id } } })).status).toBe(200)
+    const trashed = await uploadFile(t, ann.token, 'old.bin', randomBytes(1000))
+    annsOnly.push(trashed.hash)
+    for (const gcid of annsOnly) expect(await t.server.drive.blobs.stat(gcid)).not.toBeNull()
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: ann.token, body: { ids: [trashed.id] } })).status).toBe(200)
+    // An upload left half way: a reservation, a pending file, an upload task and staged bytes.
+    const half = await createUpload(t, ann.token, { name: 'half.bin', size: 4000 })
+    expect((await patch(t, ann.token, half.body.resumable.params.endpoint, 0, randomBytes(1500))).status).toBe(204)
+    expect(stagingFiles(t.environment.dataDir).length).toBeGreaterThan(0)
+    expect(await driveRowsOf(db, ann.id)).toMatchObject({ drive_uploads: 1, drive_usage: 1 })
+
+    await deleteAccount(ann.token)
+    const { erasedUserIds } = await runHousekeeping(t.server.identity)
+    expect(erasedUserIds).toEqual([ann.id])
+
+    expect(await driveRowsOf(db, ann.id)).toEqual(NOTHING)
+    expect(stagingFiles(t.environment.dataDir)).toEqual([])
+    expect(await t.server.identity.users.findById(ann.id)).toBeNull()
+    // The blob collector deletes what no file uses any more once its grace has passed.
+    await collectGarbageBlobs(t.server.drive, 0)
+    const blobs = await db.selectFrom('drive_blobs').select(['gcid', 'ref_count']).execute()
+    expect(blobs).toEqual([{ gcid: bobsCopy.hash, ref_count: 1 }])
+    expect(await t.server.drive.blobs.stat(bobsCopy.hash)).toMatchObject({ sizeBytes: shared.length })
+    for (const gcid of annsOnly) expect(await t.server.drive.blobs.stat(gcid)).toBeNull()
+    if (storage === 'local disk') expect(storedBlobs(t.environment.dataDir)).toEqual([bobsCopy.hash])
+    const bobs = await download(t, (await t.call('GET', `/drive/v1/files/${bobsCopy.id}`, { token: bob })).body)
+    expect(Buffer.compare(bobs.raw, shared)).toBe(0)
+  })
+
+  })
+}
