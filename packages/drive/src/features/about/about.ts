@@ -1,7 +1,7 @@
 import type { DriveAbout, VipPrivilegeReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { quotaLimit, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
-import { quotaLimit, usageOf } from './usage.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {

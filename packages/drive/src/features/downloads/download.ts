@@ -1,8 +1,8 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import type { FilesTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
+import { verifyLink } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
-import { verifyLink } from './signed-link.js'
 
 export interface DownloadableFile {
   file: FilesTable & { gcid: string }

@@ -2,12 +2,8 @@ import { AppError, type CreateFileReply, DriveErrors, FOLDER_KIND } from '@cumul
 import type { Transaction } from 'kysely'
 import type { DriveDatabase } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { lockUserTree } from '../batch/tree.js'
-import { recordEvents } from '../events/events.js'
-import { insertItem, liveFolder, retryOnNameRace } from '../files/files.js'
-import { checkName } from '../files/names.js'
+import { checkName, insertItem, liveFolder, lockUserTree, recordEvents, recordTask, retryOnNameRace, taskView } from '../../domain/index.js'
 import { parseOfflineUrl } from './offline-url.js'
-import { recordTask, taskView } from './task-view.js'
 
 /** The folder offline downloads land in unless the request names one (folder_type DOWNLOAD). */
 export const DOWNLOAD_FOLDER_NAME = 'Downloads'

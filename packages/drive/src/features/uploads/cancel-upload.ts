@@ -1,5 +1,5 @@
 import type { DriveDeps } from '../../deps.js'
-import { adjustUsage } from '../about/usage.js'
+import { adjustUsage } from '../../domain/index.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { stagingOf } from './staging.js'
 

@@ -2,8 +2,7 @@ import { createReadStream } from 'node:fs'
 import { GcidHasher } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { addBlobRef, announceBlob } from '../blobs/blob-refs.js'
-import { recordEvents } from '../events/events.js'
+import { addBlobRef, announceBlob, recordEvents } from '../../domain/index.js'
 import { stagingOf } from './staging.js'
 
 /** Large reads: hashing a multi-gigabyte staging file in 64 KiB steps costs far more system calls. */

@@ -1,8 +1,8 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import { type Kysely, sql } from 'kysely'
-import type { DriveConfig } from '../../config.js'
-import type { DriveDatabase } from '../../db/schema.js'
-import type { Caller } from '../../deps.js'
+import type { DriveConfig } from '../config.js'
+import type { DriveDatabase } from '../db/schema.js'
+import type { Caller } from '../deps.js'
 
 /** The caller's storage limit from the membership: VIP while it has not expired, else free. */
 export function quotaLimit(config: DriveConfig, caller: Caller, nowMs: number): number {
