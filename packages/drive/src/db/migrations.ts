@@ -116,6 +116,12 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         await db.schema.createIndex('drive_events_by_user').on('drive_events').columns(['user_id', 'created_at', 'id']).execute()
       },
     },
+    // `GET /drive/v1/about` sums a user's unfinished uploads (usage_in_uploads).
+    '0002_drive_uploads_by_user': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex('drive_uploads_by_user').on('drive_uploads').column('user_id').execute()
+      },
+    },
   }
 }
 
