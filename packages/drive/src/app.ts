@@ -31,7 +31,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
     ...routeOptions,
     creators: {
       upload: (caller, body) => createUpload(deps, caller, body),
-      offline: (caller, body) => createOfflineTask(deps, caller, body),
+      offline: (caller, body, locale) => createOfflineTask(deps, caller, body, locale),
     },
   })
   await app.register(aboutRoutes, routeOptions)

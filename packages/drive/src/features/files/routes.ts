@@ -1,4 +1,4 @@
-import { AppError, type CreateFileReply, FOLDER_KIND, GenericErrors } from '@cumulus/protocol'
+import { AppError, type CreateFileReply, FOLDER_KIND, GenericErrors, type Locale, negotiateLocale } from '@cumulus/protocol'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
@@ -18,8 +18,8 @@ const present = (value: string | undefined) => (value === undefined || value ===
 export interface FileCreators {
   /** `upload_type: UPLOAD_TYPE_RESUMABLE` (or none): a file to upload into. */
   upload(caller: Caller, body: Record<string, unknown>): Promise<CreateFileReply>
-  /** `upload_type: UPLOAD_TYPE_URL`: an offline download task. */
-  offline(caller: Caller, body: Record<string, unknown>): Promise<CreateFileReply>
+  /** `upload_type: UPLOAD_TYPE_URL`: an offline download task; `locale` names a download folder it creates. */
+  offline(caller: Caller, body: Record<string, unknown>, locale: Locale): Promise<CreateFileReply>
 }
 
 export interface FileRoutesOptions extends DriveRouteOptions {
@@ -50,7 +50,7 @@ export async function fileRoutes(base: FastifyInstance, { deps, authenticate, ca
   app.post('/drive/v1/files', { preHandler: authenticate, schema: { body: Loose({ kind: OptStr(32), name: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])), parent_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()])), upload_type: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])) }) } }, async (request) => {
     const body = request.body
     const caller = callerOf(request)
-    if (body.upload_type === 'UPLOAD_TYPE_URL') return creators.offline(caller, body)
+    if (body.upload_type === 'UPLOAD_TYPE_URL') return creators.offline(caller, body, negotiateLocale(request.headers['accept-language']))
     if (body.kind === FOLDER_KIND) {
       const file = await createFolder(deps, caller, { name: body.name, parentId: body.parent_id })
       return { file, task: null, upload_type: '' }
