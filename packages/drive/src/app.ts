@@ -5,7 +5,9 @@ import { batchRoutes } from './features/batch/routes.js'
 import { eventRoutes } from './features/events/routes.js'
 import { downloadRoutes } from './features/downloads/routes.js'
 import { fileRoutes } from './features/files/routes.js'
+import { createOfflineTask } from './features/tasks/offline.js'
 import { taskRoutes } from './features/tasks/routes.js'
+import { createUpload } from './features/uploads/create-upload.js'
 import { uploadRoutes } from './features/uploads/routes.js'
 import type { DriveRouteOptions } from './http/route-options.js'
 
@@ -17,10 +19,21 @@ export interface DriveRoutesOptions {
   callerOf(request: FastifyRequest): Caller
 }
 
-/** Every drive route (drive.md "Calls"), as one encapsulated plugin the server mounts beside identity and web. */
+/**
+ * Every drive route (drive.md "Calls"), as one encapsulated plugin the server mounts beside
+ * identity and web. The one place (with housekeeping.ts) that imports several features: features
+ * share code only through `domain/` (see domain/index.ts).
+ */
 export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOptions) {
   const routeOptions: DriveRouteOptions = { deps: options.deps, authenticate: options.authenticate, callerOf: options.callerOf }
-  await app.register(fileRoutes, routeOptions)
+  const { deps } = options
+  await app.register(fileRoutes, {
+    ...routeOptions,
+    creators: {
+      upload: (caller, body) => createUpload(deps, caller, body),
+      offline: (caller, body, locale) => createOfflineTask(deps, caller, body, locale),
+    },
+  })
   await app.register(aboutRoutes, routeOptions)
   await app.register(uploadRoutes, routeOptions)
   await app.register(downloadRoutes, routeOptions)

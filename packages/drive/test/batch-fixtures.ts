@@ -2,8 +2,8 @@ import { Readable } from 'node:stream'
 import { expect } from 'vitest'
 import { gcidOf } from '../src/blobs/gcid.js'
 import type { FilesTable } from '../src/db/schema.js'
-import { adjustUsage } from '../src/features/about/usage.js'
-import { insertItem } from '../src/features/files/files.js'
+import { adjustUsage } from '../src/domain/usage.js'
+import { insertItem } from '../src/domain/items.js'
 import type { DriveTestApp } from './drive-test-app.js'
 
 /*

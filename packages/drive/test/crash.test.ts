@@ -8,7 +8,7 @@ import { buildServer, loadConfig } from '@cumulus/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEnvironment, type TestEnvironment } from '../../server/test/test-env.js'
 import { gcidOf } from '../src/blobs/gcid.js'
-import { collectGarbageBlobs } from '../src/features/blobs/blob-refs.js'
+import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { maintainUploads } from '../src/features/uploads/cancel-upload.js'
 import { OCTETS, TUS, pathOf, stagingFiles, storedBlobs } from './upload-kit.js'
 

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { DriveErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signLink } from '../src/features/downloads/signed-link.js'
+import { signLink } from '../src/domain/signed-link.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { download, pathOf, uploadFile } from './upload-kit.js'
 

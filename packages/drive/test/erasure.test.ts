@@ -7,7 +7,7 @@ import { createUserByOperator, runHousekeeping, restoreUser } from '@cumulus/ide
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DriveDatabase } from '../src/db/schema.js'
-import { collectGarbageBlobs } from '../src/features/blobs/blob-refs.js'
+import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { type DriveTestApp, startDriveTestApp, testBackend } from './drive-test-app.js'
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
 import { createUpload, download, patch, stagingFiles, storedBlobs, uploadFile } from './upload-kit.js'

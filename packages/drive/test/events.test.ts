@@ -1,6 +1,6 @@
 import { GenericErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { recordEvents } from '../src/features/events/events.js'
+import { recordEvents } from '../src/domain/events.js'
 import { makeFolder, storeFile, userIdOf } from './batch-fixtures.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 

@@ -15,12 +15,12 @@ afterAll(async () => {
 
 const FREE_PER_DAY = DRIVE_DEFAULTS.offlineTasksPerDayFree
 
-async function offline(token: string, url: string, extra: Record<string, unknown> = {}) {
-  return t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, ...extra } })
+async function offline(token: string, url: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return t.call('POST', '/drive/v1/files', { token, headers, body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, ...extra } })
 }
 
-async function offlineOk(token: string, url: string, extra: Record<string, unknown> = {}) {
-  const reply = await offline(token, url, extra)
+async function offlineOk(token: string, url: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const reply = await offline(token, url, extra, headers)
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
   return reply.body.task as { id: string; name: string; params: Record<string, string> }
 }
@@ -51,6 +51,33 @@ describe('offline downloads', () => {
     const third = await offlineOk(token, 'ftp://example.org/a.iso', { name: 'renamed.iso', parent_id: mine.id })
     expect(third).toMatchObject({ name: 'renamed.iso', params: { parent_id: mine.id } })
     expect(await namesIn(t, token, '')).toEqual(['Downloads', 'mine'])
+  })
+
+  it('names the download folder in the language of the request that creates it, and keeps using it by type', async () => {
+    // Regression: the folder was named "Downloads" in every language.
+    const token = await t.signUp()
+    const first = await offlineOk(token, 'https://example.com/a.iso', {}, { 'accept-language': 'ko' })
+    const root = async () => (await t.call('GET', '/drive/v1/files', { token })).body.files as { id: string; name: string; folder_type: string }[]
+    const [folder] = await root()
+    expect(folder).toMatchObject({ name: '다운로드', kind: 'drive#folder', folder_type: 'DOWNLOAD', id: first.params.parent_id })
+
+    // Another language later: the same folder, not a second one.
+    const second = await offlineOk(token, 'https://example.com/b.iso', {}, { 'accept-language': 'en-US,en;q=0.9' })
+    expect(second.params.parent_id).toBe(folder?.id)
+
+    // Renamed by the user: still the download folder.
+    expect((await t.call('PATCH', `/drive/v1/files/${folder?.id}`, { token, body: { name: 'From the web' } })).status).toBe(200)
+    const third = await offlineOk(token, 'https://example.com/c.iso', {}, { 'accept-language': 'zh-TW' })
+    expect(third.params.parent_id).toBe(folder?.id)
+    expect(await root()).toEqual([expect.objectContaining({ id: folder?.id, name: 'From the web', folder_type: 'DOWNLOAD' })])
+  })
+
+  it('names a new download folder after each of the six languages, and in English for any other', async () => {
+    for (const [header, name] of [['id-ID', 'Unduhan'], ['ms', 'Muat Turun'], ['zh-CN', '下载'], ['zh-Hant-HK', '下載'], ['fr-FR', 'Downloads']] as const) {
+      const token = await t.signUp()
+      await offlineOk(token, 'https://example.com/a.iso', {}, { 'accept-language': header })
+      expect(await namesIn(t, token, ''), header).toEqual([name])
+    }
   })
 
   it('refuses links it cannot fetch, bad names and folders that are not there', async () => {
@@ -89,11 +116,11 @@ describe('offline downloads', () => {
     const deps = { ...t.server.drive, clock }
     const caller = { userId, membership: null }
     const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url: 'https://example.com/x' } }
-    for (let i = 0; i < FREE_PER_DAY; i++) await createOfflineTask(deps, caller, body)
+    for (let i = 0; i < FREE_PER_DAY; i++) await createOfflineTask(deps, caller, body, 'en-US')
     clock.set(Date.UTC(2030, 4, 1, 23, 59, 59, 999))
-    await expect(createOfflineTask(deps, caller, body)).rejects.toMatchObject({ entry: DriveErrors.task_daily_create_limit_vip })
+    await expect(createOfflineTask(deps, caller, body, 'en-US')).rejects.toMatchObject({ entry: DriveErrors.task_daily_create_limit_vip })
     clock.set(Date.UTC(2030, 4, 2))
-    await expect(createOfflineTask(deps, caller, body)).resolves.toMatchObject({ task: { phase: 'PHASE_TYPE_PENDING' } })
+    await expect(createOfflineTask(deps, caller, body, 'en-US')).resolves.toMatchObject({ task: { phase: 'PHASE_TYPE_PENDING' } })
   })
 })
 

@@ -3,12 +3,14 @@ import { appendFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { DriveErrors, GenericErrors } from '@cumulus/protocol'
+import { ManualClock } from '@cumulus/identity'
 import { type CumulusServer, buildServer, loadConfig } from '@cumulus/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gcidOf } from '../src/blobs/gcid.js'
-import { announceBlob } from '../src/features/blobs/blob-refs.js'
+import { announceBlob } from '../src/domain/blob-refs.js'
 import { maintainUploads } from '../src/features/uploads/cancel-upload.js'
-import { stagingOf } from '../src/features/uploads/staging.js'
+import { stagingOf } from '../src/domain/staging.js'
+import { runDriveHousekeeping } from '../src/housekeeping.js'
 import { type DriveTestApp, type Reply, startDriveTestApp } from './drive-test-app.js'
 import { type Caller, OCTETS, TUS, createUpload, download, head, patch, pathOf, stagingFiles, storedBlobs, uploadFile } from './upload-kit.js'
 
@@ -272,6 +274,28 @@ describe('quota', () => {
     expect((await createUpload(small, token, { name: 'a.bin', size: 600_000 })).status).toBe(200)
     expect((await createUpload(small, token, { name: 'b.bin', size: 600_000 })).body.error).toBe(DriveErrors.file_space_not_enough.reason)
   })
+
+  it('shows the space unfinished uploads hold as usage_in_uploads, apart from finished files and the trash', async () => {
+    // Regression: an abandoned upload counted against storage (38.1 MB used) while the drive
+    // showed only 9 bytes of files, and nothing said where the rest went.
+    const token = await t.signUp()
+    const quota = async () => (await t.call('GET', '/drive/v1/about', { token })).body.quota
+    expect(await quota()).toMatchObject({ usage: '0', usage_in_trash: '0', usage_in_uploads: '0' })
+
+    await uploadFile(t, token, 'done.txt', randomBytes(9))
+    const pending = await createUpload(t, token, { name: 'big.bin', size: 400_000 })
+    await patch(t, token, pending.body.resumable.params.endpoint, 0, randomBytes(100_000))
+    const trashed = await createUpload(t, token, { name: 'gone.bin', size: 50_000 })
+    expect(await quota()).toMatchObject({ usage: '450009', usage_in_trash: '0', usage_in_uploads: '450000' })
+
+    // A trashed upload counts as trash, not twice.
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token, body: { ids: [trashed.body.file.id] } })).status).toBe(200)
+    expect(await quota()).toMatchObject({ usage: '450009', usage_in_trash: '50000', usage_in_uploads: '400000' })
+
+    // Finishing turns the reservation into a file.
+    await patch(t, token, pending.body.resumable.params.endpoint, 100_000, randomBytes(300_000))
+    expect(await quota()).toMatchObject({ usage: '450009', usage_in_trash: '50000', usage_in_uploads: '0' })
+  })
 })
 
 describe('housekeeping', () => {
@@ -289,6 +313,38 @@ describe('housekeeping', () => {
     expect((await t.call('GET', `/drive/v1/files/${created.body.file.id}`, { token })).status).toBe(404)
     expect(await taskOf(created.body.file.id)).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: 'expired' })
     expect(stagingFiles(t.environment.dataDir).filter((f) => f.startsWith(uploadId))).toEqual([])
+  })
+
+  it('reclaims an abandoned upload once housekeeping runs past its expiry: space, staging files, pending file', async () => {
+    // Its own server: the housekeeping below runs days ahead, and would expire every upload of a shared one.
+    const app = await startDriveTestApp()
+    try {
+      const token = await app.signUp()
+      const quota = async () => (await app.call('GET', '/drive/v1/about', { token })).body.quota
+      const created = await createUpload(app, token, { name: 'abandoned.bin', size: 300_000 })
+      const uploadId = uploadIdOf(created.body.resumable.params.endpoint)
+      await patch(app, token, created.body.resumable.params.endpoint, 0, randomBytes(100_000))
+      const { expires_at: expiresAtMs, created_at: createdAtMs } = await app.server.drive.db.selectFrom('drive_uploads').select(['expires_at', 'created_at']).where('id', '=', uploadId).executeTakeFirstOrThrow()
+      expect(Number(expiresAtMs) - Number(createdAtMs)).toBe(app.server.drive.config.uploadExpirySeconds * 1000)
+      const stagedFiles = () => stagingFiles(app.environment.dataDir).filter((f) => f.startsWith(uploadId))
+      expect(stagedFiles()).toEqual([uploadId, `${uploadId}.json`])
+
+      const clock = new ManualClock(Number(expiresAtMs) - 1)
+      const deps = { ...app.server.drive, clock }
+      await runDriveHousekeeping(deps)
+      expect(await quota()).toMatchObject({ usage: '300000', usage_in_uploads: '300000' })
+      expect(stagedFiles()).toHaveLength(2)
+
+      clock.set(Number(expiresAtMs))
+      await runDriveHousekeeping(deps)
+      expect(await quota()).toMatchObject({ usage: '0', usage_in_trash: '0', usage_in_uploads: '0' })
+      expect(stagedFiles()).toEqual([])
+      expect(await app.server.drive.db.selectFrom('drive_files').select('id').where('id', '=', created.body.file.id).execute()).toEqual([])
+      expect(await app.server.drive.db.selectFrom('drive_uploads').select('id').where('id', '=', uploadId).execute()).toEqual([])
+      expect((await head(app, token, created.body.resumable.params.endpoint)).status).toBe(404)
+    } finally {
+      await app.close()
+    }
   })
 
   it('removes staging files no upload points at, once they are old', async () => {

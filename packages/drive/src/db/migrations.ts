@@ -116,7 +116,13 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         await db.schema.createIndex('drive_events_by_user').on('drive_events').columns(['user_id', 'created_at', 'id']).execute()
       },
     },
-    '0002_account_holds': {
+    // `GET /drive/v1/about` sums a user's unfinished uploads (usage_in_uploads); erasing an account finds them too.
+    '0002_drive_uploads_by_user': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex('drive_uploads_by_user').on('drive_uploads').column('user_id').execute()
+      },
+    },
+    '0003_account_holds': {
       async up(db: Kysely<unknown>) {
         // Accounts in their cancellation review (identity's account.frozen): their links stop working.
         await db.schema
@@ -124,8 +130,6 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
           .addColumn('user_id', 'text', (c) => c.primaryKey())
           .addColumn('since', 'bigint', (c) => c.notNull())
           .execute()
-        // Erasing an account finds its uploads by user.
-        await db.schema.createIndex('drive_uploads_by_user').on('drive_uploads').column('user_id').execute()
       },
     },
   }

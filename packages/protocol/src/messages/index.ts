@@ -8,6 +8,7 @@ import { zhCN } from './zh-CN.js'
 import { zhTW } from './zh-TW.js'
 
 export type { MessageTable, SpecialMessages } from './types.js'
+export { DOWNLOAD_FOLDER_NAMES } from './folder-names.js'
 
 /**
  * Error texts by locale, one complete table per shipped locale

@@ -3,7 +3,7 @@ import { allErrors } from '../errors/catalogue.js'
 import { LOCALES } from '../locales.js'
 import { enUS } from './en-US.js'
 import { id } from './id.js'
-import { ERROR_MESSAGES } from './index.js'
+import { DOWNLOAD_FOLDER_NAMES, ERROR_MESSAGES } from './index.js'
 import { ko } from './ko.js'
 import { ms } from './ms.js'
 import { zhCN } from './zh-CN.js'
@@ -88,5 +88,16 @@ describe('message tables', () => {
     const same = englishKeys.filter((key) => zhTW[key as keyof typeof zhTW] === zhCN[key as keyof typeof zhCN])
     // A few short texts are written the same in both scripts; most are not.
     expect(same.length).toBeLessThan(englishKeys.length / 4)
+  })
+})
+
+describe('download folder names', () => {
+  it('name the folder in every locale, each a valid item name (no "/", at most 255 bytes)', () => {
+    expect(Object.keys(DOWNLOAD_FOLDER_NAMES).sort()).toEqual([...LOCALES].sort())
+    for (const name of Object.values(DOWNLOAD_FOLDER_NAMES)) {
+      expect(name).toBe(name.normalize('NFC').trim())
+      expect(name).not.toMatch(/[/\u0000-\u001f]/)
+      expect(Buffer.byteLength(name, 'utf8')).toBeLessThanOrEqual(255)
+    }
   })
 })

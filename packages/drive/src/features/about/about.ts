@@ -1,12 +1,12 @@
 import type { DriveAbout, VipPrivilegeReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { quotaLimit, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
-import { quotaLimit, usageOf } from './usage.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
   const nowMs = deps.clock.nowMs()
-  const { usage, inTrash } = await usageOf(deps.db, caller.userId)
+  const { usage, inTrash, inUploads } = await usageOf(deps.db, caller.userId)
   const isVip = caller.membership !== null && caller.membership.expiresAtMs > nowMs
   return {
     kind: 'drive#about',
@@ -15,6 +15,7 @@ export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout
       limit: String(quotaLimit(deps.config, caller, nowMs)),
       usage: String(usage),
       usage_in_trash: String(inTrash),
+      usage_in_uploads: String(inUploads),
       play_times_limit: '-1',
       play_times_usage: '0',
       is_unlimited: false,

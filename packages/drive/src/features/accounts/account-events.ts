@@ -1,7 +1,6 @@
 import { ACCOUNT_ERASED, ACCOUNT_FROZEN, ACCOUNT_RESTORED, type EventSubscriber } from '@cumulus/identity'
 import type { DriveDeps } from '../../deps.js'
-import { countByGcid, releaseBlobRefsInBulk } from '../batch/blob-counts.js'
-import { stagingOf } from '../uploads/staging.js'
+import { countByGcid, holdAccount, releaseAccount, releaseBlobRefsInBulk, stagingOf } from '../../domain/index.js'
 
 /*
  * What the drive does when identity changes an account (identity's domain events, delivered at
@@ -11,25 +10,6 @@ import { stagingOf } from '../uploads/staging.js'
 
 /** The name deliveries to the drive are remembered under. Never rename it. */
 export const DRIVE_SUBSCRIBER = 'drive'
-
-/** account.frozen: the account's signed links (and later its share links) stop working at once. */
-export async function holdAccount(deps: Pick<DriveDeps, 'db'>, userId: string, sinceMs: number): Promise<void> {
-  await deps.db
-    .insertInto('drive_account_holds')
-    .values({ user_id: userId, since: sinceMs })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute()
-}
-
-/** account.restored: the links work again (those that have not expired meanwhile). */
-export async function releaseAccount(deps: Pick<DriveDeps, 'db'>, userId: string): Promise<void> {
-  await deps.db.deleteFrom('drive_account_holds').where('user_id', '=', userId).execute()
-}
-
-/** True while the account is frozen for deletion. */
-export async function isAccountHeld(deps: Pick<DriveDeps, 'db'>, userId: string): Promise<boolean> {
-  return (await deps.db.selectFrom('drive_account_holds').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined
-}
 
 export interface ErasedDriveAccount {
   files: number

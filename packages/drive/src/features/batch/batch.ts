@@ -2,16 +2,12 @@ import { AppError, type BatchAction, GenericErrors, type TaskIdReply } from '@cu
 import type { Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { quotaLimit } from '../about/usage.js'
-import { type EventType, recordEvents } from '../events/events.js'
-import { liveFolder } from '../files/files.js'
-import { recordTask } from '../tasks/task-view.js'
+import { deleteTrees, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict } from '../../domain/index.js'
+import { chunks } from '../../lib/rows.js'
 import { copyItems } from './copy.js'
-import { deleteTrees } from './delete-trees.js'
 import { requireItems, requireLiveItems } from './items.js'
 import { moveItems } from './move.js'
 import { trashItems, untrashItems } from './trash.js'
-import { chunks, lockUserTree, retryOnConflict } from './tree.js'
 
 /** The most ids one batch request may name. */
 export const BATCH_MAX_IDS = 1000

@@ -1,13 +1,10 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
+import { addBlobRefsInBulk, countByGcid, freeName, nameKey, reserveSpace, subtreeParents, takenNames } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
-import { reserveSpace } from '../about/usage.js'
-import { takenNames } from '../files/files.js'
-import { freeName, nameKey } from '../files/names.js'
-import { addBlobRefsInBulk, countByGcid } from './blob-counts.js'
+import { chunks } from '../../lib/rows.js'
 import { refuseIntoItself } from './move.js'
-import { chunks, subtreeParents } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

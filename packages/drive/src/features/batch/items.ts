@@ -2,7 +2,7 @@ import { AppError, DriveErrors } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import { isId } from '../../lib/ids.js'
-import { chunks } from './tree.js'
+import { chunks } from '../../lib/rows.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -36,11 +36,4 @@ export async function requireLiveItems(db: Db, userId: string, ids: readonly str
   const trashed = rows.find((r) => r.trashed === 1)
   if (trashed) throw fileNotFound(trashed.id)
   return rows
-}
-
-/** Sum of a column over rows a statement returned (PostgreSQL may hand bigints back as strings). */
-export function sumOf(rows: readonly { size: number | string }[]): number {
-  let total = 0
-  for (const r of rows) total += Number(r.size)
-  return total
 }

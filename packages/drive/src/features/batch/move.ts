@@ -1,9 +1,7 @@
 import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { nameColumns, takenNames } from '../files/files.js'
-import { freeName } from '../files/names.js'
-import { ancestorsOf } from './tree.js'
+import { ancestorsOf, freeName, nameColumns, takenNames } from '../../domain/index.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

@@ -1,6 +1,5 @@
 import type { DriveDeps } from '../../deps.js'
-import { deleteTrees } from './delete-trees.js'
-import { lockUserTree, retryOnConflict } from './tree.js'
+import { deleteTrees, lockUserTree, retryOnConflict } from '../../domain/index.js'
 
 const DAY_MS = 24 * 3600_000
 

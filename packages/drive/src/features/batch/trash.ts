@@ -1,11 +1,8 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import { type Kysely, type Transaction, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { adjustUsage } from '../about/usage.js'
-import { nameColumns, takenNames } from '../files/files.js'
-import { freeName } from '../files/names.js'
-import { sumOf } from './items.js'
-import { chunks, descentCondition, subtreeParents } from './tree.js'
+import { adjustUsage, descentCondition, freeName, nameColumns, subtreeParents, takenNames } from '../../domain/index.js'
+import { chunks, sumOf } from '../../lib/rows.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

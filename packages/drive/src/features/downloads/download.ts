@@ -1,9 +1,8 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import type { FilesTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
+import { isAccountHeld, verifyLink } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
-import { isAccountHeld } from '../accounts/account-events.js'
-import { verifyLink } from './signed-link.js'
 
 export interface DownloadableFile {
   file: FilesTable & { gcid: string }

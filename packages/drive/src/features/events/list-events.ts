@@ -1,8 +1,8 @@
 import type { DriveEventList } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { rfc3339 } from '../../lib/time.js'
-import { EVENT_TYPES } from './events.js'
+import { EVENT_TYPES } from '../../domain/index.js'
 import { newestFirstPage } from '../../lib/paging.js'
+import { rfc3339 } from '../../lib/time.js'
 
 export interface ListEventsQuery {
   limit?: string | undefined

@@ -2,9 +2,8 @@ import { AppError, DRIVE_LIST_LIMIT_MAX, type DriveFileList, type DriveOrderFiel
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { fileView, liveFolder } from '../../domain/index.js'
 import { pageLimit } from '../../lib/paging.js'
-import { fileView } from './file-view.js'
-import { liveFolder } from './files.js'
 
 export interface ListQuery {
   parentId?: string | undefined

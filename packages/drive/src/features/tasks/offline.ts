@@ -1,22 +1,21 @@
-import { AppError, type CreateFileReply, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
+import { AppError, type CreateFileReply, DOWNLOAD_FOLDER_NAMES, DriveErrors, FOLDER_KIND, type Locale } from '@cumulus/protocol'
 import type { Transaction } from 'kysely'
 import type { DriveDatabase } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { lockUserTree } from '../batch/tree.js'
-import { recordEvents } from '../events/events.js'
-import { insertItem, liveFolder, retryOnNameRace } from '../files/files.js'
-import { checkName } from '../files/names.js'
+import { checkName, insertItem, liveFolder, lockUserTree, recordEvents, recordTask, retryOnNameRace, taskView } from '../../domain/index.js'
 import { parseOfflineUrl } from './offline-url.js'
-import { recordTask, taskView } from './task-view.js'
 
-/** The folder offline downloads land in unless the request names one (folder_type DOWNLOAD). */
-export const DOWNLOAD_FOLDER_NAME = 'Downloads'
 const DAY_MS = 24 * 3600_000
 
 type Trx = Transaction<DriveDatabase>
 
-/** The caller's download folder, made in the root folder on first use. */
-async function downloadFolder(trx: Trx, userId: string, nowMs: number): Promise<string> {
+/**
+ * The caller's download folder (folder_type DOWNLOAD), where offline downloads land unless the
+ * request names a folder. Found by its type, never its name, so it stays the same folder after
+ * the user renames it or switches language. Made in the root folder on first use, named in
+ * `locale` (a clash with an existing name gets a suffix, as any new item does).
+ */
+async function downloadFolder(trx: Trx, userId: string, locale: Locale, nowMs: number): Promise<string> {
   const existing = await trx
     .selectFrom('drive_files')
     .select('id')
@@ -28,7 +27,7 @@ async function downloadFolder(trx: Trx, userId: string, nowMs: number): Promise<
     .limit(1)
     .executeTakeFirst()
   if (existing) return existing.id
-  const created = await insertItem(trx, { userId, parentId: '', name: DOWNLOAD_FOLDER_NAME, kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', folderType: 'DOWNLOAD', nowMs })
+  const created = await insertItem(trx, { userId, parentId: '', name: DOWNLOAD_FOLDER_NAMES[locale], kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', folderType: 'DOWNLOAD', nowMs })
   await recordEvents(trx, nowMs, userId, 'TYPE_CREATE', [created])
   return created.id
 }
@@ -55,9 +54,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * `POST /drive/v1/files` with `upload_type: UPLOAD_TYPE_URL`: stores an offline download task,
  * PENDING. The name defaults to what the URL says; the content lands in `parent_id`, or in the
- * caller's download folder. Fetching the content is not built yet, so the task stays PENDING.
+ * caller's download folder, which is created on first use with its name in `locale` (the
+ * request's language). Fetching the content is not built yet, so the task stays PENDING.
  */
-export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: Record<string, unknown>): Promise<CreateFileReply> {
+export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: Record<string, unknown>, locale: Locale): Promise<CreateFileReply> {
   const source = parseOfflineUrl(isObject(body['url']) ? body['url']['url'] : undefined)
   const requestedName = body['name']
   const name = requestedName === undefined || requestedName === null || requestedName === '' ? source.name : checkName(requestedName)
@@ -69,7 +69,7 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       // One at a time per user, so a burst cannot slip past the daily limit between count and insert.
       await lockUserTree(trx, caller.userId)
       await requireDailyAllowance(deps, trx, caller, nowMs)
-      const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId) : await downloadFolder(trx, caller.userId, nowMs)
+      const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId) : await downloadFolder(trx, caller.userId, locale, nowMs)
       return recordTask(trx, { userId: caller.userId, type: 'offline', name, phase: 'PHASE_TYPE_PENDING', progress: 0, params: { url: source.url, parent_id: folderId }, fileName: name, nowMs })
     }),
   )

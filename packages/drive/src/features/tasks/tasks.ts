@@ -2,12 +2,10 @@ import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTa
 import { sql } from 'kysely'
 import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { deleteTrees, lockUserTree, recordEvents, retryOnConflict, taskView } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
-import { deleteTrees } from '../batch/delete-trees.js'
-import { chunks, lockUserTree, retryOnConflict } from '../batch/tree.js'
-import { recordEvents } from '../events/events.js'
 import { newestFirstPage } from '../../lib/paging.js'
-import { taskView } from './task-view.js'
+import { chunks } from '../../lib/rows.js'
 
 export const TASK_TYPES = ['offline', 'upload', 'batch', 'decompress'] as const satisfies readonly DriveTaskType[]
 /** The most task ids one DELETE may name. */

@@ -2,17 +2,11 @@ import { AppError, type CreateFileReply, FILE_KIND, GenericErrors } from '@cumul
 import { isGcid } from '../../blobs/blob-store.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
+import { addBlobRef, checkName, fileView, insertItem, liveFolder, quotaLimit, recordEvents, recordTask, reserveSpace, retryOnNameRace, taskView } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
 import { rfc3339 } from '../../lib/time.js'
-import { quotaLimit, reserveSpace } from '../about/usage.js'
-import { addBlobRef } from '../blobs/blob-refs.js'
-import { recordEvents } from '../events/events.js'
-import { fileView } from '../files/file-view.js'
-import { insertItem, liveFolder, retryOnNameRace } from '../files/files.js'
-import { checkName } from '../files/names.js'
-import { recordTask, taskView } from '../tasks/task-view.js'
 import { finishUpload } from './finish-upload.js'
-import { stagingOf } from './staging.js'
+import { stagingOf } from '../../domain/staging.js'
 
 export interface StartUploadInput {
   name: unknown

@@ -1,4 +1,4 @@
-import type { DriveDeps } from '../../deps.js'
+import type { DriveDeps } from '../deps.js'
 import { signLink } from './signed-link.js'
 
 /** Links expire on these boundaries, so repeated reads of a file within one give the same URL (players and download managers cache by URL). */

@@ -5,8 +5,8 @@ import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { FileStore } from '@tus/file-store'
 import { ERRORS, Upload } from '@tus/server'
-import { isGcid } from '../../blobs/blob-store.js'
-import { GcidHasher } from '../../blobs/gcid.js'
+import { isGcid } from '../blobs/blob-store.js'
+import { GcidHasher } from '../blobs/gcid.js'
 
 /**
  * Where unfinished uploads live: `@tus/file-store`'s layout under the upload folder, one data file

@@ -1,8 +1,8 @@
 import type { DriveFile, DriveLink, FileCategory, FolderType, Phase } from '@cumulus/protocol'
-import type { FilesTable } from '../../db/schema.js'
-import type { DriveDeps } from '../../deps.js'
-import { rfc3339 } from '../../lib/time.js'
-import { signedContentUrl } from '../downloads/content-url.js'
+import type { FilesTable } from '../db/schema.js'
+import type { DriveDeps } from '../deps.js'
+import { rfc3339 } from '../lib/time.js'
+import { signedContentUrl } from './content-url.js'
 
 export type FileRow = FilesTable
 

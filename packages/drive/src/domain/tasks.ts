@@ -1,8 +1,8 @@
 import type { DriveTask, DriveTaskType, Phase } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
-import type { DriveDatabase, TasksTable } from '../../db/schema.js'
-import { newId } from '../../lib/ids.js'
-import { rfc3339 } from '../../lib/time.js'
+import type { DriveDatabase, TasksTable } from '../db/schema.js'
+import { newId } from '../lib/ids.js'
+import { rfc3339 } from '../lib/time.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

@@ -1,8 +1,8 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import { type Kysely, sql } from 'kysely'
-import type { DriveConfig } from '../../config.js'
-import type { DriveDatabase } from '../../db/schema.js'
-import type { Caller } from '../../deps.js'
+import type { DriveConfig } from '../config.js'
+import type { DriveDatabase } from '../db/schema.js'
+import type { Caller } from '../deps.js'
 
 /** The caller's storage limit from the membership: VIP while it has not expired, else free. */
 export function quotaLimit(config: DriveConfig, caller: Caller, nowMs: number): number {
@@ -47,7 +47,27 @@ export async function adjustUsage(db: Kysely<DriveDatabase>, userId: string, del
     .execute()
 }
 
-export async function usageOf(db: Kysely<DriveDatabase>, userId: string): Promise<{ usage: number; inTrash: number }> {
-  const row = await db.selectFrom('drive_usage').select(['usage', 'usage_in_trash']).where('user_id', '=', userId).executeTakeFirst()
-  return { usage: Number(row?.usage ?? 0), inTrash: Number(row?.usage_in_trash ?? 0) }
+/**
+ * The caller's counters as `GET /drive/v1/about` shows them: everything counted (`usage`), the
+ * part in the trash, and the part reserved by unfinished uploads outside the trash (a trashed
+ * upload counts as trash, so the parts never overlap). One statement, so the three come from one
+ * snapshot: an upload finishing or being dropped changes its drive_uploads row and the counter in
+ * one transaction, and the sum never disagrees with `usage`.
+ */
+export async function usageOf(db: Kysely<DriveDatabase>, userId: string): Promise<{ usage: number; inTrash: number; inUploads: number }> {
+  const row = await db
+    .selectFrom('drive_usage')
+    .select(['usage', 'usage_in_trash'])
+    .select((eb) =>
+      eb
+        .selectFrom('drive_uploads')
+        .innerJoin('drive_files', 'drive_files.id', 'drive_uploads.file_id')
+        .select(sql<number | string | null>`sum(drive_uploads.size)`.as('bytes'))
+        .where('drive_uploads.user_id', '=', userId)
+        .where('drive_files.trashed', '=', 0)
+        .as('usage_in_uploads'),
+    )
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return { usage: Number(row?.usage ?? 0), inTrash: Number(row?.usage_in_trash ?? 0), inUploads: Number(row?.usage_in_uploads ?? 0) }
 }

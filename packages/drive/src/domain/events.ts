@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { DriveDatabase } from '../../db/schema.js'
-import { newId } from '../../lib/ids.js'
+import type { DriveDatabase } from '../db/schema.js'
+import { newId } from '../lib/ids.js'
 
 /** What the activity feed records (drive.md "events"). `type_name` is the readable form. */
 export const EVENT_TYPES = {

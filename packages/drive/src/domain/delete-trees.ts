@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { DriveDatabase } from '../../db/schema.js'
-import { adjustUsage } from '../about/usage.js'
-import { countByGcid, releaseBlobRefsInBulk } from './blob-counts.js'
-import { sumOf } from './items.js'
-import { chunks, subtreeParents } from './tree.js'
+import type { DriveDatabase } from '../db/schema.js'
+import { chunks, sumOf } from '../lib/rows.js'
+import { countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
+import { subtreeParents } from './tree.js'
+import { adjustUsage } from './usage.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

@@ -1,10 +1,11 @@
-import type { DriveDeps } from '../../deps.js'
-import { purgeExpiredTrash } from '../batch/purge.js'
-import { collectGarbageBlobs } from '../blobs/blob-refs.js'
-import { maintainUploads } from '../uploads/cancel-upload.js'
+import type { DriveDeps } from './deps.js'
+import { purgeExpiredTrash } from './features/batch/purge.js'
+import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
+import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**
- * The drive's periodic chores. Each is idempotent and safe on several nodes at once (every
+ * The drive's periodic chores, gathered from the features that own them (composition, like
+ * app.ts, so it may import features). Each is idempotent and safe on several nodes at once (every
  * deletion is claimed by a conditional update first).
  */
 export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {

@@ -1,7 +1,7 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely'
-import type { DriveDatabase } from '../../db/schema.js'
-import { retryOnNameRace } from '../files/files.js'
+import type { DriveDatabase } from '../db/schema.js'
+import { chunks } from '../lib/rows.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -22,13 +22,6 @@ const DESCENT_CONDITION: Record<Descent, RawBuilder<boolean>> = {
 /** The SQL condition on a child row that `descent` follows. */
 export function descentCondition(descent: Descent): RawBuilder<boolean> {
   return DESCENT_CONDITION[descent]
-}
-
-/** Splits `items` into chunks small enough for one statement's bound parameters (SQLite and PostgreSQL). */
-export function chunks<T>(items: readonly T[], size = 500): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
 }
 
 /**
@@ -90,25 +83,4 @@ export async function ancestorsOf(db: Db, userId: string, folderId: string): Pro
 export async function lockUserTree(db: Db, userId: string): Promise<void> {
   await db.insertInto('drive_usage').values({ user_id: userId, usage: 0, usage_in_trash: 0 }).onConflict((oc) => oc.column('user_id').doNothing()).execute()
   await db.updateTable('drive_usage').set({ usage: sql`usage` }).where('user_id', '=', userId).execute()
-}
-
-/** PostgreSQL's "deadlock detected": it aborted this transaction so the other could go on. */
-function isDeadlock(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '40P01'
-}
-
-/**
- * Runs `work` (a whole transaction) again when PostgreSQL broke a deadlock by aborting it, or a
- * concurrent change took a name it chose. A batch locks the user's usage row and then blob rows;
- * an instant upload takes a blob row and then the usage row, so the two can deadlock on the same
- * user and content. Retrying the loser is the standard answer; it never shows as a 500.
- */
-export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await retryOnNameRace(work)
-    } catch (error) {
-      if (!isDeadlock(error) || attempt >= 4) throw error
-    }
-  }
 }

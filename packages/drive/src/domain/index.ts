@@ -1,0 +1,26 @@
+/*
+ * The drive's shared domain: what more than one feature needs to keep the drive consistent
+ * (items and their names, tree walks and the per-user tree lock, quota accounting, blob
+ * references, deleting subtrees, task and event records, the file view with its signed links).
+ *
+ * The rule: a feature under `features/` imports from this module (through this file), `lib/`,
+ * `db/`, `blobs/`, `http/`, `deps.ts` and `config.ts`, and from its own folder, never from another
+ * feature. When a second feature needs something a feature holds, it moves here. Only the
+ * composition (`app.ts` wiring the routes, `housekeeping.ts` the periodic chores) imports
+ * features. This module never imports a feature. `domain/feature-imports.test.ts` checks both.
+ */
+export { holdAccount, isAccountHeld, releaseAccount } from './account-holds.js'
+export { addBlobRef, addBlobRefsInBulk, announceBlob, BLOB_GRACE_MS, countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
+export { signedContentUrl } from './content-url.js'
+export { deleteTrees } from './delete-trees.js'
+export { EVENT_TYPES, type EventType, recordEvents } from './events.js'
+export { type FileRow, fileView } from './file-view.js'
+export { findOwned, insertItem, liveFolder, nameColumns, type NewItem, takenNames } from './items.js'
+export { categoryOf, mimeTypeOf } from './mime.js'
+export { checkName, freeName, nameKey, splitExtension } from './names.js'
+export { retryOnConflict, retryOnNameRace } from './retry.js'
+export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink, verifyLink } from './signed-link.js'
+export { StagingArea, stagingOf } from './staging.js'
+export { type NewTask, recordTask, taskView } from './tasks.js'
+export { ancestorsOf, type Descent, descentCondition, lockUserTree, subtreeParents } from './tree.js'
+export { adjustUsage, quotaLimit, reserveSpace, usageOf } from './usage.js'
