@@ -4,6 +4,7 @@ import type { DriveDatabase, FilesTable } from '../db/schema.js'
 import { isId, newId } from '../lib/ids.js'
 import { categoryOf, mimeTypeOf } from './mime.js'
 import { freeName, nameKey, splitExtension } from './names.js'
+import { lockUserTree } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -59,12 +60,16 @@ export interface NewItem {
 }
 
 /**
- * Inserts a live item under a free name (a clash gets "(1)", "(2)"…). Run it inside
- * `retryOnNameRace`: a concurrent insert may take the name between the check and the insert, and
- * then the unique index refuses it and the whole transaction is tried again.
+ * Inserts a live item under a free name (a clash gets "(1)", "(2)"…). The name is chosen under
+ * the user's tree lock, so concurrent inserts into one user's drive choose one after the other
+ * and each sees the names the others committed (20 parallel creates of one name end as "a",
+ * "a(1)" … "a(19)"). Still run it inside `retryOnNameRace`: a writer that does not take the lock
+ * (a rename) may take the name meanwhile, and then the unique index refuses the insert and the
+ * whole transaction is tried again.
  */
 export async function insertItem(db: Db, item: NewItem): Promise<FilesTable> {
   const isFolder = item.kind === FOLDER_KIND
+  await lockUserTree(db, item.userId)
   const name = await freeName(item.name, (c) => takenNames(db, item.userId, item.parentId, c), isFolder)
   const row: FilesTable = {
     id: newId(),
