@@ -124,6 +124,20 @@ describe('downloads through signed links', () => {
     expect([unknown.status, unknown.body.error]).toEqual([404, DriveErrors.file_not_found.reason])
   })
 
+  it('lets a link die with its file: trashed, it serves nothing until restored; deleted, never again', async () => {
+    // Issue 11: signed links stayed valid after their file was trashed or deleted.
+    const doomed = await uploadFile(t, token, 'doomed.bin', randomBytes(500))
+    expect((await download(t, doomed)).status).toBe(200)
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token, body: { ids: [doomed.id] } })).status).toBe(200)
+    const whileTrashed = await download(t, doomed)
+    expect(whileTrashed.status).toBe(404)
+    expect(whileTrashed.body.error).toBe(DriveErrors.file_not_found.reason)
+    expect((await t.call('POST', '/drive/v1/files:batchUntrash', { token, body: { ids: [doomed.id] } })).status).toBe(200)
+    expect((await download(t, doomed)).status).toBe(200)
+    expect((await t.call('POST', '/drive/v1/files:batchDelete', { token, body: { ids: [doomed.id] } })).status).toBe(200)
+    expect((await download(t, doomed)).body.error).toBe(DriveErrors.file_not_found.reason)
+  })
+
   it('names the download in UTF-8 with an ASCII fallback', async () => {
     const cjk = await uploadFile(t, token, '报告 "final".txt', Buffer.from('文字'))
     const got = await download(t, cjk)

@@ -1,6 +1,10 @@
 import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors } from '@cumulus/protocol'
 
-const CONTROL = /[\u0000-\u001f\u007f]/
+/**
+ * Characters a name may not hold: C0 and C1 controls, and the bidirectional overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069), which make "exe.txt" display as "txt.exe".
+ */
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
 
 /**
  * A name as stored: NFC-normalised (so "é" typed on macOS and Windows is one name) and trimmed.
@@ -10,7 +14,7 @@ export function checkName(raw: unknown): string {
   if (typeof raw !== 'string') throw new AppError(DriveErrors.file_name_empty, { description: 'name is required' })
   const name = raw.normalize('NFC').trim()
   if (name === '') throw new AppError(DriveErrors.file_name_empty, { description: 'name is empty' })
-  if (name.includes('/') || CONTROL.test(name) || name === '.' || name === '..') {
+  if (name.includes('/') || FORBIDDEN.test(name) || name === '.' || name === '..') {
     throw new AppError(DriveErrors.file_name_invalid, { description: 'name contains "/" or a control character, or is "." or ".."' })
   }
   if (Buffer.byteLength(name, 'utf8') > DRIVE_NAME_MAX_BYTES) {
