@@ -18,4 +18,10 @@ export interface DriveConfig {
   /** An unfinished upload is dropped (and its reserved space released) this long after it was created. */
   uploadExpirySeconds: number
   offlineTasksPerDay: { free: number; vip: number }
+  /**
+   * Instant upload (a create naming a stored GCID and size completes without the bytes) for
+   * content another account stored too. Off by default: knowing a file's GCID and size must not
+   * be enough to get its bytes. On, only for single-tenant installations (DRIVE_GLOBAL_DEDUP).
+   */
+  globalDedup: boolean
 }

@@ -112,6 +112,42 @@ describe('resumable upload over tus', () => {
     expect([await usageOf(alice), await usageOf(bob)]).toEqual(['600000', '600000'])
   })
 
+  it("never completes at once from another account's content: a GCID and a size are no proof of holding the bytes", async () => {
+    // Issue 11: anyone who knew a file's GCID and size got the bytes of another user's private file.
+    const alice = await t.signUp()
+    const mallory = await t.signUp()
+    const secret = randomBytes(300_000)
+    const original = await uploadFile(t, alice, 'secret.bin', secret)
+
+    const attempt = await createUpload(t, mallory, { name: 'loot.bin', size: secret.length, hash: original.hash })
+    expect(attempt.status).toBe(200)
+    expect(attempt.body.file).toMatchObject({ phase: 'PHASE_TYPE_PENDING', hash: '' })
+    expect(attempt.body.resumable.provider).toBe('PROVIDER_TUS')
+    expect((await t.call('GET', `/drive/v1/files/${attempt.body.file.id}`, { token: mallory })).body.web_content_link).toBe('')
+    expect((await db().selectFrom('drive_blobs').select('ref_count').where('gcid', '=', original.hash).executeTakeFirstOrThrow()).ref_count).toBe(1)
+
+    // Sending the real bytes proves possession: the upload completes and storage keeps one copy.
+    const sent = await patch(t, mallory, attempt.body.resumable.params.endpoint, 0, secret)
+    expect(sent.status).toBe(204)
+    expect((await db().selectFrom('drive_blobs').select('ref_count').where('gcid', '=', original.hash).executeTakeFirstOrThrow()).ref_count).toBe(2)
+    expect(storedBlobs(t.environment.dataDir).filter((g) => g === original.hash)).toHaveLength(1)
+  })
+
+  it('completes at once across accounts when the operator turned on global dedup', async () => {
+    const shared = await startDriveTestApp({ DRIVE_GLOBAL_DEDUP: 'true' })
+    try {
+      const alice = await shared.signUp()
+      const bob = await shared.signUp()
+      const content = randomBytes(200_000)
+      const original = await uploadFile(shared, alice, 'a.bin', content)
+      const instant = await createUpload(shared, bob, { name: 'b.bin', size: content.length, hash: original.hash })
+      expect(instant.body.file).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', hash: original.hash })
+      expect(instant.body.resumable).toBeUndefined()
+    } finally {
+      await shared.close()
+    }
+  })
+
   it('completes an upload at once when the GCID and size are stored already, transferring nothing', async () => {
     const token = await t.signUp()
     const content = randomBytes(400_000)

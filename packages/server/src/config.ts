@@ -203,6 +203,9 @@ const storageUrl = z.string().refine((raw) => /^s3:\/\/[^/?#]+/i.test(raw) && !!
   error: 's3://[access-key:secret@]bucket[/prefix][?endpoint=http://host:9000&region=us-east-1] (leave it unset for local disk in the data directory)',
 })
 
+/** On/off settings: `true` or `false`, nothing looser (a typo must not silently mean off). */
+const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((raw) => raw === 'true')
+
 const redisUrl = z.string().refine((raw) => isUrlWithHost(raw, ['redis:', 'rediss:']), { error: 'must be a redis:// or rediss:// URL' })
 
 const trustProxy = z.string().transform((raw, ctx): boolean | number => {
@@ -346,6 +349,7 @@ const envSchema = z.object({
   DRIVE_QUOTA_FREE: byteSize.optional(),
   DRIVE_QUOTA_VIP: byteSize.optional(),
   TRASH_RETENTION_DAYS: wholeNumber(1, 3650).optional(),
+  DRIVE_GLOBAL_DEDUP: flag.optional(),
   DRIVE_LINK_TTL_SECONDS: wholeNumber(DRIVE_LINK_MIN_TTL_SECONDS, 7 * SECONDS_PER_DAY).optional(),
 })
 
@@ -453,6 +457,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       linkTtlSeconds: values.DRIVE_LINK_TTL_SECONDS ?? DRIVE_DEFAULTS.linkTtlSeconds,
       uploadExpirySeconds: DRIVE_DEFAULTS.uploadExpirySeconds,
       offlineTasksPerDay: { free: DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: DRIVE_DEFAULTS.offlineTasksPerDayVip },
+      globalDedup: values.DRIVE_GLOBAL_DEDUP ?? false,
     },
     storageUrl: values.STORAGE_URL,
   }

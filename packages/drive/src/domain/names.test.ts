@@ -33,7 +33,7 @@ describe('checkName', () => {
   })
 
   it('either accepts a name as a clean NFC string or refuses it with a catalogue reason', () => {
-    const reasons = new Set([DriveErrors.file_name_empty.reason, DriveErrors.file_name_invalid.reason, DriveErrors.file_name_too_long.reason])
+    const reasons = new Set<string>([DriveErrors.file_name_empty.reason, DriveErrors.file_name_invalid.reason, DriveErrors.file_name_too_long.reason])
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom(...BIDI).map((m) => `x${m}y`)), (raw) => {
         const reason = reasonOf(raw)

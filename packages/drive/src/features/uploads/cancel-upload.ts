@@ -1,7 +1,6 @@
 import type { DriveDeps } from '../../deps.js'
-import { adjustUsage } from '../../domain/index.js'
+import { adjustUsage, stagingOf } from '../../domain/index.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
-import { stagingOf } from '../../domain/staging.js'
 
 /** Why an unfinished upload was dropped; kept as the task's message. */
 export type UploadEndReason = 'cancelled' | 'expired'

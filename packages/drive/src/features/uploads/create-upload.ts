@@ -1,12 +1,13 @@
 import { AppError, type CreateFileReply, FILE_KIND, GenericErrors } from '@cumulus/protocol'
 import { isGcid } from '../../blobs/blob-store.js'
-import type { FilesTable, TasksTable } from '../../db/schema.js'
+import type { Transaction } from 'kysely'
+import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { addBlobRef, checkName, fileView, insertItem, liveFolder, quotaLimit, recordEvents, recordTask, reserveSpace, retryOnNameRace, taskView } from '../../domain/index.js'
+import { addBlobRef, checkName, fileView, insertItem, liveFolder, quotaLimit, recordEvents, recordTask, reserveSpace, retryOnNameRace, stagingOf, taskView } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
 import { rfc3339 } from '../../lib/time.js'
 import { finishUpload } from './finish-upload.js'
-import { stagingOf } from '../../domain/staging.js'
+
 
 export interface StartUploadInput {
   name: unknown
@@ -40,9 +41,23 @@ export function parseSize(raw: unknown): number {
 }
 
 /**
- * Creates a file to upload into: with `gcid` naming content already stored at that size, the file
- * is complete at once (instant upload, the blob gains a reference); otherwise a pending file fed
- * by a tus upload. Either way the size is reserved against the quota first, so a file that does
+ * Whether a create naming `gcid` may complete without the bytes. A GCID and a size are no proof
+ * of holding the content: anyone who learns them (a shared screenshot of file details, a leaked
+ * listing) would otherwise get another account's private bytes. So instant upload applies to
+ * content the caller already has (any of its files, trash included), or to anyone's content
+ * when the operator turned global dedup on. Everyone else sends the bytes as usual; storage
+ * still keeps one copy, since the finished upload is adopted under the same GCID.
+ */
+async function mayReuseContent(db: Transaction<DriveDatabase>, config: Pick<DriveDeps['config'], 'globalDedup'>, userId: string, gcid: string): Promise<boolean> {
+  if (config.globalDedup) return true
+  const owned = await db.selectFrom('drive_files').select('id').where('user_id', '=', userId).where('gcid', '=', gcid).limit(1).executeTakeFirst()
+  return owned !== undefined
+}
+
+/**
+ * Creates a file to upload into: with `gcid` naming content already stored at that size that the
+ * caller may reuse (mayReuseContent), the file is complete at once (instant upload, the blob
+ * gains a reference); otherwise a pending file fed by a tus upload. Either way the size is reserved against the quota first, so a file that does
  * not fit fails with file_space_not_enough before any byte is stored.
  */
 export async function startUpload(deps: DriveDeps, caller: Caller, input: StartUploadInput): Promise<StartedUpload> {
@@ -56,6 +71,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
     const instant = await retryOnNameRace(() =>
       deps.db.transaction().execute(async (trx) => {
         const parentId = await liveFolder(trx, caller.userId, input.parentId)
+        if (!(await mayReuseContent(trx, deps.config, caller.userId, gcid))) return null
         // First write of the transaction: when the content is not stored, nothing has changed yet.
         if (!(await addBlobRef(trx, gcid, 1, nowMs, size))) return null
         await reserveSpace(trx, caller.userId, size, limit)

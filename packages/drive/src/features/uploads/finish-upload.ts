@@ -2,8 +2,7 @@ import { createReadStream } from 'node:fs'
 import { GcidHasher } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { addBlobRef, announceBlob, recordEvents } from '../../domain/index.js'
-import { stagingOf } from '../../domain/staging.js'
+import { addBlobRef, announceBlob, recordEvents, stagingOf } from '../../domain/index.js'
 
 /** Large reads: hashing a multi-gigabyte staging file in 64 KiB steps costs far more system calls. */
 const HASH_READ_BYTES = 4 * 1024 * 1024

@@ -6,7 +6,7 @@ import type { UploadsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { recordUploadProgress } from './progress.js'
-import type { StagingArea } from '../../domain/staging.js'
+import { type StagingArea } from '../../domain/index.js'
 
 /** A PATCH body went past the upload's declared size. */
 class TooManyBytes extends Error {}

@@ -12,7 +12,7 @@ import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { patchUpload } from './patch-upload.js'
-import { stagingOf } from '../../domain/staging.js'
+import { stagingOf } from '../../domain/index.js'
 
 export const UPLOADS_PATH = '/drive/v1/uploads'
 
