@@ -11,8 +11,11 @@ import { buildWeb } from './build-web.mjs'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
-// The server and the packages it references (the web app's too), not the whole workspace.
-const build = spawnSync(process.execPath, [tsc, '--build', 'packages/server'], { cwd: root, stdio: 'inherit' })
+// The root solution (tsconfig.json), the same graph `npm test` builds: every package in dependency
+// order. Not `--build packages/server`: the server's references stop at the web app's server
+// plugin, but the web app's bundle (built next) imports @cumulus/sdk from its dist/, which only
+// the whole graph builds.
+const build = spawnSync(process.execPath, [tsc, '--build'], { cwd: root, stdio: 'inherit' })
 if (build.status !== 0) {
   console.error('cumulus: the TypeScript build failed (see above).')
   process.exit(build.status ?? 1)

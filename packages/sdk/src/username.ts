@@ -1,15 +1,6 @@
-import { ANONYMOUS_SUB_PREFIX } from '@cumulus/protocol'
+import { ANONYMOUS_SUB_PREFIX, classifyUsername } from '@cumulus/protocol'
 
-/** The kind of identifier a sign-in username is; also the captcha `meta` key it goes under. */
-export type UsernameKind = 'phone_number' | 'email' | 'username'
-
-/** Spec 5: a leading `+` is a phone number, an `@` anywhere an e-mail, else a plain username. */
-export function classifyUsername(username: string): UsernameKind {
-  const trimmed = username.trim()
-  if (trimmed.startsWith('+')) return 'phone_number'
-  if (trimmed.includes('@')) return 'email'
-  return 'username'
-}
+export { classifyUsername, type UsernameKind } from '@cumulus/protocol'
 
 /** The captcha `meta` for a sign-in: the username under the key of its kind. */
 export function usernameMeta(username: string): Record<string, string> {

@@ -55,7 +55,7 @@ describe('loadConfig defaults', () => {
         uploadExpirySeconds: 7 * 24 * 3600,
         offlineTasksPerDay: { free: 10, vip: 1000 },
       },
-      storageUrl: undefined,
+      storage: { kind: 'local', root: join(dataDir, 'blobs') },
     })
     expect(config.identity).toEqual({
       ...IDENTITY_DEFAULTS,
@@ -398,18 +398,78 @@ describe('redaction', () => {
 
 describe('drive settings', () => {
   it('reads sizes with units, the trash retention and the link lifetime', () => {
-    const config = loadConfig({ DRIVE_QUOTA_FREE: '500MB', DRIVE_QUOTA_VIP: '2TiB', TRASH_RETENTION_DAYS: '30', DRIVE_LINK_TTL_SECONDS: '900', STORAGE_URL: 's3://AK:SECRET@bucket/prefix?endpoint=http://127.0.0.1:9000' })
+    const config = loadConfig({ DRIVE_QUOTA_FREE: '500MB', DRIVE_QUOTA_VIP: '2TiB', TRASH_RETENTION_DAYS: '30', DRIVE_LINK_TTL_SECONDS: '900' })
     expect(config.drive.quota).toEqual({ freeBytes: 500e6, vipBytes: 2 * 1024 ** 4 })
     expect(config.drive.trashRetentionDays).toBe(30)
     expect(config.drive.linkTtlSeconds).toBe(900)
-    expect(config.storageUrl).toBe('s3://AK:SECRET@bucket/prefix?endpoint=http://127.0.0.1:9000')
-    expect(JSON.stringify(config)).not.toContain('SECRET')
   })
 
-  it('refuses bad sizes, a link lifetime under 10 minutes and a storage URL that is not s3', () => {
+  it('refuses bad sizes and a link lifetime under 10 minutes', () => {
     expect(() => loadConfig({ DRIVE_QUOTA_FREE: '10 parsecs' })).toThrow(/DRIVE_QUOTA_FREE/)
     expect(() => loadConfig({ DRIVE_QUOTA_VIP: '0' })).toThrow(/DRIVE_QUOTA_VIP/)
     expect(() => loadConfig({ DRIVE_LINK_TTL_SECONDS: '60' })).toThrow(/DRIVE_LINK_TTL_SECONDS/)
-    expect(() => loadConfig({ STORAGE_URL: 'ftp://x' })).toThrow(/STORAGE_URL/)
+  })
+})
+
+// Regression (issue 10): STORAGE_URL had two parsers with different rules, and this one refused
+// the file:///path form the README documents. Every form of the README's Configuration table.
+describe('STORAGE_URL', () => {
+  const issuesOf = (storageUrl: string): ConfigIssue[] => {
+    try {
+      loadConfig({ STORAGE_URL: storageUrl })
+    } catch (err) {
+      if (err instanceof ConfigError) return [...err.issues]
+      throw err
+    }
+    throw new Error(`STORAGE_URL=${storageUrl} was accepted`)
+  }
+
+  it('unset: local disk under the data directory', () => {
+    expect(loadConfig({ CUMULUS_DATA_DIR: '/srv/cumulus' }).storage).toEqual({ kind: 'local', root: '/srv/cumulus/blobs' })
+  })
+
+  it('file:///path: local disk at that folder', () => {
+    expect(loadConfig({ STORAGE_URL: 'file:///var/lib/cumulus/blobs' }).storage).toEqual({ kind: 'local', root: '/var/lib/cumulus/blobs' })
+  })
+
+  it('s3://bucket: the bucket on AWS, the standard credential chain, the default region', () => {
+    expect(loadConfig({ STORAGE_URL: 's3://my-bucket' }).storage).toEqual({ kind: 's3', bucket: 'my-bucket', prefix: '', region: 'us-east-1', forcePathStyle: false })
+  })
+
+  it('s3://key:secret@bucket/prefix?endpoint=…&region=…&forcePathStyle=true: every part, the secret redacted when logged', () => {
+    const config = loadConfig({ STORAGE_URL: 's3://AKID:wJal%2FSECRET@my-bucket/cumulus/blobs?endpoint=http://127.0.0.1:9000&region=eu-west-1&forcePathStyle=true' })
+    expect(config.storage).toEqual({
+      kind: 's3',
+      bucket: 'my-bucket',
+      prefix: 'cumulus/blobs',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKID', secretAccessKey: 'wJal/SECRET' },
+    })
+    expect(redactConfig(config).storage).toMatchObject({ credentials: { accessKeyId: 'AKID', secretAccessKey: '[redacted]' } })
+    expect(JSON.stringify(config)).not.toContain('SECRET')
+  })
+
+  it.each([
+    ['ftp://host/blobs', 'unsupported scheme "ftp:"'],
+    ['s3://', 'names no bucket'],
+    ['s3://Not_A_Bucket', 'is not an S3 bucket name'],
+    ['s3://bucket?colour=blue', 'unknown option "colour"'],
+    ['s3://bucket?endpoint=minio:9000', 'is not an http(s) URL'],
+    ['s3://bucket?forcePathStyle=yes', 'forcePathStyle must be true or false'],
+    ['s3://KEY@bucket', 'need both an access key id and a secret'],
+    ['relative/blobs', 'not a URL or an absolute path'],
+  ])('refuses %s, saying what is wrong and which forms work', (storageUrl, problem) => {
+    const issues = issuesOf(storageUrl)
+    expect(issues).toHaveLength(1)
+    expect(issues[0]!.key).toBe('STORAGE_URL')
+    expect(issues[0]!.message).toContain(problem)
+    expect(issues[0]!.message).toContain('file:///path, or s3://')
+  })
+
+  it('never echoes a secret in the error', () => {
+    const [issue] = issuesOf('s3://KEY:hunter2@bucket?colour=blue')
+    expect(issue!.message).not.toContain('hunter2')
   })
 })

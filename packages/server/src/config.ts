@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, REFRESH_TOKEN_GRANT, type RegisteredClient, type createTokenKeys } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
-import type { DriveConfig } from '@cumulus/drive'
+import { type DriveConfig, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
@@ -61,8 +61,8 @@ export interface CumulusConfig {
   web: WebPublicConfig
   /** The drive service's slice, passed to the drive as is. */
   drive: DriveConfig
-  /** Where file content lives: `s3://…` (STORAGE_URL), or undefined for `<dataDir>/blobs` on local disk. */
-  storageUrl: string | undefined
+  /** Where file content lives (STORAGE_URL, parsed by the drive's parseStorageUrl); local disk at `<dataDir>/blobs` when unset. */
+  storage: StorageConfig
 }
 
 /** One bad setting: the key (or flag) as the operator wrote it, and what is wrong with it. */
@@ -198,9 +198,18 @@ const byteSize = z.string().transform((raw, ctx): number => {
   return bytes
 })
 
-/** Blob storage: an S3-compatible bucket (`s3://[key:secret@]bucket[/prefix][?endpoint=…&region=…]`). */
-const storageUrl = z.string().refine((raw) => /^s3:\/\/[^/?#]+/i.test(raw) && !!parseUrl(raw), {
-  error: 's3://[access-key:secret@]bucket[/prefix][?endpoint=http://host:9000&region=us-east-1] (leave it unset for local disk in the data directory)',
+/**
+ * Blob storage, parsed by the drive's own parser (the one definition of the forms): `file:///path`
+ * for local disk, or an S3-compatible bucket (`s3://[key:secret@]bucket[/prefix][?endpoint=…&region=…&forcePathStyle=…]`).
+ */
+const storageUrl = z.string().transform((raw, ctx): StorageConfig => {
+  try {
+    return parseStorageUrl(raw)
+  } catch (err) {
+    // parseStorageUrl's message names the problem and never echoes the secret.
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: `${(err as Error).message} (use file:///path, or s3://[access-key:secret@]bucket[/prefix][?endpoint=http://host:9000&region=us-east-1&forcePathStyle=true]; leave it unset for local disk in the data directory)` })
+    return z.NEVER
+  }
 })
 
 /** On/off settings: `true` or `false`, nothing looser (a typo must not silently mean off). */
@@ -459,7 +468,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineTasksPerDay: { free: DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: DRIVE_DEFAULTS.offlineTasksPerDayVip },
       globalDedup: values.DRIVE_GLOBAL_DEDUP ?? false,
     },
-    storageUrl: values.STORAGE_URL,
+    storage: values.STORAGE_URL ?? { kind: 'local', root: join(dataDir, 'blobs') },
   }
 }
 
@@ -519,16 +528,9 @@ export function redactConfig(config: CumulusConfig) {
       clients: config.identity.clients.map((c) => ({ ...c, clientSecret: c.clientSecret === undefined ? undefined : REDACTED })),
     },
     drive: config.drive,
-    storage: config.storageUrl ? redactStorageUrl(config.storageUrl) : 'local disk in the data directory',
+    // The secret key is hidden; the access key id stays: it names the credentials.
+    storage: config.storage.kind === 's3' && config.storage.credentials ? { ...config.storage, credentials: { ...config.storage.credentials, secretAccessKey: REDACTED } } : config.storage,
   }
-}
-
-/** An s3:// URL with its secret key hidden (the access key id stays: it names the credentials). */
-function redactStorageUrl(raw: string): string {
-  const url = parseUrl(raw)
-  if (!url) return REDACTED
-  if (url.password) url.password = '***'
-  return url.href
 }
 
 function withRedactedView(config: CumulusConfig): CumulusConfig {

@@ -16,7 +16,7 @@ export interface OpenDriveInput {
 }
 
 /**
- * Migrates the drive tables and builds the drive's deps: the blob store STORAGE_URL names (local
+ * Migrates the drive tables and builds the drive's deps: the blob store config.storage names (local
  * disk under the data directory by default) and a link-signing key derived from the server's
  * HMAC key, so rotating CUMULUS_SECRET also invalidates every download link.
  */
@@ -26,7 +26,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
   return {
     config: config.drive,
     db: input.db,
-    blobs: openBlobStore(config.storageUrl, config.dataDir),
+    blobs: openBlobStore(config.storage, config.dataDir),
     clock: input.clock,
     linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
     logger: input.logger.child({ service: 'drive' }),

@@ -31,7 +31,11 @@ export interface CumulusServer {
   drive: DriveDeps
   /** Delivers domain events (account.frozen, account.erased, …) to the services that subscribe. */
   events: EventDispatcher
-  /** Stops housekeeping, closes the app (in-flight requests finish) and then the database, counters and mailer. Idempotent. */
+  /**
+   * Stops accepting connections, closes idle ones, ends upload PATCHes in flight with the bytes
+   * received, gives other requests IN_FLIGHT_GRACE_MS to finish, then stops housekeeping and
+   * closes the event delivery, the database, counters and mailer. Idempotent.
+   */
   close(): Promise<void>
 }
 
@@ -92,7 +96,32 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     identity: identity.deps,
     drive,
     events: identity.events,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= closeWithGrace(app, logger)),
+  }
+}
+
+/**
+ * How long requests still running when close() starts may take to finish. Then their
+ * connections are cut, so the database closes and `cumulus serve` exits well within its
+ * SHUTDOWN_TIMEOUT_MS even when a client stalls (a slow download, a body that never ends).
+ */
+export const IN_FLIGHT_GRACE_MS = 5_000
+
+/**
+ * Closes the app: no new connections, idle keep-alive connections closed at once (Node's
+ * server.close()), upload PATCHes ended with the bytes they have (the uploads' preClose hook),
+ * other requests given IN_FLIGHT_GRACE_MS, then the onClose hooks (housekeeping, database).
+ */
+async function closeWithGrace(app: FastifyInstance, logger: Logger): Promise<void> {
+  const cut = setTimeout(() => {
+    logger.warn({ graceMs: IN_FLIGHT_GRACE_MS }, 'requests still running after the grace period; closing their connections')
+    app.server.closeAllConnections()
+  }, IN_FLIGHT_GRACE_MS)
+  cut.unref()
+  try {
+    await app.close()
+  } finally {
+    clearTimeout(cut)
   }
 }
 

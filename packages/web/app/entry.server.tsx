@@ -61,19 +61,30 @@ export default async function handleRequest(request: Request, responseStatusCode
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
+    // Cleared once the render is over: a pending timer would keep a shutting-down server's
+    // process alive for up to its full delay after the last page it served.
+    let abortTimer: ReturnType<typeof setTimeout> | undefined
+    const respond = () => {
+      shellRendered = true
+      const body = new PassThrough()
+      responseHeaders.set('content-type', 'text/html; charset=utf-8')
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+      pipe(body)
+    }
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={i18n}>
         <ServerRouter context={routerContext} url={request.url} />
       </I18nextProvider>,
       {
-        [readyEvent]() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('content-type', 'text/html; charset=utf-8')
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
-          pipe(body)
+        onShellReady() {
+          if (readyEvent === 'onShellReady') respond()
+        },
+        onAllReady() {
+          clearTimeout(abortTimer)
+          if (readyEvent === 'onAllReady') respond()
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer)
           reject(error)
         },
         onError(error: unknown) {
@@ -83,6 +94,6 @@ export default async function handleRequest(request: Request, responseStatusCode
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1_000)
+    abortTimer = setTimeout(abort, streamTimeout + 1_000)
   })
 }

@@ -12,6 +12,7 @@ import { BlobSizeMismatch } from './blob-store.js'
 import { gcidOf } from './gcid.js'
 import { openBlobStore } from './open-blob-store.js'
 import { S3BlobStore } from './s3-blob-store.js'
+import { parseStorageUrl } from './storage-url.js'
 
 let server: S3TestServer
 const stores: S3BlobStore[] = []
@@ -121,7 +122,7 @@ describe('openBlobStore with an s3:// URL', () => {
   const urlFor = (userinfo: string) => `s3://${userinfo}@${server.bucket}/opened/${randomUUID()}?endpoint=${encodeURIComponent(server.endpoint)}&region=us-east-1`
 
   it('signs with the credentials in the URL and stores under its prefix', async () => {
-    const store = openBlobStore(urlFor('S3RVER:S3RVER'), tempDir())
+    const store = openBlobStore(parseStorageUrl(urlFor('S3RVER:S3RVER')), tempDir())
     expect(store).toBeInstanceOf(S3BlobStore)
     stores.push(store as S3BlobStore)
     const { gcid } = await store.put(Readable.from([Buffer.from('via url')]), 7)
@@ -130,7 +131,7 @@ describe('openBlobStore with an s3:// URL', () => {
 
   // s3rver checks the access key id but not SigV4 signatures, so a wrong key id is what shows the URL's credentials are used.
   it('is refused by the server for an access key it does not know', async () => {
-    const store = openBlobStore(urlFor('NOBODY:some%2Fsecret'), tempDir()) as S3BlobStore
+    const store = openBlobStore(parseStorageUrl(urlFor('NOBODY:some%2Fsecret')), tempDir()) as S3BlobStore
     stores.push(store)
     await expect(store.stat(gcidOf(Buffer.from('anything')))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } })
   })

@@ -1,3 +1,5 @@
+import { classifyUsername } from '@cumulus/protocol'
+
 /** Normalising the addresses people type, so "Ann@Example.com " and "ann@example.com" are one account. */
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
@@ -22,19 +24,26 @@ export function normalizeUsername(raw: string): string | null {
   return USERNAME.test(username) ? username.toLowerCase() : null
 }
 
-export type UsernameKind = { kind: 'phone' | 'email' | 'username'; value: string }
+/** A sign-in username, normalised, with the kind that decides which column it matches. */
+export type ParsedUsername = { kind: 'phone' | 'email' | 'username'; value: string }
 
-/** Spec 5: a leading plus is a phone number, an at-sign an e-mail, anything else a plain username. */
-export function classifyUsername(raw: string): UsernameKind | null {
-  const trimmed = raw.trim()
-  if (trimmed.startsWith('+')) {
-    const value = normalizePhone(trimmed)
-    return value ? { kind: 'phone', value } : null
+/**
+ * A sign-in username classified by the shared rule (protocol's classifyUsername, spec 5) and
+ * normalised for its kind; null when it is not a valid value of that kind.
+ */
+export function parseUsername(raw: string): ParsedUsername | null {
+  switch (classifyUsername(raw)) {
+    case 'phone_number': {
+      const value = normalizePhone(raw)
+      return value ? { kind: 'phone', value } : null
+    }
+    case 'email': {
+      const value = normalizeEmail(raw)
+      return value ? { kind: 'email', value } : null
+    }
+    case 'username': {
+      const value = normalizeUsername(raw)
+      return value ? { kind: 'username', value } : null
+    }
   }
-  if (trimmed.includes('@')) {
-    const value = normalizeEmail(trimmed)
-    return value ? { kind: 'email', value } : null
-  }
-  const value = normalizeUsername(trimmed)
-  return value ? { kind: 'username', value } : null
 }

@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@cumulus/protocol'
+import { classifyUsername, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@cumulus/protocol'
 
 /**
  * The shared pattern check (spec 2) of the login, sign-up, recovery and unregister forms.
@@ -55,22 +55,28 @@ export function checkPhone(e164: string): PatternMessageKey | null {
 }
 
 /**
- * The sign-in identifier, classified as the SDK does (spec 5): a leading `+` is a phone number,
- * an `@` an e-mail address, anything else a plain username. Spaces, dashes and brackets inside a
- * phone number are allowed ("+1 (415) 555-0100"); `normalizeUsername` removes them.
+ * The sign-in identifier, classified by the rule the SDK and the server share (protocol's
+ * classifyUsername, spec 5): a leading `+` is a phone number, an `@` an e-mail address, anything
+ * else a plain username. Spaces, dashes and brackets inside a phone number are allowed
+ * ("+1 (415) 555-0100"); `normalizeUsername` removes them.
  */
 export function checkUsername(value: string): PatternMessageKey | null {
   const username = value.trim()
   if (username === '') return 'auth.patterns.usernameRequired'
-  if (username.startsWith('+')) return checkPhone(normalizeUsername(username)) === null ? null : 'auth.patterns.phoneInvalid'
-  if (username.includes('@')) return checkEmail(username)
-  return USERNAME.test(username) ? null : 'auth.patterns.usernameInvalid'
+  switch (classifyUsername(username)) {
+    case 'phone_number':
+      return checkPhone(normalizeUsername(username)) === null ? null : 'auth.patterns.phoneInvalid'
+    case 'email':
+      return checkEmail(username)
+    case 'username':
+      return USERNAME.test(username) ? null : 'auth.patterns.usernameInvalid'
+  }
 }
 
 /** The identifier as it is sent: trimmed, and a phone number without its separators. */
 export function normalizeUsername(value: string): string {
   const username = value.trim()
-  return username.startsWith('+') ? username.replace(/[\s\-().]/g, '') : username
+  return classifyUsername(username) === 'phone_number' ? username.replace(/[\s\-().]/g, '') : username
 }
 
 /**

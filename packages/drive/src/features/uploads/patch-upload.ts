@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream'
+import { type Readable, Transform, type Writable } from 'node:stream'
 import { TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, type MemoryLocker } from '@tus/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -17,6 +17,11 @@ class TooManyBytes extends Error {}
  * bytes. Same rules as tus's handler: Tus-Resumable required (412), Upload-Offset required (403)
  * and equal to the stored offset (409), expired uploads 410, never past the declared size (413),
  * the upload's lock held while writing (the same locker tus uses for HEAD and DELETE).
+ *
+ * When `shutdown` aborts (the server is closing), the body is cut where it is: the bytes already
+ * received are written, the reply is the usual 204 with the new Upload-Offset on a connection
+ * that then closes, and the client resumes from that offset later (tus core protocol). Waiting
+ * for the rest of a large body would hold the shutdown for as long as the client cares to send.
  */
 export async function patchUpload(
   deps: DriveDeps,
@@ -25,6 +30,7 @@ export async function patchUpload(
   upload: UploadsTable,
   request: FastifyRequest,
   reply: FastifyReply,
+  shutdown: AbortSignal,
 ): Promise<FastifyReply> {
   const tusError = (error: { status_code: number; body: string }) => reply.code(error.status_code).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(error.body)
   if (request.headers['tus-resumable'] === undefined) return reply.code(412).header('tus-version', TUS_VERSION).type('text/plain; charset=utf-8').send('Tus-Resumable Required\n')
@@ -67,7 +73,7 @@ export async function patchUpload(
     // The write below reports every failure (its pipeline rejects); this only keeps an error
     // raised before the pipeline is attached from being unhandled.
     limit.on('error', () => {})
-    request.raw.pipe(limit)
+    const cutShort = pipeUntil(request.raw, limit, shutdown)
     request.raw.on('error', (error) => limit.destroy(error))
     request.raw.on('aborted', () => limit.destroy(new Error('client went away')))
     try {
@@ -76,6 +82,8 @@ export async function patchUpload(
       if (received > room) return tusError(ERRORS.ERR_SIZE_EXCEEDED)
       return tusError(ERRORS.FILE_WRITE_ERROR)
     }
+    // The rest of the body will not be read: this connection cannot carry another request.
+    if (cutShort()) reply.header('connection', 'close')
   } finally {
     await lock.unlock()
   }
@@ -92,4 +100,29 @@ export async function patchUpload(
     reply.header('upload-expires', new Date(upload.expires_at).toUTCString())
   }
   return reply.code(204).headers({ 'tus-resumable': TUS_VERSION, 'upload-offset': String(newOffset), 'cache-control': 'no-store' }).send()
+}
+
+/**
+ * Pipes `body` into `into` until the body ends or `stop` aborts. On abort, what `body` has
+ * already received (and buffered) still goes through, then `into` ends there and `body` stays
+ * paused. Returns a function telling whether the body was cut short that way.
+ */
+function pipeUntil(body: Readable, into: Writable, stop: AbortSignal): () => boolean {
+  let cut = false
+  const cutHere = () => {
+    if (body.readableEnded || into.writableEnded) return
+    cut = true
+    body.unpipe(into)
+    body.pause()
+    for (let chunk: Buffer | null = body.read(); chunk !== null; chunk = body.read()) into.write(chunk)
+    into.end()
+  }
+  if (stop.aborted) {
+    cutHere()
+  } else {
+    body.pipe(into)
+    stop.addEventListener('abort', cutHere, { once: true })
+    into.once('close', () => stop.removeEventListener('abort', cutHere))
+  }
+  return () => cut
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { Readable } from 'node:stream'
 import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, MemoryLocker, Metadata, Server, type Upload } from '@tus/server'
@@ -103,6 +104,12 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
   /** The upload a creation request prepared, for tus's naming function and creation hook. */
   const prepared = new WeakMap<object, { id: string; createdAtMs: number; metadata: Record<string, string> }>()
 
+  // Aborted as the server starts closing: PATCHes in flight then end with the bytes they have.
+  const shutdown = new AbortController()
+  // Every PATCH in flight listens; their number is not bounded by Node's leak warning threshold.
+  setMaxListeners(0, shutdown.signal)
+  app.addHook('preClose', async () => shutdown.abort())
+
   // One locker for tus (HEAD, DELETE, creation-with-upload) and our PATCH.
   const locker = new MemoryLocker()
   const tus = new Server({
@@ -207,7 +214,7 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
       const upload = await requireOwnUpload(deps, callerOf(request), request.params.id)
       if (request.method === 'PATCH') {
         if (!isTusBody(request)) return reply.code(415).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`PATCH bodies must be ${TUS_BODY_TYPE}\n`)
-        return patchUpload(deps, staging, locker, upload, request, reply)
+        return patchUpload(deps, staging, locker, upload, request, reply, shutdown.signal)
       }
       if (request.method === 'HEAD') {
         // Every byte arrived but a crash interrupted the completion: finish now, so a client that

@@ -1,5 +1,5 @@
 import type { IdentityDeps } from '../../deps.js'
-import { classifyUsername, normalizeEmail, normalizePhone } from '../../lib/identifiers.js'
+import { parseUsername, normalizeEmail, normalizePhone } from '../../lib/identifiers.js'
 import { lockoutKeys } from '../sign-in/lockout.js'
 
 export type CaptchaRisk = 'low' | 'challenge' | 'reject'
@@ -32,7 +32,7 @@ export function metaIdentifiers(meta: unknown): string[] {
     return typeof value === 'string' && value.trim() !== '' ? value : undefined
   }
   const username = text('username')
-  if (username !== undefined) out.add(classifyUsername(username)?.value ?? username.trim().toLowerCase())
+  if (username !== undefined) out.add(parseUsername(username)?.value ?? username.trim().toLowerCase())
   const email = text('email')
   if (email !== undefined) out.add(normalizeEmail(email) ?? email.trim().toLowerCase())
   const phone = text('phone_number')

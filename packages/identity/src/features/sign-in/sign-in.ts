@@ -2,7 +2,7 @@ import { AccountErrors, AppError, GenericErrors, type TokenReply } from '@cumulu
 import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { toRfc3339 } from '../../lib/clock.js'
-import { type UsernameKind, classifyUsername } from '../../lib/identifiers.js'
+import { type ParsedUsername, parseUsername } from '../../lib/identifiers.js'
 import type { UserRecord } from '../../stores/user-store.js'
 import { createRegisteredUser } from '../sign-up/sign-up.js'
 import { startSession } from '../tokens/sessions.js'
@@ -19,7 +19,7 @@ export interface PasswordSignInInput {
   deviceId: string
 }
 
-function findUser(deps: Pick<IdentityDeps, 'users'>, who: UsernameKind): Promise<UserRecord | null> {
+function findUser(deps: Pick<IdentityDeps, 'users'>, who: ParsedUsername): Promise<UserRecord | null> {
   switch (who.kind) {
     case 'email':
       return deps.users.findByEmail(who.value)
@@ -44,7 +44,7 @@ export function accountFrozen(user: UserRecord): AppError {
  * guesses checked; a success gives the reservations back.
  */
 export async function signInWithPassword(deps: Deps, input: PasswordSignInInput): Promise<TokenReply> {
-  const who = classifyUsername(input.username)
+  const who = parseUsername(input.username)
   const { lockout } = deps.config
   const accountKey = lockoutKeys.account(who?.value ?? input.username.trim().toLowerCase())
   const ipKey = lockoutKeys.ip(input.ip)
@@ -84,7 +84,7 @@ export interface CodeSignInInput {
  * REGISTER_SIGN_IN creates the account when there is none. No password is involved, so no hash.
  */
 export async function signInWithCode(deps: Deps, input: CodeSignInInput): Promise<TokenReply> {
-  const who = classifyUsername(input.username)
+  const who = parseUsername(input.username)
   if (!who || who.kind === 'username') {
     throw new AppError(GenericErrors.invalid_argument, { description: 'sign-in by code needs an e-mail address or a +phone number as username', metadata: { field: 'username' } })
   }
