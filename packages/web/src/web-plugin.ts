@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import type { WebPublicConfig } from './public-config.js'
 import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, RenderCache, type RenderCacheOptions } from './render-cache.js'
+import { IMMUTABLE, staticFiles } from './static-files.js'
 
 /** Where `react-router build` writes (packages/web/build): `server/index.js` and `client/`. */
 export const WEB_BUILD_DIRECTORY = fileURLToPath(new URL('../build/', import.meta.url))
@@ -30,13 +31,9 @@ interface EntryServerExtras {
  */
 const API_PREFIXES = ['/v1/', '/drive/v1/', '/vip/v1/', '/decompress/v1/', '/.well-known/', '/captcha/']
 
-/** Hashed build assets never change under the same name. */
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-/** Icons and the manifest keep their names across deploys; revalidate hourly. */
-const SHORT_LIVED = 'public, max-age=3600'
-
 /**
- * Serves the web app: the hashed client assets and public files as static routes, and every
+ * Serves the web app: the hashed client assets and public files as static routes (from memory,
+ * precompressed, static-files.ts), and every
  * other GET/HEAD/POST through React Router's request handler (SSR, data requests, actions).
  * Encapsulated: its body handling does not leak into the API routes around it.
  */
@@ -54,7 +51,9 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
 
   // Every file present at start-up gets an exact route, so every other path reaches React
   // Router. Hashed assets also have a prefix route, which only files written by a rebuild after
-  // start-up reach (exact routes win): a page rendered by the new build finds its chunks.
+  // start-up reach (exact routes win): a page rendered by the new build finds its chunks. Those
+  // come from disk, uncompressed, until the next start.
+  await app.register(staticFiles, { clientDirectory: `${buildDirectory}client` })
   await app.register(fastifyStatic, {
     root: `${buildDirectory}client/assets`,
     prefix: '/assets/',
@@ -64,18 +63,6 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
     cacheControl: false,
     setHeaders(res) {
       res.setHeader('cache-control', IMMUTABLE)
-    },
-  })
-  await app.register(fastifyStatic, {
-    root: `${buildDirectory}client`,
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    decorateReply: false,
-    // setHeaders below decides; the plugin's own default would overwrite it with max-age=0.
-    cacheControl: false,
-    setHeaders(res, path) {
-      res.setHeader('cache-control', path.includes('/assets/') ? IMMUTABLE : SHORT_LIVED)
     },
   })
 
