@@ -1,5 +1,5 @@
-import { constants, createBrotliCompress, createGzip, brotliCompressSync, gzipSync } from 'node:zlib'
-import type { Transform } from 'node:stream'
+import { pipeline, type Readable, Transform } from 'node:stream'
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib'
 import type { VariantCoding } from './accept-encoding.js'
 
 /** Below this a compressed body saves less than the Content-Encoding and Vary headers cost. */
@@ -35,7 +35,27 @@ export function encodePage(body: Buffer): Partial<Record<VariantCoding, Buffer>>
   return encoded
 }
 
-/** A stream that encodes a streamed response body on the fly. */
-export function pageEncoder(coding: VariantCoding): Transform {
-  return coding === 'br' ? createBrotliCompress(brotliOptions) : createGzip({ level: PAGE_GZIP_LEVEL })
+/**
+ * `source` encoded as it streams. The encoder is flushed whenever the source pauses (nothing
+ * more written in the same turn of the event loop), so what React or a deferred loader has
+ * written reaches the browser then, not when zlib's buffer fills; a burst of chunks is still
+ * compressed as one. Either stream failing destroys both, so an aborted render ends the reply.
+ */
+export function encodeStream(source: Readable, coding: VariantCoding): Readable {
+  const encoder = coding === 'br' ? createBrotliCompress(brotliOptions) : createGzip({ level: PAGE_GZIP_LEVEL })
+  // A sync flush keeps gzip's dictionary (the default full flush resets it); brotli's default keeps its own.
+  const flush = coding === 'br' ? () => encoder.flush() : () => encoder.flush(constants.Z_SYNC_FLUSH)
+  let pending: NodeJS.Immediate | undefined
+  const flushWhenIdle = new Transform({
+    transform(chunk, _encoding, callback) {
+      clearImmediate(pending)
+      pending = setImmediate(flush)
+      callback(null, chunk)
+    },
+    final(callback) {
+      clearImmediate(pending)
+      callback()
+    },
+  })
+  return pipeline(source, flushWhenIdle, encoder, () => clearImmediate(pending))
 }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs'
-import { pipeline, Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import { AppError, GenericErrors } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { negotiateEncoding, VARIANT_CODINGS, type VariantCoding } from './accept-encoding.js'
-import { encodePage, isCompressibleType, MIN_COMPRESS_BYTES, pageEncoder } from './page-encoding.js'
+import { encodePage, encodeStream, isCompressibleType, MIN_COMPRESS_BYTES } from './page-encoding.js'
 import type { WebPublicConfig } from './public-config.js'
 import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, RenderCache, type RenderCacheOptions } from './render-cache.js'
 import { IMMUTABLE, staticFiles } from './static-files.js'
@@ -159,9 +159,7 @@ function sendCachedPage(request: FastifyRequest, reply: FastifyReply, page: Cach
 
 /**
  * Sends a response that is not cached (data requests, redirects, pages setting cookies, the
- * cache turned off), compressing a text body on the fly. Compressed bytes go out in zlib's
- * blocks rather than as React writes them; our pages load no data on the server, so the render
- * is done by then and nothing waits on a flush.
+ * cache turned off), compressing a text body as it streams.
  */
 function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, response: Response): FastifyReply {
   reply.status(response.status)
@@ -185,6 +183,5 @@ function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, respons
   if (coding === 'identity') return reply.send(body)
   reply.header('content-encoding', coding)
   reply.removeHeader('content-length')
-  // pipeline destroys both streams if either fails, so an aborted render ends the reply.
-  return reply.send(pipeline(body, pageEncoder(coding), () => {}))
+  return reply.send(encodeStream(body, coding))
 }
