@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_WEB_PUBLIC_CONFIG } from './public-config.js'
@@ -49,6 +49,8 @@ describe('webPlugin compresses the pages it renders', () => {
     mkdirSync(join(directory, 'server'))
     mkdirSync(join(directory, 'client/assets'), { recursive: true })
     writeFileSync(join(directory, 'server/index.js'), SERVER_BUILD)
+    writeFileSync(join(directory, 'client/assets/app-Ab12.js'), 'export {}\n')
+    writeFileSync(join(directory, 'client/assets/app-Ab12.js.gz'), gzipSync('export {}\n'))
     app = Fastify()
     await app.register(webPlugin, { publicConfig: DEFAULT_WEB_PUBLIC_CONFIG, buildDirectory: `${directory}/` })
   })
@@ -89,5 +91,10 @@ describe('webPlugin compresses the pages it renders', () => {
     expect([tiny.body, tiny.headers['content-encoding']]).toEqual(['ok', undefined])
     const binary = await get('/binary', 'br')
     expect([binary.rawPayload.length, binary.headers['content-encoding']]).toEqual([4096, undefined])
+  })
+
+  it('serves no precompressed variant under a URL of its own, even through the late-chunk route', async () => {
+    expect((await get('/assets/app-Ab12.js', 'gzip')).headers['content-encoding']).toBe('gzip')
+    expect((await get('/assets/app-Ab12.js.gz')).statusCode).toBe(404)
   })
 })

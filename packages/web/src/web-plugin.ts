@@ -66,6 +66,8 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
     setHeaders(res) {
       res.setHeader('cache-control', IMMUTABLE)
     },
+    // Precompressed variants are representations of their file, not files of their own.
+    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname),
   })
 
   // React Router reads request bodies itself (form actions), so hand it the raw stream.
