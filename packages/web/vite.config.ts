@@ -30,7 +30,7 @@ function clientChunks(): Plugin {
               codeSplitting: {
                 groups: [
                   // React, React DOM, React Router and i18next: what every page runs.
-                  { name: 'framework', priority: 3, test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next)[\\/]/ },
+                  { name: 'framework', priority: 4, test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next)[\\/]/ },
                   // The default layout with everything it imports (header, footer, switchers, session,
                   // i18n, navigation, colour mode), what the root route and the client entry add, and
                   // the UI most pages use. The root route itself stays apart with the stylesheet: a
@@ -38,7 +38,7 @@ function clientChunks(): Plugin {
                   // mark the stylesheet as dynamic CSS and Vite would link it a second time).
                   {
                     name: 'shell',
-                    priority: 2,
+                    priority: 3,
                     test: appFiles(
                       'layouts/default.tsx',
                       'components/error-page.tsx',
@@ -49,23 +49,29 @@ function clientChunks(): Plugin {
                       'components/ui/spinner.tsx',
                     ),
                   },
-                  // What the sign-in page shares with the other account pages: form parts, the auth middleware.
+                  // What the sign-in page shares with the other account pages: form parts.
                   {
                     name: 'account',
                     priority: 1,
                     test: appFiles(
                       'forms/patterns.ts',
-                      'middleware/auth.ts',
                       'navigation/safe-navigation.ts',
-                      'components/ui/alert.tsx',
                       'components/ui/card.tsx',
-                      'components/ui/text-field.tsx',
                       'components/ui/password-field.tsx',
                       'components/auth/auth-shell.tsx',
                       'components/auth/tab-styles.ts',
                       'components/auth/use-form-attempt.ts',
                       'components/auth/use-identity-call.ts',
                     ),
+                  },
+                  // What the pages behind sign-in (the drive, the account pages) share with the sign-in
+                  // page: the auth middleware, alerts and text fields. Apart from the group above (and
+                  // ahead of it, as the password field imports the text field), so /drive does not
+                  // download the sign-in forms.
+                  {
+                    name: 'signed-in',
+                    priority: 2,
+                    test: appFiles('middleware/auth.ts', 'components/ui/alert.tsx', 'components/ui/text-field.tsx'),
                   },
                 ],
               },

@@ -27,6 +27,14 @@ describe('RenderCache', () => {
     expect(cache.get('d')?.body.toString()).toBe('ddddddd')
   })
 
+  it('counts the encodings kept beside a page against the byte budget', () => {
+    const cache = new RenderCache({ ttlMs: 60_000, maxEntries: 10, maxBytes: 10 })
+    cache.set('a', { ...page('aaaa'), encoded: { br: Buffer.from('a'), gzip: Buffer.from('aa') } })
+    expect(cache.bytes).toBe(7)
+    cache.set('b', page('bbbb')) // 7 + 4 > 10: a goes
+    expect([cache.get('a'), cache.bytes]).toEqual([undefined, 4])
+  })
+
   it('does not store a page larger than the whole budget', () => {
     const cache = new RenderCache({ ttlMs: 60_000, maxEntries: 2, maxBytes: 3 })
     cache.set('big', page('four'))

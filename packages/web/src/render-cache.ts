@@ -8,10 +8,19 @@
  * and the cache is bounded in entries and bytes, evicting the least recently used first.
  */
 
+import type { VariantCoding } from './accept-encoding.js'
+
 export interface CachedPage {
   status: number
   headers: [string, string][]
   body: Buffer
+  /** The body compressed once when stored, so a hit costs no compression (page-encoding.ts). */
+  encoded?: Partial<Record<VariantCoding, Buffer>>
+}
+
+/** What a page costs the byte budget: its body and every encoding kept beside it. */
+function pageBytes(page: CachedPage): number {
+  return page.body.byteLength + Object.values(page.encoded ?? {}).reduce((sum, body) => sum + body.byteLength, 0)
 }
 
 export interface RenderCacheOptions {
@@ -49,9 +58,10 @@ export class RenderCache {
   /** Stores a page, replacing one under the same key. A page larger than the whole budget is not stored. */
   set(key: string, page: CachedPage): void {
     this.#delete(key)
-    if (page.body.byteLength > this.#options.maxBytes) return
+    const bytes = pageBytes(page)
+    if (bytes > this.#options.maxBytes) return
     this.#entries.set(key, { ...page, expiresAt: this.#options.now() + this.#options.ttlMs })
-    this.#bytes += page.body.byteLength
+    this.#bytes += bytes
     for (const [oldest] of this.#entries) {
       if (this.#entries.size <= this.#options.maxEntries && this.#bytes <= this.#options.maxBytes) break
       this.#delete(oldest)
@@ -69,7 +79,7 @@ export class RenderCache {
   #delete(key: string): void {
     const entry = this.#entries.get(key)
     if (!entry) return
-    this.#bytes -= entry.body.byteLength
+    this.#bytes -= pageBytes(entry)
     this.#entries.delete(key)
   }
 }

@@ -5,8 +5,11 @@ import fastifyStatic from '@fastify/static'
 import { AppError, GenericErrors } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
+import { negotiateEncoding, VARIANT_CODINGS, type VariantCoding } from './accept-encoding.js'
+import { encodePage, encodeStream, isCompressibleType, MIN_COMPRESS_BYTES } from './page-encoding.js'
 import type { WebPublicConfig } from './public-config.js'
 import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, RenderCache, type RenderCacheOptions } from './render-cache.js'
+import { IMMUTABLE, staticFiles } from './static-files.js'
 
 /** Where `react-router build` writes (packages/web/build): `server/index.js` and `client/`. */
 export const WEB_BUILD_DIRECTORY = fileURLToPath(new URL('../build/', import.meta.url))
@@ -30,15 +33,11 @@ interface EntryServerExtras {
  */
 const API_PREFIXES = ['/v1/', '/drive/v1/', '/vip/v1/', '/decompress/v1/', '/.well-known/', '/captcha/']
 
-/** Hashed build assets never change under the same name. */
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-/** Icons and the manifest keep their names across deploys; revalidate hourly. */
-const SHORT_LIVED = 'public, max-age=3600'
-
 /**
- * Serves the web app: the hashed client assets and public files as static routes, and every
- * other GET/HEAD/POST through React Router's request handler (SSR, data requests, actions).
- * Encapsulated: its body handling does not leak into the API routes around it.
+ * Serves the web app: the hashed client assets and public files as static routes (from memory,
+ * precompressed, static-files.ts), and every other GET/HEAD/POST through React Router's request
+ * handler (SSR, data requests, actions), compressed by Accept-Encoding. Encapsulated: its body
+ * handling does not leak into the API routes around it.
  */
 export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, options) => {
   const buildDirectory = options.buildDirectory ?? WEB_BUILD_DIRECTORY
@@ -54,7 +53,9 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
 
   // Every file present at start-up gets an exact route, so every other path reaches React
   // Router. Hashed assets also have a prefix route, which only files written by a rebuild after
-  // start-up reach (exact routes win): a page rendered by the new build finds its chunks.
+  // start-up reach (exact routes win): a page rendered by the new build finds its chunks. Those
+  // come from disk, uncompressed, until the next start.
+  await app.register(staticFiles, { clientDirectory: `${buildDirectory}client` })
   await app.register(fastifyStatic, {
     root: `${buildDirectory}client/assets`,
     prefix: '/assets/',
@@ -65,18 +66,8 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
     setHeaders(res) {
       res.setHeader('cache-control', IMMUTABLE)
     },
-  })
-  await app.register(fastifyStatic, {
-    root: `${buildDirectory}client`,
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    decorateReply: false,
-    // setHeaders below decides; the plugin's own default would overwrite it with max-age=0.
-    cacheControl: false,
-    setHeaders(res, path) {
-      res.setHeader('cache-control', path.includes('/assets/') ? IMMUTABLE : SHORT_LIVED)
-    },
+    // Precompressed variants are representations of their file, not files of their own.
+    allowedPath: (pathname) => !/\.(br|gz)$/.test(pathname),
   })
 
   // React Router reads request bodies itself (form actions), so hand it the raw stream.
@@ -96,19 +87,21 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
       const policy = cache && cachePolicyOf && !path.endsWith('.data') ? cachePolicyOf(fetchRequest) : null
       if (policy) {
         const hit = cache!.get(policy.key)
-        if (hit) return sendCachedPage(reply, hit, policy.setCookies, 'hit')
+        if (hit) return sendCachedPage(request, reply, hit, policy.setCookies, 'hit')
       }
       const response = await handle(fetchRequest, loadContext)
       if (policy) {
         // What is stored is the page every visitor shares: this visitor's own cookies stay out.
         const shared = withoutCookies(response, policy.setCookies)
         if (isCacheableResponse(shared)) {
-          const page: CachedPage = { status: shared.status, headers: [...shared.headers], body: Buffer.from(await response.arrayBuffer()) }
+          const body = Buffer.from(await response.arrayBuffer())
+          // Compressed once here rather than on every hit (about 1 ms for our pages).
+          const page: CachedPage = { status: shared.status, headers: [...shared.headers], body, encoded: encodePage(body) }
           cache!.set(policy.key, page)
-          return sendCachedPage(reply, page, policy.setCookies, 'miss')
+          return sendCachedPage(request, reply, page, policy.setCookies, 'miss')
         }
       }
-      return sendFetchResponse(reply, response)
+      return sendFetchResponse(request, reply, response)
     },
   })
 }
@@ -144,15 +137,33 @@ function withoutCookies(response: Response, cookies: readonly string[]): Respons
   return new Response(null, { status: response.status, headers })
 }
 
-function sendCachedPage(reply: FastifyReply, page: CachedPage, setCookies: readonly string[], state: 'hit' | 'miss'): FastifyReply {
-  reply.status(page.status)
-  for (const [name, value] of page.headers) reply.header(name, value)
-  if (setCookies.length > 0) reply.header('set-cookie', [...setCookies])
-  reply.header('x-render-cache', state)
-  return reply.send(page.body)
+/** Adds `accept-encoding` to the reply's Vary header. */
+function varyOnAcceptEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary')
+  if (vary === undefined) reply.header('vary', 'accept-encoding')
+  else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`)
 }
 
-function sendFetchResponse(reply: FastifyReply, response: Response): FastifyReply {
+function sendCachedPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage, setCookies: readonly string[], state: 'hit' | 'miss'): FastifyReply {
+  reply.status(page.status)
+  // The stored length is the identity body's; Fastify sets the length of what is sent.
+  for (const [name, value] of page.headers) if (name !== 'content-length') reply.header(name, value)
+  if (setCookies.length > 0) reply.header('set-cookie', [...setCookies])
+  reply.header('x-render-cache', state)
+  const codings = VARIANT_CODINGS.filter((coding) => page.encoded?.[coding])
+  if (codings.length === 0) return reply.send(page.body)
+  varyOnAcceptEncoding(reply)
+  const coding = negotiateEncoding(request.headers['accept-encoding'], codings)
+  if (coding === 'identity') return reply.send(page.body)
+  reply.header('content-encoding', coding)
+  return reply.send(page.encoded![coding as VariantCoding])
+}
+
+/**
+ * Sends a response that is not cached (data requests, redirects, pages setting cookies, the
+ * cache turned off), compressing a text body as it streams.
+ */
+function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, response: Response): FastifyReply {
   reply.status(response.status)
   for (const [name, value] of response.headers) {
     if (name === 'set-cookie') continue
@@ -161,5 +172,18 @@ function sendFetchResponse(reply: FastifyReply, response: Response): FastifyRepl
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) reply.header('set-cookie', cookies)
   if (!response.body) return reply.send()
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
+  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+  const length = response.headers.get('content-length')
+  const compressible =
+    isCompressibleType(response.headers.get('content-type')) &&
+    !response.headers.has('content-encoding') &&
+    !response.headers.has('content-range') &&
+    (length === null || Number(length) >= MIN_COMPRESS_BYTES)
+  if (!compressible) return reply.send(body)
+  varyOnAcceptEncoding(reply)
+  const coding = negotiateEncoding(request.headers['accept-encoding'], VARIANT_CODINGS)
+  if (coding === 'identity') return reply.send(body)
+  reply.header('content-encoding', coding)
+  reply.removeHeader('content-length')
+  return reply.send(encodeStream(body, coding))
 }

@@ -1,9 +1,10 @@
 import { DRIVE_DEFAULTS, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { isIdentityError } from '@cumulus/sdk'
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useNavigate } from 'react-router'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { LocaleLink, pagePath } from '../../navigation/locale-link'
+import { lazyFrom, onDemand } from '../lazy/on-demand'
 import { PageTitle } from '../page-title'
 import { Alert } from '../ui/alert'
 import { Button } from '../ui/button'
@@ -22,7 +23,6 @@ import { FileUploadIcon, FolderUploadIcon, StarIcon, TrashIcon, UploadIcon } fro
 import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
 import { DEFAULT_ORDER, type ListingOrder, type ListingSource } from './listing'
 import { NameDialog } from './name-dialog'
-import { PreviewDialog } from './preview-dialog'
 import { QuotaBar, useQuota } from './quota-bar'
 import { EMPTY_SELECTION, reconcile, type SelectionState } from './selection'
 import { Toasts, useToasts } from './toasts'
@@ -31,6 +31,9 @@ import { UploadPanel } from './upload-panel'
 import { useDescribeError, useErrorText } from './use-error-text'
 import { useListing } from './use-listing'
 import { usePlural } from './use-plural'
+
+/** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
+const PreviewDialog = lazyFrom(onDemand(() => import('./preview-dialog')), (module) => module.PreviewDialog)
 
 type DialogState =
   | { type: 'new-folder' }
@@ -550,14 +553,16 @@ export function DrivePage({
         }}
       />
       {previewIndex !== -1 ? (
-        <PreviewDialog
-          api={api}
-          files={previewable}
-          index={previewIndex}
-          onIndexChange={(index) => setPreviewId(previewable[index]?.id ?? null)}
-          onClose={() => setPreviewId(null)}
-          onDownload={(file) => run(() => download([file]))}
-        />
+        <Suspense fallback={null}>
+          <PreviewDialog
+            api={api}
+            files={previewable}
+            index={previewIndex}
+            onIndexChange={(index) => setPreviewId(previewable[index]?.id ?? null)}
+            onClose={() => setPreviewId(null)}
+            onDownload={(file) => run(() => download([file]))}
+          />
+        </Suspense>
       ) : null}
 
       <UploadPanel uploads={uploads} />
