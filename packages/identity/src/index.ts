@@ -20,6 +20,7 @@ export { systemClock, ManualClock, type Clock } from './lib/clock.js'
 export { Argon2Hasher, OWASP_ARGON2ID, type PasswordHasher, type Argon2Params } from './lib/hasher.js'
 export { createMailer, type Mailer, type OutgoingMail } from './lib/mailer.js'
 export { createSmsSender, type SmsSender, type OutgoingSms } from './lib/sms.js'
+export { type FileOutboxTransport, type MailTransport, parseMailUrl, parseSmsUrl, type SmsTransport } from './lib/transport-url.js'
 export type { UserRecord } from './stores/user-store.js'
 export type { MembershipRecord } from './stores/membership-store.js'
 export {

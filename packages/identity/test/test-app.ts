@@ -23,6 +23,7 @@ import { createTokenKeys, generateSigningJwk } from '../src/features/tokens/toke
 import { ManualClock } from '../src/lib/clock.js'
 import { Argon2Hasher, type PasswordHasher } from '../src/lib/hasher.js'
 import { createMailer } from '../src/lib/mailer.js'
+import { parseMailUrl } from '../src/lib/transport-url.js'
 import { FileOutboxSms } from '../src/lib/sms.js'
 import { randomId } from '../src/lib/secrets.js'
 import { type SmtpSink, startSmtpSink } from '../../../test-support/smtp-sink.js'
@@ -162,7 +163,7 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
   const config = testConfig(options.config)
   signingJwk ??= generateSigningJwk()
   const counters = testCounters(clock)
-  const mailer = createMailer({ url: mail.url, from: 'Cumulus <no-reply@cumulus.test>' })
+  const mailer = createMailer({ transport: parseMailUrl(mail.url), from: 'Cumulus <no-reply@cumulus.test>' })
   const deps = createIdentityDeps({
     config,
     db: database.db,

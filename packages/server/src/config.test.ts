@@ -33,8 +33,8 @@ describe('loadConfig defaults', () => {
       database: { kind: 'sqlite', sqlitePath: join(dataDir, 'cumulus.db') },
       redisUrl: undefined,
       publicUrl: 'http://localhost:3000',
-      mail: { url: `file://${dataDir}/outbox`, from: 'Cumulus <no-reply@localhost>' },
-      smsUrl: `file://${dataDir}/sms`,
+      mail: { transport: { kind: 'file', directory: join(dataDir, 'outbox') }, from: 'Cumulus <no-reply@localhost>' },
+      sms: { kind: 'file', directory: join(dataDir, 'sms') },
       trustProxy: false,
       logLevel: 'info',
       jwtPrivateKey: undefined,
@@ -54,6 +54,7 @@ describe('loadConfig defaults', () => {
         linkTtlSeconds: 6 * 3600,
         uploadExpirySeconds: 7 * 24 * 3600,
         offlineTasksPerDay: { free: 10, vip: 1000 },
+        globalDedup: false,
       },
       storage: { kind: 'local', root: join(dataDir, 'blobs') },
     })
@@ -70,8 +71,8 @@ describe('loadConfig defaults', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080')
     const config = loadConfig({ PUBLIC_URL: 'https://Drive.Example.com/', CUMULUS_DATA_DIR: '/srv/cumulus' })
     expect(config.publicUrl).toBe('https://drive.example.com')
-    expect(config.mail).toEqual({ url: 'file:///srv/cumulus/outbox', from: 'Cumulus <no-reply@drive.example.com>' })
-    expect(config.smsUrl).toBe('file:///srv/cumulus/sms')
+    expect(config.mail).toEqual({ transport: { kind: 'file', directory: '/srv/cumulus/outbox' }, from: 'Cumulus <no-reply@drive.example.com>' })
+    expect(config.sms).toEqual({ kind: 'file', directory: '/srv/cumulus/sms' })
     expect(config.identity.corsOrigins).toEqual(['https://drive.example.com'])
     expect(config.identity.clients[0]!.redirectUris).toEqual(['https://drive.example.com/'])
   })
@@ -124,8 +125,8 @@ describe('loadConfig coercion', () => {
       database: { kind: 'postgres', url: 'postgres://app:pw@db.internal:5432/cumulus', schema: undefined },
       redisUrl: 'redis://cache.internal:6379/2',
       publicUrl: 'https://cloud.example.org',
-      mail: { url: 'smtps://mailer:secret@smtp.example.org:465', from: 'Example Cloud <cloud@example.org>' },
-      smsUrl: 'https://sms.example.org/send',
+      mail: { transport: { kind: 'smtp', url: 'smtps://mailer:secret@smtp.example.org:465' }, from: 'Example Cloud <cloud@example.org>' },
+      sms: { kind: 'http', url: 'https://sms.example.org/send' },
       trustProxy: 2,
       logLevel: 'debug',
       jwtPrivateKey: jwk,
@@ -266,13 +267,13 @@ describe('web app settings', () => {
 
 describe('MAIL_URL and SMS_URL', () => {
   it.each([
-    ['smtp://user:pass@smtp.example.com:587', 'smtp://user:pass@smtp.example.com:587'],
-    ['smtps://smtp.example.com', 'smtps://smtp.example.com'],
-    ['file:///var/mail/cumulus', 'file:///var/mail/cumulus'],
-    ['file://./outbox', `file://${resolve('outbox')}`],
-    ['file://mail/out', `file://${resolve('mail/out')}`],
-  ])('accepts MAIL_URL %s', (raw, expected) => {
-    expect(loadConfig({ MAIL_URL: raw }).mail.url).toBe(expected)
+    ['smtp://user:pass@smtp.example.com:587', { kind: 'smtp', url: 'smtp://user:pass@smtp.example.com:587' }],
+    ['smtps://smtp.example.com', { kind: 'smtp', url: 'smtps://smtp.example.com' }],
+    ['file:///var/mail/cumulus', { kind: 'file', directory: '/var/mail/cumulus' }],
+    ['file://./outbox', { kind: 'file', directory: resolve('outbox') }],
+    ['file://mail/out', { kind: 'file', directory: resolve('mail/out') }],
+  ])('accepts MAIL_URL %s, parsed once into the transport', (raw, expected) => {
+    expect(loadConfig({ MAIL_URL: raw }).mail.transport).toEqual(expected)
   })
 
   it.each(['http://mail.example.com', 'smtp://', 'mail.example.com:25', 'imap://mail.example.com'])('refuses MAIL_URL %s', (raw) => {
@@ -280,12 +281,12 @@ describe('MAIL_URL and SMS_URL', () => {
   })
 
   it.each([
-    ['https://sms.example.com/api?key=k', 'https://sms.example.com/api?key=k'],
-    ['http://127.0.0.1:9000/send', 'http://127.0.0.1:9000/send'],
-    ['file:///var/spool/sms', 'file:///var/spool/sms'],
-    ['file://./sms', `file://${resolve('sms')}`],
-  ])('accepts SMS_URL %s', (raw, expected) => {
-    expect(loadConfig({ SMS_URL: raw }).smsUrl).toBe(expected)
+    ['https://sms.example.com/api?key=k', { kind: 'http', url: 'https://sms.example.com/api?key=k' }],
+    ['http://127.0.0.1:9000/send', { kind: 'http', url: 'http://127.0.0.1:9000/send' }],
+    ['file:///var/spool/sms', { kind: 'file', directory: '/var/spool/sms' }],
+    ['file://./sms', { kind: 'file', directory: resolve('sms') }],
+  ])('accepts SMS_URL %s, parsed once into the transport', (raw, expected) => {
+    expect(loadConfig({ SMS_URL: raw }).sms).toEqual(expected)
   })
 
   it.each(['smtp://sms.example.com', 'sms.example.com', 'ftp://sms.example.com'])('refuses SMS_URL %s', (raw) => {
@@ -376,8 +377,8 @@ describe('redaction', () => {
     expect(redacted).toMatchObject({
       database: { kind: 'postgres', url: 'postgres://cumulus:***@db.internal/cumulus' },
       redisUrl: 'redis://:***@cache.internal:6379',
-      mail: { url: 'smtp://mailer:***@smtp.example.com:587' },
-      smsUrl: 'https://user:***@sms.example.com/send?api_key=***',
+      mail: { transport: { kind: 'smtp', url: 'smtp://mailer:***@smtp.example.com:587' } },
+      sms: { kind: 'http', url: 'https://user:***@sms.example.com/send?api_key=***' },
       jwtPrivateKey: '[redacted] (JWT_PRIVATE_KEY, kid ops-key)',
       secret: '[redacted] (CUMULUS_SECRET)',
     })
@@ -402,6 +403,12 @@ describe('drive settings', () => {
     expect(config.drive.quota).toEqual({ freeBytes: 500e6, vipBytes: 2 * 1024 ** 4 })
     expect(config.drive.trashRetentionDays).toBe(30)
     expect(config.drive.linkTtlSeconds).toBe(900)
+  })
+
+  it('turns global dedup on only for an explicit true, and refuses anything looser', () => {
+    expect(loadConfig({ DRIVE_GLOBAL_DEDUP: 'true' }).drive.globalDedup).toBe(true)
+    expect(loadConfig({ DRIVE_GLOBAL_DEDUP: 'false' }).drive.globalDedup).toBe(false)
+    for (const loose of ['yes', '1', 'TRUE', 'on']) expect(() => loadConfig({ DRIVE_GLOBAL_DEDUP: loose })).toThrow(/DRIVE_GLOBAL_DEDUP/)
   })
 
   it('refuses bad sizes and a link lifetime under 10 minutes', () => {

@@ -3,7 +3,7 @@ import { inspect } from 'node:util'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, REFRESH_TOKEN_GRANT, type RegisteredClient, type createTokenKeys } from '@cumulus/identity'
+import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
 import { type DriveConfig, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
@@ -43,12 +43,12 @@ export interface CumulusConfig {
   /** Absolute base URL, no trailing slash. */
   publicUrl: string
   mail: {
-    /** `smtp://…`, `smtps://…` or an absolute `file:///dir` outbox URL. */
-    url: string
+    /** MAIL_URL, parsed by identity's parseMailUrl: an SMTP server or a file outbox (`<dataDir>/outbox` when unset). */
+    transport: MailTransport
     from: string
   }
-  /** An absolute `file:///dir` outbox URL or an http(s) provider endpoint. */
-  smsUrl: string
+  /** SMS_URL, parsed by identity's parseSmsUrl: an HTTP provider or a file outbox (`<dataDir>/sms` when unset). */
+  sms: SmsTransport
   trustProxy: boolean | number
   logLevel: LogLevel
   /** From JWT_PRIVATE_KEY; undefined means the key file in the data directory. */
@@ -133,25 +133,20 @@ function isUrlWithHost(raw: string, schemes: readonly string[]): boolean {
   return !!url && schemes.includes(url.protocol) && url.hostname !== ''
 }
 
-/**
- * `file://<dir>` as operators write it: `file:///abs/dir`, or a relative `file://./outbox` or
- * `file://outbox`, resolved against the working directory. Returns a proper absolute file URL.
- */
-function toFileUrl(raw: string): string {
-  const rest = raw.slice('file://'.length)
-  const path = rest.startsWith('/') ? decodeURIComponent(rest) : resolve(decodeURIComponent(rest))
-  return pathToFileURL(path).href
+/** A setting parsed by its owner's parser (the one definition of its forms); the parser's message never echoes a secret. */
+function parsedBy<T>(parse: (raw: string) => T) {
+  return z.string().transform((raw, ctx): T => {
+    try {
+      return parse(raw)
+    } catch (err) {
+      ctx.issues.push({ code: 'custom', input: REDACTED, message: (err as Error).message })
+      return z.NEVER
+    }
+  })
 }
 
-const mailUrl = z
-  .string()
-  .refine((raw) => raw.startsWith('file://') || isUrlWithHost(raw, ['smtp:', 'smtps:']), { error: 'must be smtp://user:pass@host:port, smtps://… or file://<dir>' })
-  .transform((raw) => (raw.startsWith('file://') ? toFileUrl(raw) : raw))
-
-const smsUrl = z
-  .string()
-  .refine((raw) => raw.startsWith('file://') || isUrlWithHost(raw, ['http:', 'https:']), { error: 'must be file://<dir> or an http(s):// provider endpoint' })
-  .transform((raw) => (raw.startsWith('file://') ? toFileUrl(raw) : raw))
+const mailUrl = parsedBy(parseMailUrl)
+const smsUrl = parsedBy(parseSmsUrl)
 
 const publicUrl = z
   .string()
@@ -437,10 +432,10 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     redisUrl: values.REDIS_URL,
     publicUrl,
     mail: {
-      url: values.MAIL_URL ?? pathToFileURL(join(dataDir, 'outbox')).href,
+      transport: values.MAIL_URL ?? { kind: 'file', directory: join(dataDir, 'outbox') },
       from: values.MAIL_FROM ?? `${identity.productName} <no-reply@${hostname}>`,
     },
-    smsUrl: values.SMS_URL ?? pathToFileURL(join(dataDir, 'sms')).href,
+    sms: values.SMS_URL ?? { kind: 'file', directory: join(dataDir, 'sms') },
     trustProxy: values.TRUST_PROXY ?? false,
     logLevel: values.LOG_LEVEL ?? 'info',
     jwtPrivateKey: values.JWT_PRIVATE_KEY,
@@ -504,6 +499,11 @@ export function redactUrl(raw: string): string {
   return url.href
 }
 
+/** A mail or SMS transport as it may be logged: the URL of a server redacted, an outbox folder as it is. */
+function redactTransport<T extends MailTransport | SmsTransport>(transport: T): T {
+  return transport.kind === 'file' ? transport : { ...transport, url: redactUrl(transport.url) }
+}
+
 /**
  * The config as it may be logged: passwords in URLs, client secrets and keys are replaced.
  * `JSON.stringify(config)` and `util.inspect(config)` give this view too, so a config that is
@@ -517,8 +517,8 @@ export function redactConfig(config: CumulusConfig) {
     database: config.database.kind === 'postgres' ? { ...config.database, url: redactUrl(config.database.url) } : { ...config.database },
     redisUrl: config.redisUrl === undefined ? undefined : redactUrl(config.redisUrl),
     publicUrl: config.publicUrl,
-    mail: { url: redactUrl(config.mail.url), from: config.mail.from },
-    smsUrl: redactUrl(config.smsUrl),
+    mail: { transport: redactTransport(config.mail.transport), from: config.mail.from },
+    sms: redactTransport(config.sms),
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     jwtPrivateKey: config.jwtPrivateKey ? `${REDACTED} (JWT_PRIVATE_KEY, kid ${config.jwtPrivateKey.kid ?? 'default'})` : 'key file in the data directory',

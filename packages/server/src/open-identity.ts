@@ -91,7 +91,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
     const clock = input.clock ?? systemClock
     const counters = input.counters ?? (await openCounters(config, clock, logger))
     if (!input.counters) closers.push(() => counters.close())
-    const mailer = input.mailer ?? createMailer({ url: config.mail.url, from: config.mail.from })
+    const mailer = input.mailer ?? createMailer({ transport: config.mail.transport, from: config.mail.from })
     if (!input.mailer) closers.push(() => mailer.close())
 
     const events = new EventDispatcher({ db: database.db, clock, logger: logger.child({ part: 'events' }) })
@@ -103,7 +103,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
       hasher: input.hasher ?? new Argon2Hasher(OWASP_ARGON2ID),
       counters,
       mailer,
-      sms: input.sms ?? createSmsSender(config.smsUrl),
+      sms: input.sms ?? createSmsSender(config.sms),
       keys: await createTokenKeys(input.keys.signingJwk, config.publicUrl),
       hmacKey: input.keys.hmacKey,
       logger,

@@ -1,8 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import nodemailer from 'nodemailer'
 import { randomId } from './secrets.js'
+import type { MailTransport } from './transport-url.js'
 
 /** An e-mail to deliver. */
 export interface OutgoingMail {
@@ -21,18 +21,16 @@ export interface Mailer {
 
 
 export interface MailerOptions {
-  /** `smtp://user:pass@host:port` (or smtps://) or `file:///dir`. */
-  url: string
+  /** MAIL_URL as parseMailUrl parsed it. */
+  transport: MailTransport
   /** The From header. */
   from: string
 }
 
-/** Picks the transport from MAIL_URL. */
+/** The mailer for a parsed MAIL_URL. */
 export function createMailer(options: MailerOptions): Mailer {
-  const url = new URL(options.url)
-  if (url.protocol === 'file:') return new FileOutboxMailer(fileURLToPath(url), options.from)
-  if (url.protocol === 'smtp:' || url.protocol === 'smtps:') return new SmtpMailer(options.url, options.from)
-  throw new Error(`unsupported MAIL_URL scheme ${url.protocol}`)
+  const { transport } = options
+  return transport.kind === 'file' ? new FileOutboxMailer(transport.directory, options.from) : new SmtpMailer(transport.url, options.from)
 }
 
 const POOL_DEFAULTS = { pool: 'true', maxConnections: '2' } as const

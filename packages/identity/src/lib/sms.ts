@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { randomId } from './secrets.js'
+import type { SmsTransport } from './transport-url.js'
 
 /** A text message to deliver. */
 export interface OutgoingSms {
@@ -16,12 +16,9 @@ export interface SmsSender {
   send(sms: OutgoingSms): Promise<void>
 }
 
-/** Picks the SMS transport from SMS_URL: file:///dir or an http(s) provider endpoint. */
-export function createSmsSender(url: string): SmsSender {
-  const parsed = new URL(url)
-  if (parsed.protocol === 'file:') return new FileOutboxSms(fileURLToPath(parsed))
-  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return new HttpSms(url)
-  throw new Error(`unsupported SMS_URL scheme ${parsed.protocol}`)
+/** The SMS sender for a parsed SMS_URL. */
+export function createSmsSender(transport: SmsTransport): SmsSender {
+  return transport.kind === 'file' ? new FileOutboxSms(transport.directory) : new HttpSms(transport.url)
 }
 
 /** One text file per message: the number on the first line, then the text. */
