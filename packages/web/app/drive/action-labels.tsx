@@ -1,6 +1,6 @@
 import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 import type { ReactNode } from 'react'
-import { useT } from '../../i18n/use-locale'
+import { useT } from '../i18n/use-locale'
 import type { FileAction } from './file-actions'
 import { CopyIcon, DownloadIcon, MoveIcon, PlayIcon, RenameIcon, RestoreIcon, StarIcon, TrashIcon } from './icons'
 

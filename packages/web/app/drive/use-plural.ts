@@ -1,5 +1,5 @@
-import type enUS from '../../locales/en-US/index'
-import { useLocale, useT } from '../../i18n/use-locale'
+import type enUS from '../locales/en-US/index'
+import { useLocale, useT } from '../i18n/use-locale'
 
 type Drive = (typeof enUS)['drive']
 

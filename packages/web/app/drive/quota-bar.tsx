@@ -1,6 +1,6 @@
 import type { DriveAbout } from '@cumulus/protocol'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useLocale, useT } from '../../i18n/use-locale'
+import { useLocale, useT } from '../i18n/use-locale'
 import type { DriveApi } from './drive-api'
 import { formatBytes } from './format'
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useT } from '../../i18n/use-locale'
+import { useT } from '../i18n/use-locale'
 import { AlertIcon, CheckIcon, CloseIcon } from './icons'
 
 export interface Toast {

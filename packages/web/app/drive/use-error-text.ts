@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { useLocale, useT } from '../../i18n/use-locale'
-import { userErrorMessage } from '../../i18n/user-error'
+import { useLocale, useT } from '../i18n/use-locale'
+import { userErrorMessage } from '../i18n/user-error'
 
 /**
  * The localized text of an error (the SDK's `errorMessage`, in the page's language), or null

@@ -1,5 +1,5 @@
 import { type CSSProperties, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
-import { useLocale, useT } from '../../i18n/use-locale'
+import { useLocale, useT } from '../i18n/use-locale'
 import { pickedFromInput } from './collect-files'
 import { formatBytes, formatDuration, formatSpeed } from './format'
 import { AlertIcon, CheckIcon, ChevronDownIcon, ChevronUpIcon, CloseIcon, FileKindIcon, kindFromName, PauseIcon, PlayIcon, RetryIcon } from './icons'

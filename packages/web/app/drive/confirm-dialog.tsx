@@ -1,7 +1,7 @@
 import { useState } from 'react'
-import { useT } from '../../i18n/use-locale'
-import { Alert } from '../ui/alert'
-import { Button } from '../ui/button'
+import { useT } from '../i18n/use-locale'
+import { Alert } from '../components/ui/alert'
+import { Button } from '../components/ui/button'
 import { DialogShell } from './dialog-shell'
 import { useDescribeError } from './use-error-text'
 

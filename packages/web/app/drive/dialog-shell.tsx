@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { type ReactNode, useRef } from 'react'
-import { useT } from '../../i18n/use-locale'
+import { useT } from '../i18n/use-locale'
 import { CloseIcon } from './icons'
 
 export interface DialogShellProps {

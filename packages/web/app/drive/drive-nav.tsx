@@ -1,5 +1,5 @@
-import { useT } from '../../i18n/use-locale'
-import { LocaleLink } from '../../navigation/locale-link'
+import { useT } from '../i18n/use-locale'
+import { LocaleLink } from '../navigation/locale-link'
 import type { DriveView } from './file-actions'
 import { HomeDriveIcon, StarIcon, TrashIcon } from './icons'
 

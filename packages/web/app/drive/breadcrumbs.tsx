@@ -1,7 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { ReactNode } from 'react'
-import { useT } from '../../i18n/use-locale'
-import { menuContentClass } from '../ui/menu-styles'
+import { useT } from '../i18n/use-locale'
+import { menuContentClass } from '../components/ui/menu-styles'
 import { ChevronRightIcon, MoreIcon } from './icons'
 import type { PathStep } from './folder-path'
 

@@ -1,5 +1,5 @@
-import { onDemand } from '../lazy/on-demand'
-import { getIdentityClient } from '../../session/identity-client'
+import { onDemand } from '../components/lazy/on-demand'
+import { getIdentityClient } from '../session/identity-client'
 import type { DriveApi } from './drive-api'
 
 /** The SDK's drive part: not in any page's first load, fetched when a drive page opens. */
