@@ -1,6 +1,6 @@
 import { DRIVE_DEFAULTS, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { isIdentityError } from '@cumulus/sdk'
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink, pagePath } from '../navigation/locale-link'
@@ -9,95 +9,43 @@ import { Alert } from '../components/ui/alert'
 import { Button } from '../components/ui/button'
 import { LoadingBlock, Spinner } from '../components/ui/spinner'
 import { Breadcrumbs } from './breadcrumbs'
-import { type PickedFiles, dragHasFiles, pickedFromDrop, pickedFromInput } from './collect-files'
-import { ConfirmDialog } from './confirm-dialog'
-import { useDrive, useDriveChanges } from './drive-context'
+import { pickedFromDrop, pickedFromInput } from './collect-files'
+import { type DriveDialog, DriveDialogs } from './drive-dialogs'
+import { useDrive } from './drive-context'
 import { DriveNav } from './drive-nav'
 import { DriveToolbar } from './drive-toolbar'
-import { type DriveView, type FileAction, inBatches } from './file-actions'
+import { EmptyState } from './empty-state'
+import type { DriveView } from './file-actions'
 import { FileGrid } from './file-grid'
-import { FolderPickerDialog } from './folder-picker-dialog'
-import { forgetFolder, type PathStep, rememberFolder, useFolderPath } from './folder-path'
-import { FileUploadIcon, FolderUploadIcon, StarIcon, TrashIcon, UploadIcon } from './icons'
+import { type PathStep, rememberFolder, useFolderPath } from './folder-path'
+import { StarIcon, TrashIcon, UploadIcon } from './icons'
 import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
-import { DEFAULT_ORDER, type ListingOrder, type ListingSource } from './listing'
-import { NameDialog } from './name-dialog'
+import type { ListingSource } from './listing'
 import { PreviewDialog } from './preview-dialog'
 import { QuotaBar, useQuota } from './quota-bar'
-import { EMPTY_SELECTION, reconcile, type SelectionState } from './selection'
 import { Toasts, useToasts } from './toasts'
-import { isUnfinished } from './upload-manager'
 import { UploadPanel } from './upload-panel'
+import { useDriveSelection } from './use-drive-selection'
+import { useDriveUploads } from './use-drive-uploads'
 import { useDescribeError, useErrorText } from './use-error-text'
+import { takeListFocusWish, useFileActions } from './use-file-actions'
+import { useFileDrop } from './use-file-drop'
 import { useListing } from './use-listing'
-import { usePlural } from './use-plural'
-
-type DialogState =
-  | { type: 'new-folder' }
-  | { type: 'rename'; file: DriveFile }
-  | { type: 'move' | 'copy'; files: DriveFile[] }
-  | { type: 'delete'; files: DriveFile[] }
-  | { type: 'empty-trash' }
-  | null
-
-/** Where the chosen sort is remembered between visits. */
-const ORDER_KEY = 'cumulus-drive-order'
-
-function useRememberedOrder(): [ListingOrder, (order: ListingOrder) => void] {
-  const [order, setOrder] = useState<ListingOrder>(DEFAULT_ORDER)
-  useEffect(() => {
-    try {
-      const stored = JSON.parse(localStorage.getItem(ORDER_KEY) ?? 'null') as ListingOrder | null
-      if (stored && ['name', 'size', 'modified_time'].includes(stored.field) && ['asc', 'desc'].includes(stored.direction)) setOrder({ field: stored.field, direction: stored.direction })
-    } catch {
-      // Unreadable or blocked storage: the default order.
-    }
-  }, [])
-  return [
-    order,
-    (next) => {
-      setOrder(next)
-      try {
-        localStorage.setItem(ORDER_KEY, JSON.stringify(next))
-      } catch {
-        // Not remembered; the order still applies now.
-      }
-    },
-  ]
-}
+import { useRememberedOrder } from './use-remembered-order'
 
 /** Whether an error is the drive's "no such file or folder". */
 function isNotFound(error: unknown): boolean {
   return isIdentityError(error) && error.is(DriveErrors.file_not_found)
 }
 
-/** Saves a file through a signed link and an `<a download>`, which needs no bearer and streams to disk. */
-function saveFromLink(url: string, name: string): void {
-  const anchor = document.createElement('a')
-  anchor.href = url
-  anchor.download = name
-  anchor.rel = 'noopener'
-  anchor.style.display = 'none'
-  document.body.append(anchor)
-  anchor.click()
-  anchor.remove()
-}
-
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
 
 /**
- * Set when a folder is opened from the list, so the next folder's list takes the keyboard focus
- * (its first row) once it has loaded: the row that had it is gone with the old list.
- */
-let focusListOnArrival = false
-
-/** How long quota refreshes are held back while the uploads of a batch finish one after another. */
-const QUOTA_REFRESH_DELAY_MS = 1_500
-
-/**
- * A drive page: My drive and its folders, Starred, or Trash. The list, its toolbar and dialogs,
- * uploads by button or drop, the preview, the quota, and toasts after each action.
+ * A drive page: My drive and its folders, Starred, or Trash. It composes the list (data:
+ * `useListing`, `useFolderPath`, `useQuota`; selection: `useDriveSelection`), the actions
+ * (`useFileActions`) and their dialogs (`DriveDialogs`), uploads by button or drop
+ * (`useDriveUploads`, `useFileDrop`), the preview and the toasts.
  */
 export function DrivePage({
   view,
@@ -112,10 +60,9 @@ export function DrivePage({
   trashRetentionDays?: number
 }) {
   const { t } = useT()
-  const tp = usePlural()
   const locale = useLocale()
   const navigate = useNavigate()
-  const { api, uploads } = useDrive()
+  const { api } = useDrive()
   const describe = useDescribeError()
   const [order, setOrder] = useRememberedOrder()
   const source = useMemo<ListingSource>(() => (view === 'folder' ? { kind: 'folder', folderId } : { kind: view }), [view, folderId])
@@ -125,191 +72,31 @@ export function DrivePage({
   const path = useFolderPath(api, view === 'folder' ? folderId : '', rootName)
   const quota = useQuota(api)
   const toasts = useToasts()
-  const [selection, setSelection] = useState<SelectionState>(EMPTY_SELECTION)
-  const [dialog, setDialog] = useState<DialogState>(null)
+  const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
+  const [dialog, setDialog] = useState<DriveDialog>(null)
   const [previewId, setPreviewId] = useState<string | null>(null)
-  const [dragging, setDragging] = useState(false)
   const siteHeader = useSiteHeaderHeight()
   const toolbar = useRef<HTMLDivElement>(null)
   const toolbarHeight = useElementHeight(toolbar)
   const filesInput = useRef<HTMLInputElement>(null)
   const folderInput = useRef<HTMLInputElement>(null)
-  const quotaTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  // Only whether the upload panel is on screen (toasts move above it on phones), not every progress tick.
-  const panelShown = useSyncExternalStore(uploads.subscribe, () => uploads.items().length > 0 || uploads.pendingFromEarlier().length > 0, () => false)
-
-  const ids = useMemo(() => listing.files.map((file) => file.id), [listing.files])
-  const previousIds = useRef<readonly string[]>(ids)
-  useEffect(() => {
-    setSelection((current) => reconcile(current, previousIds.current, ids))
-    previousIds.current = ids
-    for (const file of listing.files) rememberFolder(file)
-  }, [ids, listing.files])
-  useEffect(() => setSelection(EMPTY_SELECTION), [view, folderId])
-  useEffect(() => {
-    uploads.setAccount(accountId)
-    void uploads.loadPendingFromEarlier().catch(() => undefined)
-  }, [uploads, accountId])
-  useEffect(() => () => clearTimeout(quotaTimer.current), [])
-  useEffect(() => {
-    if (!focusListOnArrival || listing.loading) return
-    focusListOnArrival = false
-    document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')?.focus({ preventScroll: true })
-  }, [listing.loading, folderId])
-
-  function refreshQuotaSoon() {
-    clearTimeout(quotaTimer.current)
-    quotaTimer.current = setTimeout(quota.refresh, QUOTA_REFRESH_DELAY_MS)
-  }
-
-  useDriveChanges((change) => {
-    if (change.type === 'folder-created') rememberFolder(change.folder)
-    listing.put(change.type === 'uploaded' ? change.file : change.folder)
-    if (change.type !== 'uploaded') return
-    // The last upload of a batch shows the new usage at once; before that, at most every 1.5 s.
-    if (uploads.items().some((item) => isUnfinished(item.status))) refreshQuotaSoon()
-    else {
-      clearTimeout(quotaTimer.current)
-      quota.refresh()
-    }
-  })
-
-  // Files dropped anywhere on the page go into the folder shown. The listeners stay for the
-  // page's life (re-adding them on each render would lose count of nested drag-enters), and
-  // reach the current folder through a ref.
-  const onDrop = useRef<(transfer: DataTransfer) => void>(() => undefined)
-  onDrop.current = (transfer) => void pickedFromDrop(transfer).then(startUpload, showError)
-  useEffect(() => {
-    if (view !== 'folder') return
-    let depth = 0
-    const enter = (event: DragEvent) => {
-      if (!dragHasFiles(event.dataTransfer)) return
-      event.preventDefault()
-      depth += 1
-      setDragging(true)
-    }
-    const over = (event: DragEvent) => {
-      if (!dragHasFiles(event.dataTransfer)) return
-      event.preventDefault()
-      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy'
-    }
-    const leave = () => {
-      depth = Math.max(0, depth - 1)
-      if (depth === 0) setDragging(false)
-    }
-    const drop = (event: DragEvent) => {
-      if (!dragHasFiles(event.dataTransfer) || !event.dataTransfer) return
-      event.preventDefault()
-      depth = 0
-      setDragging(false)
-      onDrop.current(event.dataTransfer)
-    }
-    window.addEventListener('dragenter', enter)
-    window.addEventListener('dragover', over)
-    window.addEventListener('dragleave', leave)
-    window.addEventListener('drop', drop)
-    return () => {
-      window.removeEventListener('dragenter', enter)
-      window.removeEventListener('dragover', over)
-      window.removeEventListener('dragleave', leave)
-      window.removeEventListener('drop', drop)
-    }
-  }, [view])
 
   function showError(error: unknown) {
     void describe(error).then((text) => toasts.show({ tone: 'error', text }))
   }
 
-  function startUpload(picked: PickedFiles) {
-    if (picked.files.length === 0 && picked.folders.length === 0) return
-    uploads.add(picked, folderId).catch(showError)
-  }
+  const { uploads, panelShown, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
+  const dragging = useFileDrop(view === 'folder', (transfer) => void pickedFromDrop(transfer).then(startUpload, showError))
+  const { onAction, open, download, run } = useFileActions({ api, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
 
-  async function inEachBatch(files: readonly DriveFile[], call: (ids: string[]) => Promise<unknown>) {
-    for (const batch of inBatches(files.map((file) => file.id))) await call(batch)
-  }
+  useEffect(() => {
+    for (const file of listing.files) rememberFolder(file)
+  }, [listing.files])
+  useEffect(() => {
+    if (listing.loading || !takeListFocusWish()) return
+    document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')?.focus({ preventScroll: true })
+  }, [listing.loading, folderId])
 
-  function run(action: () => Promise<void>) {
-    action().catch(showError)
-  }
-
-  function open(file: DriveFile) {
-    if (file.kind === FOLDER_KIND) {
-      rememberFolder(file)
-      focusListOnArrival = true
-      void navigate(pagePath('drive-folder', locale, { folderId: file.id }))
-    } else {
-      setPreviewId(file.id)
-    }
-  }
-
-  async function download(files: readonly DriveFile[]) {
-    for (const file of files) {
-      if (file.kind === FOLDER_KIND) continue
-      saveFromLink(await api.downloadUrl(file.id), file.name)
-    }
-  }
-
-  function onAction(action: FileAction, targets: DriveFile[]) {
-    if (targets.length === 0) return
-    const one = { name: targets[0]!.name }
-    const count = targets.length
-    switch (action) {
-      case 'open':
-        open(targets[0]!)
-        return
-      case 'download':
-        run(() => download(targets))
-        return
-      case 'rename':
-        setDialog({ type: 'rename', file: targets[0]! })
-        return
-      case 'move':
-      case 'copy':
-        setDialog({ type: action, files: targets })
-        return
-      case 'delete':
-        setDialog({ type: 'delete', files: targets })
-        return
-      case 'star':
-      case 'unstar':
-        run(async () => {
-          const starred = action === 'star'
-          await inEachBatch(targets, (batch) => (starred ? api.star(batch) : api.unstar(batch)))
-          for (const file of targets) listing.put({ ...file, starred })
-          toasts.show({ tone: 'success', text: tp(starred ? 'drive.toast.starred' : 'drive.toast.unstarred', count, one) })
-        })
-        return
-      case 'trash':
-        run(async () => {
-          await inEachBatch(targets, (batch) => api.trash(batch))
-          listing.remove(targets.map((file) => file.id))
-          for (const file of targets) forgetFolder(file.id)
-          quota.refresh()
-          toasts.show({
-            tone: 'success',
-            text: tp('drive.toast.trashed', count, one),
-            undo: () =>
-              run(async () => {
-                await inEachBatch(targets, (batch) => api.untrash(batch))
-                for (const file of targets) listing.put(file)
-                quota.refresh()
-              }),
-          })
-        })
-        return
-      case 'restore':
-        run(async () => {
-          await inEachBatch(targets, (batch) => api.untrash(batch))
-          listing.remove(targets.map((file) => file.id))
-          quota.refresh()
-          toasts.show({ tone: 'success', text: tp('drive.toast.restored', count, one) })
-        })
-        return
-    }
-  }
-
-  const selectedFiles = useMemo(() => listing.files.filter((file) => selection.selected.has(file.id)), [listing.files, selection.selected])
   const previewable = useMemo(() => listing.files.filter((file) => file.kind !== FOLDER_KIND), [listing.files])
   const previewIndex = previewId === null ? -1 : previewable.findIndex((file) => file.id === previewId)
   const current: PathStep = path.steps[path.steps.length - 1] ?? { id: '', name: rootName }
@@ -401,6 +188,11 @@ export function DrivePage({
     )
   }
 
+  const pickedFromInputOf = (input: HTMLInputElement) => {
+    if (input.files) startUpload(pickedFromInput(input.files))
+    input.value = ''
+  }
+
   return (
     <div className="mx-auto flex w-full max-w-[90rem] gap-6 sm:px-4 lg:px-6" data-testid="drive-page" data-view={view}>
       <PageTitle title={viewTitle} description={t('drive.description')} />
@@ -436,28 +228,8 @@ export function DrivePage({
         <QuotaBar about={quota.about} className="mt-8 px-4 lg:hidden" />
       </div>
 
-      <input
-        ref={filesInput}
-        type="file"
-        multiple
-        hidden
-        data-testid="upload-files-input"
-        onChange={(event) => {
-          if (event.target.files) startUpload(pickedFromInput(event.target.files))
-          event.target.value = ''
-        }}
-      />
-      <input
-        ref={folderInput}
-        type="file"
-        hidden
-        data-testid="upload-folder-input"
-        {...FOLDER_INPUT}
-        onChange={(event) => {
-          if (event.target.files) startUpload(pickedFromInput(event.target.files))
-          event.target.value = ''
-        }}
-      />
+      <input ref={filesInput} type="file" multiple hidden data-testid="upload-files-input" onChange={(event) => pickedFromInputOf(event.target)} />
+      <input ref={folderInput} type="file" hidden data-testid="upload-folder-input" {...FOLDER_INPUT} onChange={(event) => pickedFromInputOf(event.target)} />
 
       {dragging ? (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-brand-600/10 p-4 backdrop-blur-[1px]" data-testid="drop-overlay">
@@ -469,85 +241,16 @@ export function DrivePage({
         </div>
       ) : null}
 
-      <NameDialog
-        open={dialog?.type === 'new-folder'}
-        onOpenChange={(isOpen) => !isOpen && setDialog(null)}
-        mode="new-folder"
-        initialName={t('drive.names.newFolder.initial')}
-        isFolder
-        onSubmit={async (name) => {
-          const folder = await api.createFolder({ name, parentId: folderId })
-          rememberFolder(folder)
-          listing.put(folder)
-          setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })
-          toasts.show({ tone: 'success', text: t('drive.toast.folderCreated', { name: folder.name }) })
-        }}
-      />
-      <NameDialog
-        open={dialog?.type === 'rename'}
-        onOpenChange={(isOpen) => !isOpen && setDialog(null)}
-        mode="rename"
-        initialName={dialog?.type === 'rename' ? dialog.file.name : ''}
-        isFolder={dialog?.type === 'rename' && dialog.file.kind === FOLDER_KIND}
-        onSubmit={async (name) => {
-          if (dialog?.type !== 'rename') return
-          const renamed = await api.rename(dialog.file.id, name)
-          rememberFolder(renamed)
-          listing.put(renamed)
-          toasts.show({ tone: 'success', text: t('drive.toast.renamed', { name: renamed.name }) })
-        }}
-      />
-      <FolderPickerDialog
-        api={api}
-        open={dialog?.type === 'move' || dialog?.type === 'copy'}
-        onOpenChange={(isOpen) => !isOpen && setDialog(null)}
-        mode={dialog?.type === 'copy' ? 'copy' : 'move'}
-        items={dialog?.type === 'move' || dialog?.type === 'copy' ? dialog.files : []}
-        startPath={view === 'folder' && path.status === 'ready' ? path.steps : ROOT_ONLY(rootName)}
-        onPick={async (folder) => {
-          if (dialog?.type !== 'move' && dialog?.type !== 'copy') return
-          const files = dialog.files
-          const one = { name: files[0]!.name, folder: folder.name }
-          if (dialog.type === 'move') {
-            await inEachBatch(files, (batch) => api.move(batch, folder.id))
-            for (const file of files) rememberFolder({ ...file, parent_id: folder.id })
-            if (view === 'folder' && folder.id !== folderId) listing.remove(files.map((file) => file.id))
-            toasts.show({ tone: 'success', text: tp('drive.toast.moved', files.length, one) })
-          } else {
-            await inEachBatch(files, (batch) => api.copy(batch, folder.id))
-            if (view === 'folder' && folder.id === folderId) listing.reload()
-            quota.refresh()
-            toasts.show({ tone: 'success', text: tp('drive.toast.copied', files.length, one) })
-          }
-        }}
-      />
-      <ConfirmDialog
-        open={dialog?.type === 'delete'}
-        onOpenChange={(isOpen) => !isOpen && setDialog(null)}
-        title={dialog?.type === 'delete' ? tp('drive.confirm.deleteTitle', dialog.files.length, { name: dialog.files[0]!.name }) : ''}
-        text={t('drive.confirm.deleteText')}
-        confirmLabel={t('drive.confirm.deleteSubmit')}
-        onConfirm={async () => {
-          if (dialog?.type !== 'delete') return
-          const files = dialog.files
-          await inEachBatch(files, (batch) => api.delete(batch))
-          listing.remove(files.map((file) => file.id))
-          quota.refresh()
-          toasts.show({ tone: 'success', text: tp('drive.toast.deleted', files.length, { name: files[0]!.name }) })
-        }}
-      />
-      <ConfirmDialog
-        open={dialog?.type === 'empty-trash'}
-        onOpenChange={(isOpen) => !isOpen && setDialog(null)}
-        title={t('drive.confirm.emptyTitle')}
-        text={t('drive.confirm.emptyText')}
-        confirmLabel={t('drive.confirm.emptySubmit')}
-        onConfirm={async () => {
-          await api.emptyTrash()
-          listing.reload()
-          quota.refresh()
-          toasts.show({ tone: 'success', text: t('drive.toast.trashEmptied') })
-        }}
+      <DriveDialogs
+        dialog={dialog}
+        onClose={() => setDialog(null)}
+        view={view}
+        folderId={folderId}
+        startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
+        listing={listing}
+        quota={quota}
+        toasts={toasts}
+        onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
       />
       {previewIndex !== -1 ? (
         <PreviewDialog
@@ -566,41 +269,10 @@ export function DrivePage({
   )
 }
 
-const rootOnly = new Map<string, PathStep[]>()
+const rootOnlyPaths = new Map<string, PathStep[]>()
 /** The root alone as a path (one array per name, so the picker's effect does not restart). */
-function ROOT_ONLY(name: string): PathStep[] {
-  let path = rootOnly.get(name)
-  if (!path) rootOnly.set(name, (path = [{ id: '', name }]))
+function rootOnly(name: string): PathStep[] {
+  let path = rootOnlyPaths.get(name)
+  if (!path) rootOnlyPaths.set(name, (path = [{ id: '', name }]))
   return path
-}
-
-function EmptyState({ view, onUploadFiles, onUploadFolder }: { view: DriveView; onUploadFiles(): void; onUploadFolder(): void }) {
-  const { t } = useT()
-  const texts =
-    view === 'starred'
-      ? { title: t('drive.empty.starredTitle'), text: t('drive.empty.starredText') }
-      : view === 'trash'
-        ? { title: t('drive.empty.trashTitle'), text: t('drive.empty.trashText') }
-        : { title: t('drive.empty.folderTitle'), text: t('drive.empty.folderText') }
-  return (
-    <div className="mx-3 mt-4 flex flex-col items-center rounded-3xl border-2 border-dashed border-slate-200 px-6 py-16 text-center sm:mx-0 dark:border-slate-800" data-testid="drive-empty">
-      <span className="inline-flex size-16 items-center justify-center rounded-full bg-brand-50 text-brand-600 dark:bg-brand-900/40 dark:text-brand-300" aria-hidden="true">
-        {view === 'starred' ? <StarIcon className="size-8" /> : view === 'trash' ? <TrashIcon className="size-8" /> : <UploadIcon className="size-8" />}
-      </span>
-      <p className="mt-5 text-lg font-semibold text-slate-900 dark:text-white">{texts.title}</p>
-      <p className="mt-1.5 max-w-sm text-sm text-slate-600 dark:text-slate-300">{texts.text}</p>
-      {view === 'folder' ? (
-        <div className="mt-6 flex flex-wrap justify-center gap-2">
-          <Button variant="secondary" onClick={onUploadFiles}>
-            <FileUploadIcon />
-            {t('drive.toolbar.uploadFiles')}
-          </Button>
-          <Button variant="secondary" onClick={onUploadFolder}>
-            <FolderUploadIcon />
-            {t('drive.toolbar.uploadFolder')}
-          </Button>
-        </div>
-      ) : null}
-    </div>
-  )
 }

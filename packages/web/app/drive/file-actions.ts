@@ -38,3 +38,8 @@ export function inBatches(ids: readonly string[], size = 500): string[][] {
   for (let index = 0; index < ids.length; index += size) batches.push(ids.slice(index, index + size))
   return batches
 }
+
+/** Runs one batch call per `inBatches` slice of the files' ids, one after another. */
+export async function inEachBatch(files: readonly DriveFile[], call: (ids: string[]) => Promise<unknown>): Promise<void> {
+  for (const batch of inBatches(files.map((file) => file.id))) await call(batch)
+}
