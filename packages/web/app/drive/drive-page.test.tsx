@@ -145,6 +145,47 @@ describe('DrivePage: My drive', () => {
     expect(await screen.findByText('“a.txt” moved to Inner')).toBeDefined()
   })
 
+  // Regression (issue 10): the ⋮ menu of a row in a two-row selection moved only that row.
+  it('a row menu acts on the whole selection when its row is selected, and on its row alone otherwise', async () => {
+    const api = new FakeDriveApi([aFolder({ name: 'Docs' }), aFile({ name: 'a.txt' }), aFile({ name: 'b.txt' }), aFile({ name: 'c.txt' })])
+    show(api)
+    await waitFor(() => expect(rowNames()).toEqual(['Docs', 'a.txt', 'b.txt', 'c.txt']))
+    await userEvent.click(within(row('a.txt')).getByTestId('row-select'))
+    await userEvent.click(within(row('b.txt')).getByTestId('row-select'))
+    await userEvent.click(within(await openRowMenu('b.txt')).getByRole('menuitem', { name: 'Move to…' }))
+    const picker = await screen.findByTestId('folder-picker')
+    expect(within(picker).getByRole('heading', { name: 'Move 2 items' })).toBeDefined()
+    await userEvent.click(await within(picker).findByRole('button', { name: 'Open Docs' }))
+    await waitFor(() => expect((within(picker).getByTestId('picker-submit') as HTMLButtonElement).disabled).toBe(false))
+    await userEvent.click(within(picker).getByTestId('picker-submit'))
+    await waitFor(() => expect(rowNames()).toEqual(['Docs', 'c.txt']))
+    expect(api.callsOf('move')[0]![0]).toHaveLength(2)
+
+    // A row outside the selection: its menu acts on it alone, and it becomes the selection.
+    await userEvent.click(within(row('Docs')).getByTestId('row-select'))
+    await userEvent.click(within(await openRowMenu('c.txt')).getByRole('menuitem', { name: 'Move to…' }))
+    expect(within(await screen.findByTestId('folder-picker')).getByRole('heading', { name: 'Move “c.txt”' })).toBeDefined()
+    expect(rows().filter((r) => r.getAttribute('aria-selected') === 'true').map((r) => r.dataset.name)).toEqual(['c.txt'])
+  })
+
+  // Regression (issue 10): the header checkbox stayed half-checked after the selected rows were trashed.
+  it('the header checkbox follows the rows that remain after the selected ones are trashed', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'a.txt' }), aFile({ name: 'b.txt' }), aFile({ name: 'c.txt' })])
+    show(api)
+    await waitFor(() => expect(rowNames()).toEqual(['a.txt', 'b.txt', 'c.txt']))
+    const header = screen.getByTestId('select-all')
+    expect(header.getAttribute('aria-pressed')).toBe('false')
+    await userEvent.click(within(row('a.txt')).getByTestId('row-select'))
+    await userEvent.click(within(row('b.txt')).getByTestId('row-select'))
+    expect(header.getAttribute('aria-pressed')).toBe('mixed')
+    await userEvent.click(within(await openRowMenu('a.txt')).getByRole('menuitem', { name: 'Move to trash' }))
+    await waitFor(() => expect(rowNames()).toEqual(['c.txt']))
+    expect(screen.getByTestId('select-all').getAttribute('aria-pressed')).toBe('false')
+    expect(screen.queryByText('2 selected')).toBeNull()
+    await userEvent.click(within(row('c.txt')).getByTestId('row-select'))
+    expect(screen.getByTestId('select-all').getAttribute('aria-pressed')).toBe('true')
+  })
+
   it('a folder being moved cannot be opened in the picker', async () => {
     const docs = aFolder({ name: 'Docs' })
     const api = new FakeDriveApi([docs, aFolder({ name: 'Other' })])

@@ -8,7 +8,7 @@ import { actionsFor, canOpen, type DriveView, type FileAction } from './file-act
 import { formatBytes, formatDateTime, sizeOf } from './format'
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, FileKindIcon, fileKind, MoreIcon, StarIcon } from './icons'
 import type { ListingOrder } from './listing'
-import { clickItem, keyDown, type SelectionState, toggleItem } from './selection'
+import { clickItem, headerCheckState, keyDown, menuTargetIds, selectForMenu, type SelectionState, toggleItem } from './selection'
 import { VirtualList, type VirtualListHandle, type WindowRange } from './virtual-list'
 
 /** Every row is this tall at every width: the windowing depends on it. */
@@ -58,8 +58,9 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   const focusIndex = selection.focus === null ? -1 : ids.indexOf(selection.focus)
   const rowId = (index: number) => `${prefix}-row-${index}`
   const headerHeight = 40
-  const allSelected = files.length > 0 && selection.selected.size >= files.length && ids.every((id) => selection.selected.has(id))
-  const someSelected = selection.selected.size > 0 && !allSelected
+  const headerState = headerCheckState(selection, ids)
+  const allSelected = headerState === 'all'
+  const someSelected = headerState === 'some'
   const lastRange = useRef<WindowRange>({ start: 0, end: 0 })
 
   // After a key moved the focus, the new row (kept rendered by `keepIndex`) takes the DOM focus.
@@ -80,10 +81,10 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     pendingFocus.current = next.focus
   }
 
-  /** The files an action from a row applies to: the selection when the row is in it, else the row alone. */
+  /** The files an action from a row's menu applies to: the selection when the row is in it, else the row alone. */
   function targetsOf(file: DriveFile): DriveFile[] {
-    if (selection.selected.has(file.id) && selection.selected.size > 1) return files.filter((f) => selection.selected.has(f.id))
-    return [file]
+    const targets = new Set(menuTargetIds(selection, ids, file.id))
+    return files.filter((f) => targets.has(f.id))
   }
 
   function selectedFiles(): DriveFile[] {
@@ -125,7 +126,8 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   }
 
   function openMenu(file: DriveFile, index: number) {
-    if (!selection.selected.has(file.id)) onSelectionChange(clickItem(selection, ids, index))
+    const next = selectForMenu(selection, ids, index)
+    if (next !== selection) onSelectionChange(next)
     setMenuFor(file.id)
   }
 
@@ -299,7 +301,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
             <button
               type="button"
               aria-label={t('drive.toolbar.selectAll')}
-              aria-pressed={allSelected}
+              aria-pressed={allSelected ? true : someSelected ? 'mixed' : false}
               data-testid="select-all"
               disabled={files.length === 0}
               onClick={() => onSelectionChange(allSelected ? { ...selection, selected: new Set() } : { ...selection, selected: new Set(ids) })}

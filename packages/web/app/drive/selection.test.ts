@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { clickItem, EMPTY_SELECTION, keyDown, reconcile, type SelectionState, toggleItem } from './selection'
+import { clickItem, EMPTY_SELECTION, headerCheckState, keyDown, menuTargetIds, reconcile, selectForMenu, type SelectionState, toggleItem } from './selection'
 
 const IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const
 const ids = [...IDS]
@@ -160,5 +160,33 @@ describe('reconcile', () => {
 
   it('clears the focus when the list became empty', () => {
     expect(reconcile(sel(['a'], 'a', 'a'), ids, []).focus).toBeNull()
+  })
+})
+
+describe('a row menu and the header checkbox', () => {
+  const ids = ['a', 'b', 'c', 'd']
+  const two: SelectionState = { selected: new Set(['a', 'b']), anchor: 'a', focus: 'b' }
+
+  it('a menu on a selected row keeps the selection and acts on all of it, in list order', () => {
+    const next = selectForMenu(two, ids, 0)
+    expect([...next.selected]).toEqual(['a', 'b'])
+    expect(next.focus).toBe('a')
+    expect(menuTargetIds(next, ids, 'a')).toEqual(['a', 'b'])
+    expect(menuTargetIds(two, ['b', 'a', 'c'], 'b')).toEqual(['b', 'a'])
+  })
+
+  it('a menu on a row outside the selection makes that row the selection and acts on it alone', () => {
+    const next = selectForMenu(two, ids, 2)
+    expect(next).toEqual({ selected: new Set(['c']), anchor: 'c', focus: 'c' })
+    expect(menuTargetIds(next, ids, 'c')).toEqual(['c'])
+  })
+
+  it('the header checkbox is derived from the rows present: none, some, all', () => {
+    expect(headerCheckState(EMPTY_SELECTION, ids)).toBe('none')
+    expect(headerCheckState(two, ids)).toBe('some')
+    expect(headerCheckState(two, ['a', 'b'])).toBe('all')
+    // Selected ids that left the list do not count.
+    expect(headerCheckState(two, ['c', 'd'])).toBe('none')
+    expect(headerCheckState(two, [])).toBe('none')
   })
 })

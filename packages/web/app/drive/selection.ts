@@ -146,3 +146,36 @@ export function reconcile(state: SelectionState, previousIds: readonly string[],
   if (anchor !== state.anchor) changed = true
   return changed ? { selected, anchor, focus } : state
 }
+
+/**
+ * The selection once a row's menu opens (its ⋮ button, a right-click, the context-menu key), as
+ * Google Drive and Finder do it: a row that is part of the selection keeps the selection, and
+ * the menu acts on all of it; a row outside the selection becomes the selection, alone, and the
+ * menu acts on that row only. Never silently adds the row to the others.
+ */
+export function selectForMenu(state: SelectionState, ids: readonly string[], index: number): SelectionState {
+  const id = ids[index]
+  if (id === undefined) return state
+  if (state.selected.has(id)) return state.focus === id ? state : { ...state, focus: id }
+  return clickItem(state, ids, index)
+}
+
+/**
+ * What a row's menu acts on, in list order: the whole selection when the row is part of it,
+ * else the row alone (see `selectForMenu`).
+ */
+export function menuTargetIds(state: SelectionState, ids: readonly string[], id: string): string[] {
+  if (!state.selected.has(id)) return [id]
+  return ids.filter((each) => state.selected.has(each))
+}
+
+/**
+ * The "select all" checkbox, derived from the rows the list has (never stored): checked when
+ * every row is selected, mixed when some are, unchecked when none (or the list is empty).
+ */
+export function headerCheckState(state: SelectionState, ids: readonly string[]): 'all' | 'some' | 'none' {
+  let count = 0
+  for (const id of ids) if (state.selected.has(id)) count += 1
+  if (count === 0) return 'none'
+  return count === ids.length ? 'all' : 'some'
+}
