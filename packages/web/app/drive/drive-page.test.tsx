@@ -34,9 +34,9 @@ describe('DrivePage: My drive', () => {
     show(api)
     await waitFor(() => expect(rowNames()).toEqual(['Photos', 'a.txt', 'b.txt']))
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('My drive')
-    expect(within(row('b.txt')).getByText('2 kB')).toBeDefined()
-    await waitFor(() => expect(screen.getAllByTestId('quota-text')[0]!.textContent).toBe('3 GB of 10 GB used'))
-    expect(screen.getAllByText('1 GB in the trash').length).toBeGreaterThan(0)
+    expect(within(row('b.txt')).getByText('2 KiB')).toBeDefined()
+    await waitFor(() => expect(screen.getAllByTestId('quota-text')[0]!.textContent).toBe('3 GiB of 10 GiB used'.replace(/ (?=GiB)/g, '\u00a0')))
+    expect(screen.getAllByText('1 GiB in the trash').length).toBeGreaterThan(0)
     expect(screen.getAllByRole('meter', { name: 'Storage' })[0]!.getAttribute('aria-valuenow')).toBe(String(3 * 1024 ** 3))
     // The list asked for the root's complete, untrashed files in name order.
     expect(api.callsOf('list')[0]![0]).toMatchObject({ parentId: '', orderBy: 'name', direction: 'asc', filters: { trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } } })

@@ -1,25 +1,42 @@
 /**
- * Sizes, speeds and times as the drive shows them, in the page's locale (Intl does the units and
- * digits, so no unit text needs translating). Sizes step by 1024, the way file managers and the
- * commercial client count.
+ * Sizes, speeds and times as the drive shows them, in the page's locale.
+ *
+ * Sizes: one rule everywhere (list, quota, upload panel, preview, toasts, archive listings).
+ * They step by 1024, as the commercial drives count (a 10 GiB plan shows as 10, not 10.7), and
+ * so they carry the binary symbols KiB, MiB, GiB, which mean exactly that (`kB` is 1000 bytes).
+ * The symbols are the same in every language, as file managers show them; the number is the
+ * locale's (`1,5 KiB` in Indonesian), joined to its symbol by a no-break space so it never wraps.
  */
-const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const
+
+/** Between a number and its unit symbol: a space that never breaks the line. */
+const NBSP = '\u00a0'
 
 const numberFormats = new Map<string, Intl.NumberFormat>()
 
-function unitFormat(locale: string, unit: string, fractionDigits: number, display: 'short' | 'long' = 'short'): Intl.NumberFormat {
-  const key = `${locale}|${unit}|${fractionDigits}|${display}`
+function numberFormat(locale: string, fractionDigits: number): Intl.NumberFormat {
+  const key = `${locale}|${fractionDigits}`
   let format = numberFormats.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: display, maximumFractionDigits: fractionDigits })
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: fractionDigits })
+    numberFormats.set(key, format)
+  }
+  return format
+}
+
+function unitFormat(locale: string, unit: string, fractionDigits: number): Intl.NumberFormat {
+  const key = `${locale}|${unit}|${fractionDigits}`
+  let format = numberFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: fractionDigits })
     numberFormats.set(key, format)
   }
   return format
 }
 
 /**
- * `1536` -> `1.5 kB` (en-US). Whole bytes below 1 KiB, written out (`512 bytes`: the short form
- * of the byte unit reads oddly in several locales); one decimal below 100 of a unit.
+ * `1536` -> `1.5 KiB` (en-US): whole bytes below 1 KiB (`512 B`), one decimal below 100 of a
+ * unit, none above (`150 MiB`).
  */
 export function formatBytes(bytes: number, locale: string): string {
   const value = Number.isFinite(bytes) && bytes > 0 ? bytes : 0
@@ -29,20 +46,17 @@ export function formatBytes(bytes: number, locale: string): string {
     scaled /= 1024
     step += 1
   }
-  if (step === 0) return unitFormat(locale, 'byte', 0, 'long').format(scaled)
-  return unitFormat(locale, UNITS[step]!, scaled >= 100 ? 0 : 1).format(scaled)
-}
-
-/** `2_097_152` -> `2 MB/s` (en-US). */
-export function formatSpeed(bytesPerSecond: number, locale: string): string {
-  const value = Number.isFinite(bytesPerSecond) && bytesPerSecond > 0 ? bytesPerSecond : 0
-  let step = 0
-  let scaled = value
-  while (scaled >= 1024 && step < UNITS.length - 1) {
+  // 1023.7 KiB would round to "1,024 KiB": show the next unit instead.
+  if (step > 0 && step < UNITS.length - 1 && Math.round(scaled) >= 1024) {
     scaled /= 1024
     step += 1
   }
-  return unitFormat(locale, `${UNITS[step]!}-per-second`, step === 0 || scaled >= 100 ? 0 : 1).format(scaled)
+  return `${numberFormat(locale, step === 0 || scaled >= 100 ? 0 : 1).format(scaled)}${NBSP}${UNITS[step]!}`
+}
+
+/** `2_097_152` -> `2 MiB/s` (en-US): the size rule, per second. */
+export function formatSpeed(bytesPerSecond: number, locale: string): string {
+  return `${formatBytes(bytesPerSecond, locale)}/s`
 }
 
 /** Seconds left, rounded up, as `1 min, 5 sec`-like short text; '' when unknown. */
