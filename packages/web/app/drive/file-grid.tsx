@@ -10,6 +10,7 @@ import { ArrowDownIcon, ArrowUpIcon, CheckIcon, FileKindIcon, fileKind, MoreIcon
 import type { ListingOrder } from './listing'
 import { clickItem, headerCheckState, keyDown, menuTargetIds, selectForMenu, type SelectionState, toggleItem } from './selection'
 import { VirtualList, type VirtualListHandle, type WindowRange } from './virtual-list'
+import { FileName } from './file-name'
 
 /** Every row is this tall at every width: the windowing depends on it. */
 export const ROW_HEIGHT = 56
@@ -229,9 +230,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         </div>
         <div role="gridcell" className="min-w-0 pr-2">
           <div className="flex min-w-0 items-center gap-1.5">
-            <span className="truncate text-sm font-medium text-slate-900 dark:text-slate-100" title={file.name}>
-              {file.name}
-            </span>
+            <FileName name={file.name} className="text-sm font-medium text-slate-900 dark:text-slate-100" />
             {file.starred && view !== 'starred' ? (
               <span className="shrink-0 text-amber-500 dark:text-amber-400">
                 <StarIcon filled className="size-3.5" />

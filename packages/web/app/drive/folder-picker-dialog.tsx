@@ -14,6 +14,7 @@ import { useDescribeError, useErrorText } from './use-error-text'
 import { useListing } from './use-listing'
 import { usePlural } from './use-plural'
 import { VirtualList } from './virtual-list'
+import { FileName } from './file-name'
 
 const ROW_HEIGHT = 48
 const LIST_HEIGHT = 288
@@ -172,7 +173,7 @@ function FolderList({ api, folder, movingIds, onOpen }: { api: DriveApi; folder:
                 className="flex h-full w-full items-center gap-3 rounded-lg px-2.5 text-left text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:opacity-45 dark:text-slate-100 dark:hover:bg-slate-800"
               >
                 <FileKindIcon kind="folder" className="size-5" />
-                <span className="min-w-0 flex-1 truncate">{file.name}</span>
+                <FileName name={file.name} className="flex-1" />
                 <ChevronRightIcon className="size-4 text-slate-400" />
               </button>
             </div>

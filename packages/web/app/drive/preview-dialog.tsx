@@ -7,6 +7,7 @@ import type { DriveApi } from './drive-api'
 import { formatBytes, sizeOf } from './format'
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, FileKindIcon, fileKind, isPreviewable } from './icons'
 import { useErrorText } from './use-error-text'
+import { FileName } from './file-name'
 
 /** A text preview reads at most this much (a Range request): enough to read, never a whole log file. */
 export const TEXT_PREVIEW_BYTES = 1024 * 1024
@@ -102,8 +103,8 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
             <>
               <div className="flex h-16 shrink-0 items-center gap-2 px-3 sm:px-5">
                 <FileKindIcon kind={fileKind(file)} className="size-6" />
-                <Dialog.Title className="min-w-0 flex-1 truncate text-base font-medium" title={file.name}>
-                  {file.name}
+                <Dialog.Title className="min-w-0 flex-1 text-base font-medium">
+                  <FileName name={file.name} />
                 </Dialog.Title>
                 {files.length > 1 ? (
                   <span className="hidden text-sm text-white/70 tabular-nums sm:inline" data-testid="preview-position">

@@ -7,6 +7,7 @@ import { isUnfinished, type UploadItem, type UploadManager, uploadTotals } from 
 import { useErrorText } from './use-error-text'
 import { usePlural } from './use-plural'
 import { VirtualList } from './virtual-list'
+import { FileName } from './file-name'
 
 const ROW_HEIGHT = 64
 const MAX_LIST_HEIGHT = 288
@@ -134,7 +135,7 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
             <ul className="mt-2 space-y-0.5 text-xs text-slate-700 dark:text-slate-200">
               {earlier.slice(0, EARLIER_SHOWN).map((upload, index) => (
                 <li key={upload.kind === 'batch' ? upload.id : `${upload.name}-${index}`} className="flex gap-2" data-testid="earlier-upload">
-                  <span className="min-w-0 flex-1 truncate">{upload.name}</span>
+                  <FileName name={upload.name} className="flex-1" />
                   {upload.kind === 'batch' ? <span className="shrink-0 text-slate-500 dark:text-slate-400">{tp('drive.upload.earlier.filesLeft', upload.filesLeft)}</span> : null}
                   <span className="shrink-0 text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(upload.kind === 'batch' ? upload.bytesLeft : upload.sizeBytes, locale)}</span>
                 </li>
@@ -231,9 +232,7 @@ function UploadRow({ item, uploads, style }: { item: UploadItem; uploads: Upload
     <div role="listitem" style={style} className="flex items-center gap-3 border-b border-slate-100 px-4 dark:border-slate-800" data-testid="upload-row" data-status={item.status} data-name={item.name}>
       <FileKindIcon kind={kind} className="size-7" />
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100" title={item.path}>
-          {item.path}
-        </p>
+        <FileName name={item.path} className="text-sm font-medium text-slate-900 dark:text-slate-100" />
         <p className={`truncate text-xs ${item.status === 'failed' ? 'text-red-700 dark:text-red-300' : 'text-slate-500 dark:text-slate-400'}`} data-testid="upload-status">
           {status}
         </p>
