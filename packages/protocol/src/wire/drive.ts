@@ -179,6 +179,12 @@ export interface DriveQuota {
   usage: string
   /** The part of `usage` in the trash. */
   usage_in_trash: string
+  /**
+   * The part of `usage` reserved by uploads not finished yet (outside the trash): an upload holds
+   * its whole size from creation until it completes, is cancelled or expires. Our extension;
+   * absent from the commercial service's replies.
+   */
+  usage_in_uploads?: string
   play_times_limit: string
   play_times_usage: string
   is_unlimited: boolean
