@@ -75,7 +75,7 @@ export class FakeDriveApi implements DriveApi {
   readonly calls: { name: string; args: unknown[] }[] = []
   readonly uploads: FakeUpload[] = []
   pending: DrivePendingUpload[] = []
-  quota = { limit: 10 * 1024 ** 3, usage: 0, inTrash: 0 }
+  quota: { limit: number; usage: number; inTrash: number; inUploads?: number } = { limit: 10 * 1024 ** 3, usage: 0, inTrash: 0 }
   /** Makes the next call of that name reject with this error. */
   readonly failures = new Map<string, unknown>()
 
@@ -266,7 +266,7 @@ export class FakeDriveApi implements DriveApi {
     this.#record('about', [])
     return {
       kind: 'drive#about',
-      quota: { kind: 'drive#quota', limit: String(this.quota.limit), usage: String(this.quota.usage), usage_in_trash: String(this.quota.inTrash), play_times_limit: '-1', play_times_usage: '0', is_unlimited: false },
+      quota: { kind: 'drive#quota', limit: String(this.quota.limit), usage: String(this.quota.usage), usage_in_trash: String(this.quota.inTrash), ...(this.quota.inUploads === undefined ? {} : { usage_in_uploads: String(this.quota.inUploads) }), play_times_limit: '-1', play_times_usage: '0', is_unlimited: false },
       expires_at: '',
       quotas: {},
     }
