@@ -38,6 +38,11 @@ function isNotFound(error: unknown): boolean {
   return isIdentityError(error) && error.is(DriveErrors.file_not_found)
 }
 
+/** Room below the list's last row when nothing covers the bottom of the window. */
+const LIST_BOTTOM_ROOM_PX = 128
+/** Room between the list's last row and the top of the upload panel. */
+const PANEL_CLEARANCE_PX = 16
+
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
 
@@ -75,6 +80,9 @@ export function DrivePage({
   const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
   const [dialog, setDialog] = useState<DriveDialog>(null)
   const [previewId, setPreviewId] = useState<string | null>(null)
+  // The height the upload panel covers at the bottom of the window: the list keeps that much
+  // room below its last row, so every row can scroll above the panel.
+  const [panelHeight, setPanelHeight] = useState(0)
   const siteHeader = useSiteHeaderHeight()
   const toolbar = useRef<HTMLDivElement>(null)
   const toolbarHeight = useElementHeight(toolbar)
@@ -85,7 +93,7 @@ export function DrivePage({
     void describe(error).then((text) => toasts.show({ tone: 'error', text }))
   }
 
-  const { uploads, panelShown, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
+  const { uploads, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
   const dragging = useFileDrop(view === 'folder', (transfer) => void pickedFromDrop(transfer).then(startUpload, showError))
   const { onAction, open, download, run } = useFileActions({ api, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
 
@@ -202,7 +210,7 @@ export function DrivePage({
           <QuotaBar about={quota.about} className="px-4" />
         </div>
       </aside>
-      <div className="min-w-0 flex-1 pb-32">
+      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main">
         <div className="lg:hidden">
           <DriveNav current={view} layout="row" />
         </div>
@@ -263,8 +271,8 @@ export function DrivePage({
         />
       ) : null}
 
-      <UploadPanel uploads={uploads} />
-      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} raised={panelShown} />
+      <UploadPanel uploads={uploads} onHeightChange={setPanelHeight} />
+      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} raisedBy={panelHeight} />
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react'
 import { useT } from '../i18n/use-locale'
 import { AlertIcon, CheckIcon, CloseIcon } from './icons'
 
@@ -42,11 +42,21 @@ export function useToasts() {
   return { toasts, show, dismiss }
 }
 
-/** The messages, bottom left (bottom, full width on phones), announced as they come. */
-export function Toasts({ toasts, onDismiss, raised }: { toasts: readonly Toast[]; onDismiss(id: number): void; raised: boolean }) {
+/** Space between the toasts and what they sit on (the window's edge, or the upload panel on phones). */
+const TOAST_GAP_PX = 16
+
+/**
+ * The messages, bottom left (bottom, full width on phones, above the upload panel's `raisedBy`
+ * pixels, which span the width there), announced as they come.
+ */
+export function Toasts({ toasts, onDismiss, raisedBy = 0 }: { toasts: readonly Toast[]; onDismiss(id: number): void; raisedBy?: number }) {
   const { t } = useT()
   return (
-    <section aria-label={t('drive.toast.region')} className={`pointer-events-none fixed inset-x-3 z-40 flex flex-col items-center gap-2 sm:inset-x-auto sm:left-6 sm:items-start ${raised ? 'bottom-24 sm:bottom-6' : 'bottom-4 sm:bottom-6'}`}>
+    <section
+      aria-label={t('drive.toast.region')}
+      className="pointer-events-none fixed inset-x-3 bottom-[var(--toasts-bottom)] z-40 flex flex-col items-center gap-2 sm:inset-x-auto sm:bottom-6 sm:left-6 sm:items-start"
+      style={{ '--toasts-bottom': `${raisedBy + TOAST_GAP_PX}px` } as CSSProperties}
+    >
       <div aria-live="polite" className="contents">
         {toasts
           .filter((toast) => toast.tone === 'success')

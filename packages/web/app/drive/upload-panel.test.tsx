@@ -6,7 +6,7 @@ import { renderPage } from '../../test/render'
 import { pickedFromInput } from './collect-files'
 import { driveError, FakeDriveApi } from './fake-drive-api'
 import { UploadManager } from './upload-manager'
-import { UploadPanel } from './upload-panel'
+import { PHONE_MEDIA_QUERY, UploadPanel } from './upload-panel'
 
 const MiB = 1024 * 1024
 
@@ -109,5 +109,55 @@ describe('UploadPanel', () => {
     await waitFor(() => expect(api.uploads.map((u) => [u.input.name, u.input.parentId])).toEqual([['holiday.mp4', 'videos']]))
     expect(screen.queryByTestId('earlier-uploads')).toBeNull()
     expect(row('holiday.mp4').dataset.status).toBe('uploading')
+  })
+})
+
+describe('UploadPanel on a phone', () => {
+  function phoneScreen(matches: boolean) {
+    const original = window.matchMedia
+    window.matchMedia = ((query: string) => ({ matches: matches && query === PHONE_MEDIA_QUERY, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia
+    return () => {
+      window.matchMedia = original
+    }
+  }
+
+  // Regression (issue 10): on a phone the panel covered 60% of the screen, rows included.
+  it('collapses to its summary once uploads run, keeps the overall progress in view, and expands on request', async () => {
+    const restore = phoneScreen(true)
+    try {
+      const api = new FakeDriveApi()
+      const manager = new UploadManager(api, {}, { concurrency: 3 })
+      const heights: number[] = []
+      renderPage(<UploadPanel uploads={manager} onHeightChange={(height) => heights.push(height)} />)
+      await act(() => manager.add(pickedFromInput([aLocalFile('movie.mp4', 10 * MiB)]), ''))
+      act(() => api.uploads[0]!.progress(5 * MiB, 2 * MiB))
+      const panel = screen.getByTestId('upload-panel')
+      await waitFor(() => expect(panel.dataset.collapsed).toBe('true'))
+      expect(screen.queryByRole('list', { name: 'Uploads' })).toBeNull()
+      // The summary stays: what is uploading, how much of the total is sent.
+      expect(screen.getByTestId('upload-title').textContent).toBe('Uploading 1 item')
+      expect(panel.textContent?.replace(/\u00a0/g, ' ')).toContain('5 MiB of 10 MiB')
+      await userEvent.click(screen.getByRole('button', { name: 'Expand uploads' }))
+      expect(panel.dataset.collapsed).toBe('false')
+      expect(screen.getByRole('list', { name: 'Uploads' })).toBeDefined()
+      // A later file of the same run does not collapse it again.
+      await act(() => manager.add(pickedFromInput([aLocalFile('b.bin', MiB)]), ''))
+      expect(panel.dataset.collapsed).toBe('false')
+      // The page was told the panel is there (the jsdom layout measures 0, so only that it reported).
+      expect(heights.length).toBeGreaterThan(0)
+    } finally {
+      restore()
+    }
+  })
+
+  it('stays expanded on a wide screen', async () => {
+    const restore = phoneScreen(false)
+    try {
+      await setUp([aLocalFile('movie.mp4', 10 * MiB)])
+      expect(screen.getByTestId('upload-panel').dataset.collapsed).toBe('false')
+      expect(screen.getByRole('list', { name: 'Uploads' })).toBeDefined()
+    } finally {
+      restore()
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { type CSSProperties, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
 import { pickedFromInput } from './collect-files'
 import { formatBytes, formatDuration, formatSpeed } from './format'
@@ -18,6 +18,15 @@ const smallButton =
   'inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white'
 const linkButton = 'rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-brand-300 dark:hover:bg-brand-900/40'
 
+/**
+ * Phones: where the panel starts collapsed to its summary once uploads run, so the list stays
+ * in view (Tailwind's `sm` breakpoint, below which the panel is a full-width sheet).
+ */
+export const PHONE_MEDIA_QUERY = '(max-width: 639.98px)'
+
+// useLayoutEffect warns during the server render; the measurement only matters in the browser.
+const useBrowserLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect
+
 /** Done or cancelled: nothing left to do about it. */
 const settled = (item: UploadItem) => item.status === 'done' || item.status === 'cancelled'
 
@@ -28,14 +37,23 @@ const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, st
  * The upload panel: every file of this visit with its progress, speed and pause/resume/cancel,
  * and the uploads an earlier visit left unfinished, which continue once the user picks the same
  * files (or folder) again; the SDK then resumes each from the server's offset.
+ *
+ * Its header (the count, bytes sent of the total, time left, and a progress bar) stays when it
+ * is collapsed. On phones it collapses by itself when uploads start; the user can expand it.
+ * `onHeightChange` reports the height it covers at the bottom of the window (0 when it is not
+ * shown), so the page can keep its last rows scrollable above it.
  */
-export function UploadPanel({ uploads }: { uploads: UploadManager }) {
+export function UploadPanel({ uploads, onHeightChange }: { uploads: UploadManager; onHeightChange?(height: number): void }) {
   const { t } = useT()
   const tp = usePlural()
   const locale = useLocale()
   const items = useSyncExternalStore(uploads.subscribe, uploads.items, uploads.items)
   const earlier = useSyncExternalStore(uploads.subscribe, uploads.pendingFromEarlier, uploads.pendingFromEarlier)
   const [collapsed, setCollapsed] = useState(false)
+  const panel = useRef<HTMLElement>(null)
+  // Whether this run of uploads has had its automatic collapse (it happens once: a user who
+  // expands the panel keeps it expanded).
+  const autoCollapsed = useRef(false)
   const [noMatch, setNoMatch] = useState(false)
   const [resumed, setResumed] = useState(0)
   const filesInput = useRef<HTMLInputElement>(null)
@@ -44,6 +62,31 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
   const unfinished = totals.active + totals.paused
   // What still needs the user's eye (running, paused, failed) comes first; finished rows sink.
   const rows = useMemo(() => [...items.filter((item) => !settled(item)), ...items.filter(settled)], [items])
+
+  const shown = items.length > 0 || earlier.length > 0
+  useEffect(() => {
+    if (items.length === 0) autoCollapsed.current = false
+    if (totals.active === 0 || autoCollapsed.current) return
+    autoCollapsed.current = true
+    if (window.matchMedia?.(PHONE_MEDIA_QUERY).matches) setCollapsed(true)
+  }, [items.length, totals.active])
+
+  const reportHeight = useRef(onHeightChange)
+  reportHeight.current = onHeightChange
+  useBrowserLayoutEffect(() => {
+    const element = panel.current
+    if (!shown || !element) {
+      reportHeight.current?.(0)
+      return
+    }
+    const measure = () => reportHeight.current?.(Math.ceil(window.innerHeight - element.getBoundingClientRect().top))
+    measure()
+    if (typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [shown])
+  useEffect(() => () => reportHeight.current?.(0), [])
 
   // Closing the tab would stop the running uploads (they can resume later, but the user should know).
   useEffect(() => {
@@ -79,9 +122,11 @@ export function UploadPanel({ uploads }: { uploads: UploadManager }) {
 
   return (
     <section
+      ref={panel}
       aria-labelledby="drive-upload-title"
       data-testid="upload-panel"
-      className="fixed inset-x-0 bottom-0 z-40 flex max-h-[70dvh] flex-col overflow-hidden rounded-t-2xl bg-white shadow-2xl ring-1 ring-slate-900/10 sm:inset-x-auto sm:right-6 sm:bottom-6 sm:w-[26rem] sm:rounded-2xl dark:bg-slate-900 dark:ring-white/10"
+      data-collapsed={collapsed}
+      className="fixed inset-x-0 bottom-0 z-40 flex max-h-[50dvh] flex-col sm:max-h-[70dvh] overflow-hidden rounded-t-2xl bg-white shadow-2xl ring-1 ring-slate-900/10 sm:inset-x-auto sm:right-6 sm:bottom-6 sm:w-[26rem] sm:rounded-2xl dark:bg-slate-900 dark:ring-white/10"
     >
       <header className="flex items-center gap-2 bg-slate-50 px-4 py-3 dark:bg-slate-800/60">
         <div className="min-w-0 flex-1">

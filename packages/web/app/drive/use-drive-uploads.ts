@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useRef } from 'react'
 import type { PickedFiles } from './collect-files'
 import { useDrive, useDriveChanges } from './drive-context'
 import { rememberFolder } from './folder-path'
@@ -16,8 +16,6 @@ const QUOTA_REFRESH_DELAY_MS = 1_500
 export function useDriveUploads({ accountId, folderId, listing, quota, showError }: { accountId: string; folderId: string; listing: Listing; quota: { refresh(): void }; showError(error: unknown): void }) {
   const { uploads } = useDrive()
   const quotaTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  // Only whether the upload panel is on screen (toasts move above it), not every progress tick.
-  const panelShown = useSyncExternalStore(uploads.subscribe, () => uploads.items().length > 0 || uploads.pendingFromEarlier().length > 0, () => false)
 
   useEffect(() => {
     uploads.setAccount(accountId)
@@ -40,5 +38,5 @@ export function useDriveUploads({ accountId, folderId, listing, quota, showError
     uploads.add(picked, folderId).catch(showError)
   }
 
-  return { uploads, panelShown, startUpload }
+  return { uploads, startUpload }
 }
