@@ -43,7 +43,6 @@ export default {
       heading: 'Your files and downloads, in a cloud you own',
       lead: 'Cumulus keeps your files, fetches downloads from links straight into your cloud, unpacks archives where they are stored and finds anything you keep. On your own server, in six languages, on every device.',
       signIn: 'Sign in to get started',
-      account: 'Go to my account',
       guide: 'Read the guide',
       illustration: 'A Cumulus drive window with folders, a video, a photo and an archive, while a download lands from the cloud',
       today: 'Available today: accounts, sign-in, VIP membership and your drive, where you upload, preview and organise your files. Cloud download, archives and search arrive in the coming releases.',

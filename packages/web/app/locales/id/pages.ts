@@ -45,7 +45,6 @@ export default {
       heading: 'File dan unduhan Anda, di cloud milik Anda sendiri',
       lead: 'Cumulus menyimpan file Anda, mengambil unduhan dari tautan langsung ke cloud, mengekstrak arsip di tempat penyimpanannya, dan menemukan apa pun yang Anda simpan. Di server Anda sendiri, dalam enam bahasa, di semua perangkat.',
       signIn: 'Masuk untuk memulai',
-      account: 'Buka akun saya',
       guide: 'Baca panduan',
       illustration: 'Jendela drive Cumulus berisi folder, video, foto, dan arsip, sementara sebuah unduhan turun dari cloud',
       today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, dan drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file. Unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',

@@ -45,7 +45,6 @@ export default {
       heading: 'Fail dan muat turun anda, dalam awan milik anda sendiri',
       lead: 'Cumulus menyimpan fail anda, mengambil muat turun daripada pautan terus ke awan anda, menyahmampat arkib di tempat ia disimpan dan mencari apa sahaja yang anda simpan. Pada pelayan anda sendiri, dalam enam bahasa, pada setiap peranti.',
       signIn: 'Log masuk untuk bermula',
-      account: 'Pergi ke akaun saya',
       guide: 'Baca panduan',
       illustration: 'Tetingkap pemacu Cumulus dengan folder, video, foto dan arkib, sambil satu muat turun tiba dari awan',
       today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP dan pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda. Muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
