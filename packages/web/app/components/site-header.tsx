@@ -1,9 +1,12 @@
+import type { SessionSnapshot } from '../session/session-store'
 import { useSession } from '../session/use-session'
 import { useT } from '../i18n/use-locale'
 import { LocaleLink, LocaleNavLink } from '../navigation/locale-link'
 import { ColorModeSwitcher } from './color-mode-switcher'
 import { LanguageSwitcher } from './language-switcher'
 import { Logo } from './logo'
+
+type SessionStatus = SessionSnapshot['status']
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-lg px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'}`
@@ -22,6 +25,29 @@ function PrimaryLinks() {
       {t(label)}
     </LocaleNavLink>
   ))
+}
+
+/**
+ * Sign in, or the account link, once the session is known. The session lives only in the
+ * browser, so the server (and the first render in the browser, which must match it) knows
+ * neither: until then a blank of the same size holds the place, so a signed-in user never sees
+ * "Sign in" flash, nor a signed-out one the account link.
+ */
+function SessionLinks({ status }: { status: SessionStatus }) {
+  const { t } = useT()
+  if (status === 'unknown') return <span className="ml-1 inline-block h-9 w-20" aria-hidden="true" data-testid="session-pending" />
+  if (status === 'signed-in') {
+    return (
+      <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800" data-testid="header-account">
+        {t('common.nav.account')}
+      </LocaleLink>
+    )
+  }
+  return (
+    <LocaleLink page="account-login" className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
+      {t('common.nav.signIn')}
+    </LocaleLink>
+  )
 }
 
 export function SiteHeader() {
@@ -43,29 +69,17 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1">
           <LanguageSwitcher />
           <ColorModeSwitcher />
-          {session.status === 'signed-in' ? (
-            // On phones the link sits in the row of links under the bar, where there is room.
-            <LocaleNavLink page="drive" end={false} prefetch="intent" className={({ isActive }) => `ml-1 hidden h-9 items-center rounded-lg px-3 text-sm font-medium hover:bg-slate-100 md:inline-flex dark:hover:bg-slate-800 ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-700 dark:text-slate-200'}`} data-testid="header-drive">
-              {t('drive.title')}
-            </LocaleNavLink>
-          ) : null}
-          {session.status === 'signed-in' ? (
-            <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
-              {t('common.nav.account')}
-            </LocaleLink>
-          ) : (
-            <LocaleLink page="account-login" className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
-              {t('common.nav.signIn')}
-            </LocaleLink>
-          )}
+          {/* Drive for everyone: signed-out visitors reach the sign-in page through the auth middleware and come back. On phones the link sits in the row under the bar. */}
+          <LocaleNavLink page="drive" end={false} prefetch="intent" className={({ isActive }) => `ml-1 hidden h-9 items-center rounded-lg px-3 text-sm font-medium hover:bg-slate-100 md:inline-flex dark:hover:bg-slate-800 ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-700 dark:text-slate-200'}`} data-testid="header-drive">
+            {t('drive.title')}
+          </LocaleNavLink>
+          <SessionLinks status={session.status} />
         </div>
       </div>
       <nav aria-label={t('common.nav.primary')} className="flex gap-1 overflow-x-auto border-t border-slate-100 px-3 md:hidden dark:border-slate-800">
-        {session.status === 'signed-in' ? (
-          <LocaleNavLink page="drive" end={false} prefetch="intent" className={navLinkClass} data-testid="header-drive-phone">
-            {t('drive.title')}
-          </LocaleNavLink>
-        ) : null}
+        <LocaleNavLink page="drive" end={false} prefetch="intent" className={navLinkClass} data-testid="header-drive-phone">
+          {t('drive.title')}
+        </LocaleNavLink>
         <PrimaryLinks />
       </nav>
     </header>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatSize, parseArchiveEntries, parseAssociateSuggestions, UnexpectedReplyError } from './drive-replies'
+import { parseArchiveEntries, parseAssociateSuggestions, UnexpectedReplyError } from './drive-replies'
 
 describe('parseAssociateSuggestions', () => {
   it('reads a list of words or of objects with a text field, dropping duplicates and blanks', () => {
@@ -35,15 +35,5 @@ describe('parseArchiveEntries', () => {
 
   it('refuses a reply without a file list', () => {
     expect(() => parseArchiveEntries({ status: 'OK' })).toThrow(UnexpectedReplyError)
-  })
-})
-
-describe('formatSize', () => {
-  it('uses binary multiples in the page’s language', () => {
-    expect(formatSize(0, 'en-US')).toBe('0 B')
-    expect(formatSize(1023, 'en-US')).toBe('1,023 B')
-    expect(formatSize(1536, 'en-US')).toBe('1.5 KB')
-    expect(formatSize(5 * 1024 ** 3, 'en-US')).toBe('5 GB')
-    expect(formatSize(1536, 'id')).toBe('1,5 KB')
   })
 })

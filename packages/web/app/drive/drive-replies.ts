@@ -61,17 +61,3 @@ export function parseArchiveEntries(body: unknown): ArchiveEntry[] {
   }
   return entries
 }
-
-/** Unit symbols are the same in all six languages (as file managers show them). */
-const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
-
-/** `1536` -> `1.5 KB`, the number in the page's language, binary multiples. */
-export function formatSize(bytes: number, locale: string): string {
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${SIZE_UNITS[unit]}`
-}

@@ -5,7 +5,7 @@ import { ServerIllustration } from '../components/marketing/illustrations'
 import { textLinkClass } from '../components/marketing/link-styles'
 import { PageTitle } from '../components/page-title'
 import { useT } from '../i18n/use-locale'
-import { usePagePath } from '../navigation/locale-link'
+import { LocaleLink, usePagePath } from '../navigation/locale-link'
 import { usePublicConfig } from '../root'
 
 export default function AboutPage() {
@@ -32,7 +32,12 @@ export default function AboutPage() {
       <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
         <AboutSection id="about-product" icon={FEATURE_ICONS.drive} title={t('pages.about.product.heading')}>
           <p>{t('pages.about.product.body')}</p>
-          <p className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/50 dark:text-amber-100">{t('pages.about.product.today')}</p>
+          <div className="rounded-xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-slate-800 dark:border-brand-800 dark:bg-brand-900/30 dark:text-slate-100">
+            <p>{t('pages.about.product.today')}</p>
+            <LocaleLink page="drive" className={`${textLinkClass} mt-2 inline-block`}>
+              {t('pages.about.product.openDrive')}
+            </LocaleLink>
+          </div>
         </AboutSection>
 
         <AboutSection id="about-self-host" icon={FEATURE_ICONS.server} title={t('pages.about.selfHost.heading')}>

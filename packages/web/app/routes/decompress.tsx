@@ -3,7 +3,8 @@ import { useParams } from 'react-router'
 import { ArchiveIllustration } from '../components/marketing/illustrations'
 import { secondaryLinkClass } from '../components/marketing/link-styles'
 import { PageTitle } from '../components/page-title'
-import { formatSize, parseArchiveEntries } from '../drive/drive-replies'
+import { parseArchiveEntries } from '../drive/drive-replies'
+import { formatBytes } from '../drive/format'
 import { type DriveCall, useDriveRequest } from '../drive/drive-request'
 import { DriveStateNotice } from '../drive/drive-state-notice'
 import { useLocale, useT } from '../i18n/use-locale'
@@ -61,7 +62,7 @@ export default function DecompressPage() {
                         <tr key={`${index}:${entry.name}`}>
                           <td className="break-all px-5 py-3 text-slate-800 dark:text-slate-100">{entry.name}</td>
                           <td className="whitespace-nowrap px-5 py-3 text-right text-slate-600 dark:text-slate-300">
-                            {entry.isFolder ? t('pages.decompress.folder') : entry.sizeBytes === null ? '' : formatSize(entry.sizeBytes, locale)}
+                            {entry.isFolder ? t('pages.decompress.folder') : entry.sizeBytes === null ? '' : formatBytes(entry.sizeBytes, locale)}
                           </td>
                         </tr>
                       ))}

@@ -20,10 +20,14 @@ export default function HomePage() {
   const { t } = useT()
   const { visitorPlatform } = useLoaderData<typeof loader>()
   const { platformLinks } = usePublicConfig()
-  const signedIn = useSession().status === 'signed-in'
+  const session = useSession().status
+  const signedIn = session === 'signed-in'
+  // Until the browser has read the session (the server never knows it) the signed-in and
+  // signed-out texts both hold their place unseen, so neither flashes for the wrong visitor.
+  const untilKnown = session === 'unknown' ? 'invisible' : ''
 
   const features: Feature[] = [
-    { key: 'drive', icon: FEATURE_ICONS.drive, title: t('pages.home.features.drive.title'), body: t('pages.home.features.drive.body'), status: 'later' },
+    { key: 'drive', icon: FEATURE_ICONS.drive, title: t('pages.home.features.drive.title'), body: t('pages.home.features.drive.body'), status: 'available' },
     { key: 'download', icon: FEATURE_ICONS.download, title: t('pages.home.features.download.title'), body: t('pages.home.features.download.body'), status: 'later' },
     { key: 'decompress', icon: FEATURE_ICONS.decompress, title: t('pages.home.features.decompress.title'), body: t('pages.home.features.decompress.body'), status: 'later' },
     { key: 'search', icon: FEATURE_ICONS.search, title: t('pages.home.features.search.title'), body: t('pages.home.features.search.body'), status: 'later' },
@@ -50,15 +54,10 @@ export default function HomePage() {
             </h1>
             <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-600 dark:text-slate-300">{t('pages.home.hero.lead')}</p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              {signedIn ? (
-                <LocaleLink page="account-home" className={heroPrimaryLinkClass}>
-                  {t('pages.home.hero.account')}
-                </LocaleLink>
-              ) : (
-                <LocaleLink page="account-login" className={heroPrimaryLinkClass}>
-                  {t('pages.home.hero.signIn')}
-                </LocaleLink>
-              )}
+              {/* The drive for everyone (signed-out visitors sign in on the way): the same link whether or not the session is known yet. */}
+              <LocaleLink page="drive" className={heroPrimaryLinkClass} data-testid="hero-drive">
+                {t('pages.home.hero.openDrive')}
+              </LocaleLink>
               <LocaleLink page="newbie-guide" className={heroSecondaryLinkClass}>
                 {t('pages.home.hero.guide')}
               </LocaleLink>
@@ -117,11 +116,11 @@ export default function HomePage() {
           <h2 id="home-cta" className="relative text-3xl font-bold tracking-tight text-white sm:text-4xl">
             {t('pages.home.cta.heading')}
           </h2>
-          <p className="relative mx-auto mt-4 max-w-xl text-lg text-brand-50">{signedIn ? t('pages.home.cta.signedIn') : t('pages.home.cta.signedOut')}</p>
-          <div className="relative mt-8 flex justify-center">
+          <p className={`relative mx-auto mt-4 max-w-xl text-lg text-brand-50 ${untilKnown}`}>{signedIn ? t('pages.home.cta.signedIn') : t('pages.home.cta.signedOut')}</p>
+          <div className={`relative mt-8 flex justify-center ${untilKnown}`}>
             {signedIn ? (
-              <LocaleLink page="account-home" className={invertedLinkClass}>
-                {t('pages.home.hero.account')}
+              <LocaleLink page="drive" className={invertedLinkClass}>
+                {t('pages.home.hero.openDrive')}
               </LocaleLink>
             ) : (
               <LocaleLink page="account-login" className={invertedLinkClass}>

@@ -12,7 +12,7 @@ type StepKey = 'account' | 'upload' | 'link' | 'unpack' | 'install'
 
 const STEPS: { key: StepKey; status: FeatureStatus; Illustration: ComponentType<{ label?: string; className?: string }> }[] = [
   { key: 'account', status: 'available', Illustration: AccountIllustration },
-  { key: 'upload', status: 'later', Illustration: UploadIllustration },
+  { key: 'upload', status: 'available', Illustration: UploadIllustration },
   { key: 'link', status: 'later', Illustration: LinkIllustration },
   { key: 'unpack', status: 'later', Illustration: ArchiveIllustration },
   { key: 'install', status: 'available', Illustration: DevicesIllustration },
@@ -31,16 +31,22 @@ const CLI_COMMANDS = [
 export default function NewbieGuidePage() {
   const { t } = useT()
   const path = usePagePath()
-  const signedIn = useSession().status === 'signed-in'
+  const session = useSession().status
 
   const actions: Partial<Record<StepKey, ReactNode>> = {
-    account: signedIn ? (
+    // Until the browser has read the session, no link: neither "sign in" for a signed-in user nor the reverse.
+    account: session === 'unknown' ? null : session === 'signed-in' ? (
       <LocaleLink page="account-home" className={secondaryLinkClass}>
         {t('pages.guide.account.accountAction')}
       </LocaleLink>
     ) : (
       <LocaleLink page="account-login" className={secondaryLinkClass}>
         {t('pages.guide.account.action')}
+      </LocaleLink>
+    ),
+    upload: (
+      <LocaleLink page="drive" className={secondaryLinkClass}>
+        {t('pages.guide.upload.action')}
       </LocaleLink>
     ),
     link: (

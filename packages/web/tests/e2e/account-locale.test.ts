@@ -45,6 +45,10 @@ describe('Simplified Chinese', () => {
     expect(await latinWords(page, [])).toEqual([])
 
     await submitEmailSignUp(page, server, { email, password: PASSWORD, name }, t)
+    // A new account lands on its drive, and reaches its profile from the header.
+    await waitForPath(page, '/zh-CN/drive')
+    await page.getByTestId('drive-empty').waitFor()
+    await page.getByTestId('header-account').click()
     await waitForPath(page, '/zh-CN/account/home')
     await welcomeHeading(page, name, t).waitFor()
     await expect.poll(() => testIdText(page, 'account-name')).toBe(name)

@@ -44,6 +44,10 @@ describe('sign-up and sign-in', () => {
 
     await submitEmailSignUp(page, server, { email, password: PASSWORD, name })
 
+    // A new account lands on its drive (issue 10), and reaches its profile from the header.
+    await waitForPath(page, '/drive')
+    await page.getByTestId('drive-empty').waitFor()
+    await page.getByTestId('header-account').click()
     await waitForPath(page, '/account/home')
     await welcomeHeading(page, name).waitFor()
     const stored = await server.server.identity.users.findByEmail(email)

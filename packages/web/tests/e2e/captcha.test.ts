@@ -143,6 +143,9 @@ describe('signing up', () => {
     await page.getByRole('button', { name: en.auth.signUp.submit, exact: true }).click()
     await passCheck(page)
 
+    // A new account lands on its drive, and reaches its profile from the header.
+    await waitForPath(page, '/drive')
+    await page.getByTestId('header-account').click()
     await waitForPath(page, '/account/home')
     await welcomeHeading(page, name).waitFor()
     await expect.poll(() => testIdText(page, 'account-email')).toBe(email)

@@ -13,16 +13,14 @@ import { driveRow, localTree, patternBytes, recordWebm, rowAction, rowNames, toa
 import { expectNoA11yViolations, PHONE, test, waitForHydration } from './playwright-utils'
 
 const MiB = 1024 * 1024
+const PHONE_HEIGHT = (PHONE.viewport as { height: number }).height
 
 describe('the drive', () => {
   test('sign up, upload a folder, preview its video, rename, move, trash and restore', async ({ openPage, server }) => {
     const { page, context } = await openPage()
     await page.goto('/account/login')
     await submitEmailSignUp(page, server, { email: uniqueEmail('drive'), password: PASSWORD, name: 'Dana Drive' })
-    await waitForPath(page, '/account/home')
-
-    // The header leads signed-in users to their drive; a new drive is empty.
-    await page.getByTestId('header-drive').click()
+    // A new account lands on its drive, which is empty.
     await waitForPath(page, '/drive')
     await page.getByTestId('drive-empty').waitFor()
     await page.getByRole('heading', { level: 1, name: en.drive.nav.myDrive }).waitFor()
@@ -42,8 +40,8 @@ describe('the drive', () => {
       const bar = bigRow.getByRole('progressbar', { name: fill(en.drive.upload.progress, { name: 'big.bin' }) })
       await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000 }).toBeGreaterThan(0)
       expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100)
-      // "1.2 MB of 3 MB · 1 MB/s": bytes sent, the total and the speed.
-      await expect.poll(() => bigRow.getByTestId('upload-status').textContent(), { timeout: 15_000 }).toMatch(/ of 3 MB · .+\/s$/)
+      // "1.2 MiB of 3 MiB · 1 MiB/s": bytes sent, the total and the speed (binary units, a no-break space before each).
+      await expect.poll(() => bigRow.getByTestId('upload-status').textContent(), { timeout: 15_000 }).toMatch(/ of 3\u00a0MiB · .+\u00a0[KM]iB\/s$/)
       await throttle.set(null)
       await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe('3 uploads complete')
     } finally {
@@ -52,7 +50,7 @@ describe('the drive', () => {
 
     // The folder was rebuilt: trip/ with data/ inside it.
     await driveRow(page, 'trip').waitFor()
-    await expect.poll(() => page.getByTestId('quota-text').first().textContent(), { timeout: 5_000 }).toMatch(/^3 MB of .+ used$/)
+    await expect.poll(() => page.getByTestId('quota-text').first().textContent(), { timeout: 5_000 }).toMatch(/^3\u00a0MiB of .+ used$/)
     await driveRow(page, 'trip').dblclick()
     await page.getByRole('heading', { level: 1, name: 'trip' }).waitFor()
     await expect.poll(() => rowNames(page)).toEqual(['data', 'clip.webm', 'notes.txt'])
@@ -189,5 +187,132 @@ describe('the drive', () => {
     // At phone width the list keeps the name and the size; the date moves under the name.
     expect(await phone.page.getByRole('columnheader', { name: en.drive.columns.modified }).isVisible()).toBe(false)
     expect(await driveRow(phone.page, 'a.txt').getByRole('button', { name: fill(en.drive.actions.menuFor, { name: 'a.txt' }) }).isVisible()).toBe(true)
+  })
+
+  // Regression (issue 10): with two rows selected, "Move" from one row's ⋮ menu moved only that
+  // row, and the header checkbox stayed half-checked after the selected rows were trashed.
+  test("a row's menu acts on the whole selection it belongs to; the header checkbox follows the rows left", async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-select', name: 'Sel Ection' })
+    const { page } = await openPage()
+    await signInWithPassword(page, user)
+    await page.goto('/drive')
+    await page.getByTestId('drive-empty').waitFor()
+    const root = await localTree({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c', 'd.txt': 'd' })
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((name) => join(root, name)))
+      await expect.poll(() => page.getByTestId('upload-title').textContent()).toBe('4 uploads complete')
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+    await page.getByTestId('new-folder').click()
+    await page.getByLabel(en.drive.names.newFolder.label, { exact: true }).fill('Box')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => rowNames(page)).toEqual(['Box', 'a.txt', 'b.txt', 'c.txt', 'd.txt'])
+
+    const select = (name: string) => driveRow(page, name).getByTestId('row-select').click()
+    const selected = () => page.locator('[data-testid="drive-row"][aria-selected="true"]').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.name))
+    // A click selects one row (the new folder was selected); the checkbox adds another.
+    await driveRow(page, 'a.txt').click()
+    await select('b.txt')
+    await expect.poll(selected).toEqual(['a.txt', 'b.txt'])
+    await rowAction(page, 'b.txt', en.drive.actions.move)
+    const picker = page.getByTestId('folder-picker')
+    await picker.getByRole('heading', { name: fill(en.drive.picker.moveTitle.other, { count: 2 }) }).waitFor()
+    await picker.getByRole('button', { name: fill(en.drive.picker.open, { name: 'Box' }) }).click()
+    await picker.getByText(en.drive.picker.empty).waitFor()
+    await picker.getByRole('button', { name: en.drive.picker.moveHere }).click()
+    await toast(page, fill(en.drive.toast.moved.other, { count: 2, folder: 'Box' }))
+    await expect.poll(() => rowNames(page)).toEqual(['Box', 'c.txt', 'd.txt'])
+
+    // A row outside the selection: its menu acts on it alone, and it becomes the selection.
+    await select('c.txt')
+    await driveRow(page, 'd.txt').getByRole('button', { name: fill(en.drive.actions.menuFor, { name: 'd.txt' }) }).click()
+    await expect.poll(selected).toEqual(['d.txt'])
+    await page.keyboard.press('Escape')
+
+    const header = page.getByTestId('select-all')
+    await select('c.txt')
+    await expect.poll(() => header.getAttribute('aria-pressed')).toBe('mixed')
+    await rowAction(page, 'c.txt', en.drive.actions.trash)
+    await toast(page, fill(en.drive.toast.trashed.other, { count: 2 }))
+    await expect.poll(() => rowNames(page)).toEqual(['Box'])
+    await expect.poll(() => header.getAttribute('aria-pressed')).toBe('false')
+    await expect.poll(selected).toEqual([])
+  })
+
+  // Regression (issue 10): on a 375 px phone the upload panel covered 60% of the screen and the
+  // last rows under it.
+  test('on a phone the upload panel collapses to its summary while uploads run, and the last row scrolls clear of it', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-phone', name: 'Phil Phone' })
+    const { page, context } = await openPage({ ...PHONE })
+    await signInWithPassword(page, user)
+    await page.goto('/drive')
+    await page.getByTestId('drive-empty').waitFor()
+    const names = Array.from({ length: 14 }, (_, index) => `file-${String(index).padStart(2, '0')}.txt`)
+    const root = await localTree({ ...Object.fromEntries(names.map((name) => [name, name])), 'slow.bin': patternBytes(2 * MiB) })
+    const throttle = await uploadThrottle(context, page)
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(names.map((name) => join(root, name)))
+      await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(fill(en.drive.upload.finished.other, { count: 14 }))
+      await page.getByRole('button', { name: en.drive.upload.close }).click()
+      await page.getByTestId('upload-panel').waitFor({ state: 'detached' })
+      // A slow upload keeps the panel running.
+      await throttle.set(64 * 1024)
+      await page.getByTestId('upload-files-input').setInputFiles(join(root, 'slow.bin'))
+      const panel = page.getByTestId('upload-panel')
+      await expect.poll(() => panel.getAttribute('data-collapsed')).toBe('true')
+      // Collapsed, it shows the summary and stays small.
+      expect(await page.getByTestId('upload-title').textContent()).toBe(fill(en.drive.upload.uploading.one, { count: 1 }))
+      expect(await panel.textContent()).toMatch(/ of 2\u00a0MiB/)
+      const collapsedBox = (await panel.boundingBox())!
+      expect(collapsedBox.height).toBeLessThan(PHONE_HEIGHT * 0.2)
+
+      // Scrolled to the end, the last row is above the panel, not under it.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+      const last = driveRow(page, names[names.length - 1]!)
+      await last.waitFor()
+      await expect.poll(async () => (await last.boundingBox())!.y + (await last.boundingBox())!.height).toBeLessThanOrEqual(collapsedBox.y)
+
+      // Expanded on request, then collapsed again.
+      await page.getByRole('button', { name: en.drive.upload.expand }).click()
+      await expect.poll(() => panel.getAttribute('data-collapsed')).toBe('false')
+      await page.getByTestId('upload-row').first().waitFor()
+      expect((await panel.boundingBox())!.height).toBeLessThanOrEqual(PHONE_HEIGHT * 0.5 + 1)
+      await page.getByRole('button', { name: en.drive.upload.collapse }).click()
+      await expect.poll(() => panel.getAttribute('data-collapsed')).toBe('true')
+      await expectNoA11yViolations(page)
+    } finally {
+      await throttle.set(null)
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  // Regression (issue 10): /drive was server-rendered with a signed-out header ("Sign in") that a
+  // signed-in user saw until the page had hydrated.
+  test('the server renders a neutral header; after hydration the signed-in user sees the account link, never Sign in', async ({ openPage, server }) => {
+    const html = await (await fetch(`${server.url}/drive`)).text()
+    expect(html).toContain('data-testid="session-pending"')
+    expect(html).not.toContain('data-testid="header-sign-in"')
+    expect(html).not.toContain('data-testid="header-account"')
+    expect(html).not.toContain(`>${en.common.nav.signIn}<`)
+    expect(html).not.toContain(`>${en.common.nav.account}<`)
+    expect(html).not.toContain('href="/account/login"')
+    expect(html).toContain('data-testid="header-drive"')
+
+    const user = await seedUser(server, { label: 'drive-header', name: 'Hedda Header' })
+    const { page } = await openPage()
+    await signInWithPassword(page, user)
+    // Before any of the page's scripts: note every "Sign in" link that ever reaches the document.
+    await page.addInitScript(() => {
+      ;(window as unknown as { signInSeen: number }).signInSeen = 0
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="header-sign-in"]')) (window as unknown as { signInSeen: number }).signInSeen += 1
+      }).observe(document, { childList: true, subtree: true })
+    })
+    await page.goto('/drive')
+    await page.getByTestId('header-account').waitFor()
+    await page.getByTestId('drive-empty').waitFor()
+    expect(await page.evaluate(() => (window as unknown as { signInSeen: number }).signInSeen)).toBe(0)
+    expect(await page.getByTestId('session-pending').count()).toBe(0)
   })
 })

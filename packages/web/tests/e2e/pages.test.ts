@@ -29,3 +29,35 @@ describe('every page loads cleanly', () => {
     // Errors are asserted by the openPage fixture after the test.
   })
 })
+
+// Regression (issue 10): the home, about and guide pages said the drive was coming later, and a
+// signed-out visitor's header had no way to the drive.
+describe('the drive, as a signed-out visitor meets it', () => {
+  test('the home, about and guide pages link to the drive and no longer say it comes later', async ({ openPage }) => {
+    const { page } = await openPage()
+    const texts = [
+      { path: '/', link: en.pages.home.hero.openDrive, said: en.pages.home.hero.today },
+      { path: '/about', link: en.pages.about.product.openDrive, said: en.pages.about.product.today },
+      { path: '/newbie/guide', link: en.pages.guide.upload.action, said: en.pages.guide.upload.body },
+    ]
+    for (const { path, link, said } of texts) {
+      await page.goto(path)
+      await waitForHydration(page)
+      expect(await page.getByRole('main').getByRole('link', { name: link, exact: true }).getAttribute('href')).toBe('/drive')
+      await page.getByText(said, { exact: true }).waitFor()
+    }
+    // The guide's upload step and the home's drive card are marked available.
+    await page.goto('/newbie/guide')
+    expect(await page.locator('#step-upload').getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
+  })
+
+  test("the header's Drive link leads a signed-out visitor to sign in, and the neutral header turns into Sign in", async ({ openPage }) => {
+    const { page } = await openPage()
+    await page.goto('/about')
+    await waitForHydration(page)
+    await page.getByTestId('header-sign-in').waitFor()
+    expect(await page.getByTestId('header-account').count()).toBe(0)
+    await page.getByTestId('header-drive').click()
+    await page.waitForURL((url) => url.pathname === '/account/login' && url.searchParams.get('redirect') === '/drive')
+  })
+})

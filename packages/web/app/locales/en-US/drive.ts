@@ -126,6 +126,7 @@ export default {
     used: '{{used}} of {{limit}} used',
     unlimited: '{{used}} used',
     inTrash: '{{size}} in the trash',
+    inUploads: '{{size}} held by uploads in progress',
     almostFull: 'Your storage is almost full.',
   },
   upload: {

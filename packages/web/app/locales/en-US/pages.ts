@@ -43,10 +43,10 @@ export default {
       heading: 'Your files and downloads, in a cloud you own',
       lead: 'Cumulus keeps your files, fetches downloads from links straight into your cloud, unpacks archives where they are stored and finds anything you keep. On your own server, in six languages, on every device.',
       signIn: 'Sign in to get started',
-      account: 'Go to my account',
       guide: 'Read the guide',
       illustration: 'A Cumulus drive window with folders, a video, a photo and an archive, while a download lands from the cloud',
-      today: 'Today: accounts, sign-in and VIP membership. The drive features arrive in the coming releases.',
+      today: 'Available today: accounts, sign-in, VIP membership and your drive, where you upload, preview and organise your files. Cloud download, archives and search arrive in the coming releases.',
+      openDrive: 'Open my drive',
     },
     features: {
       eyebrow: 'What Cumulus does',
@@ -70,7 +70,7 @@ export default {
       },
       vip: {
         title: 'VIP membership',
-        body: 'More storage, more downloads at once and video playback for members. Your membership status already shows on your account; the benefits come with the drive.',
+        body: 'More storage, more downloads at once and video playback for members. Your membership shows on your account, and your plan sets the storage of your drive.',
       },
       account: {
         title: 'Your account',
@@ -90,7 +90,7 @@ export default {
     cta: {
       heading: 'Ready when you are',
       signedOut: 'Create your account or sign in, and Cumulus is ready on every device you use.',
-      signedIn: 'You are signed in. Your account, membership and devices are one click away.',
+      signedIn: 'You are signed in. Your drive, account, membership and devices are one click away.',
     },
   },
   thunder: {
@@ -152,7 +152,8 @@ export default {
     product: {
       heading: 'The product',
       body: 'Keep your files, download links straight into your cloud, unpack archives without downloading them and find anything by name, from a browser, your desktop or your phone, in English, Indonesian, Korean, Malay and Chinese.',
-      today: 'Today Cumulus runs accounts, sign-in and VIP membership. The drive, cloud download, archives and search arrive in the coming releases.',
+      today: 'Today Cumulus runs accounts, sign-in, VIP membership and the drive: upload files and whole folders, preview them, and move, star, trash and restore them. Cloud download, archives and search arrive in the coming releases.',
+      openDrive: 'Open my drive',
     },
     selfHost: {
       heading: 'Host it yourself',
@@ -192,7 +193,8 @@ export default {
     },
     upload: {
       title: 'Upload and keep your files',
-      body: 'Your drive will hold your files and folders: upload from any device, open them anywhere and share them. A file the server already has uploads instantly.',
+      body: 'Your drive holds your files and folders: upload from any device, even whole folders, pause and resume, preview photos, videos, music, text and PDFs, and move, star or restore them. A file the server already has uploads instantly.',
+      action: 'Open my drive',
     },
     link: {
       title: 'Add a download link',

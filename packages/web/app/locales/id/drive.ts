@@ -127,6 +127,7 @@ export default {
     used: '{{used}} dari {{limit}} terpakai',
     unlimited: '{{used}} terpakai',
     inTrash: '{{size}} di sampah',
+    inUploads: '{{size}} ditahan oleh unggahan yang sedang berjalan',
     almostFull: 'Penyimpanan Anda hampir penuh.',
   },
   upload: {

@@ -45,10 +45,10 @@ export default {
       heading: 'File dan unduhan Anda, di cloud milik Anda sendiri',
       lead: 'Cumulus menyimpan file Anda, mengambil unduhan dari tautan langsung ke cloud, mengekstrak arsip di tempat penyimpanannya, dan menemukan apa pun yang Anda simpan. Di server Anda sendiri, dalam enam bahasa, di semua perangkat.',
       signIn: 'Masuk untuk memulai',
-      account: 'Buka akun saya',
       guide: 'Baca panduan',
       illustration: 'Jendela drive Cumulus berisi folder, video, foto, dan arsip, sementara sebuah unduhan turun dari cloud',
-      today: 'Saat ini: akun, masuk, dan keanggotaan VIP. Fitur drive hadir di rilis-rilis berikutnya.',
+      today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, dan drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file. Unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',
+      openDrive: 'Buka drive saya',
     },
     features: {
       eyebrow: 'Yang dilakukan Cumulus',
@@ -72,7 +72,7 @@ export default {
       },
       vip: {
         title: 'Keanggotaan VIP',
-        body: 'Ruang penyimpanan lebih besar, lebih banyak unduhan sekaligus, dan pemutaran video untuk anggota. Status keanggotaan Anda sudah tampil di akun; manfaatnya hadir bersama drive.',
+        body: 'Ruang penyimpanan lebih besar, lebih banyak unduhan sekaligus, dan pemutaran video untuk anggota. Keanggotaan Anda tampil di akun, dan paket Anda menentukan ruang penyimpanan drive Anda.',
       },
       account: {
         title: 'Akun Anda',
@@ -92,7 +92,7 @@ export default {
     cta: {
       heading: 'Siap kapan pun Anda siap',
       signedOut: 'Buat akun atau masuk, dan Cumulus siap di setiap perangkat yang Anda gunakan.',
-      signedIn: 'Anda sudah masuk. Akun, keanggotaan, dan perangkat Anda hanya sekali klik.',
+      signedIn: 'Anda sudah masuk. Drive, akun, keanggotaan, dan perangkat Anda hanya sekali klik.',
     },
   },
   thunder: {
@@ -154,7 +154,8 @@ export default {
     product: {
       heading: 'Produknya',
       body: 'Simpan file, unduh tautan langsung ke cloud, ekstrak arsip tanpa mengunduhnya, dan temukan apa pun berdasarkan nama, dari browser, desktop, atau ponsel, dalam bahasa Inggris, Indonesia, Korea, Melayu, dan Tionghoa.',
-      today: 'Saat ini Cumulus menjalankan akun, masuk, dan keanggotaan VIP. Drive, unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',
+      today: 'Saat ini Cumulus menjalankan akun, masuk, keanggotaan VIP, dan drive: unggah file dan seluruh folder, lihat pratinjaunya, lalu pindahkan, beri bintang, buang ke sampah, dan pulihkan. Unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',
+      openDrive: 'Buka drive saya',
     },
     selfHost: {
       heading: 'Host sendiri',
@@ -194,7 +195,8 @@ export default {
     },
     upload: {
       title: 'Unggah dan simpan file Anda',
-      body: 'Drive Anda akan menyimpan file dan folder: unggah dari perangkat mana pun, buka di mana saja, dan bagikan. File yang sudah ada di server terunggah seketika.',
+      body: 'Drive Anda menyimpan file dan folder: unggah dari perangkat mana pun, bahkan seluruh folder, jeda dan lanjutkan, lihat pratinjau foto, video, musik, teks, dan PDF, lalu pindahkan, beri bintang, atau pulihkan. File yang sudah ada di server terunggah seketika.',
+      action: 'Buka drive saya',
     },
     link: {
       title: 'Tambahkan tautan unduhan',

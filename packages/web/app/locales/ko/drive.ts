@@ -127,6 +127,7 @@ export default {
     used: '{{limit}} 중 {{used}} 사용',
     unlimited: '{{used}} 사용',
     inTrash: '휴지통에 {{size}}',
+    inUploads: '진행 중인 업로드에 {{size}}',
     almostFull: '저장용량이 거의 찼습니다.',
   },
   upload: {

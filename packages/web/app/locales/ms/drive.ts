@@ -127,6 +127,7 @@ export default {
     used: '{{used}} daripada {{limit}} digunakan',
     unlimited: '{{used}} digunakan',
     inTrash: '{{size}} dalam sampah',
+    inUploads: '{{size}} ditahan oleh muat naik yang sedang berjalan',
     almostFull: 'Storan anda hampir penuh.',
   },
   upload: {

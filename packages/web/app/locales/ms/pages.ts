@@ -45,10 +45,10 @@ export default {
       heading: 'Fail dan muat turun anda, dalam awan milik anda sendiri',
       lead: 'Cumulus menyimpan fail anda, mengambil muat turun daripada pautan terus ke awan anda, menyahmampat arkib di tempat ia disimpan dan mencari apa sahaja yang anda simpan. Pada pelayan anda sendiri, dalam enam bahasa, pada setiap peranti.',
       signIn: 'Log masuk untuk bermula',
-      account: 'Pergi ke akaun saya',
       guide: 'Baca panduan',
       illustration: 'Tetingkap pemacu Cumulus dengan folder, video, foto dan arkib, sambil satu muat turun tiba dari awan',
-      today: 'Hari ini: akaun, log masuk dan keahlian VIP. Ciri pemacu akan tiba dalam keluaran akan datang.',
+      today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP dan pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda. Muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
+      openDrive: 'Buka pemacu saya',
     },
     features: {
       eyebrow: 'Apa yang Cumulus lakukan',
@@ -72,7 +72,7 @@ export default {
       },
       vip: {
         title: 'Keahlian VIP',
-        body: 'Lebih banyak storan, lebih banyak muat turun serentak dan main balik video untuk ahli. Status keahlian anda sudah dipaparkan pada akaun anda; manfaatnya tiba bersama pemacu.',
+        body: 'Lebih banyak storan, lebih banyak muat turun serentak dan main balik video untuk ahli. Keahlian anda dipaparkan pada akaun anda, dan pelan anda menetapkan storan pemacu anda.',
       },
       account: {
         title: 'Akaun anda',
@@ -92,7 +92,7 @@ export default {
     cta: {
       heading: 'Sedia bila-bila masa',
       signedOut: 'Cipta akaun atau log masuk, dan Cumulus sedia pada setiap peranti yang anda gunakan.',
-      signedIn: 'Anda sudah log masuk. Akaun, keahlian dan peranti anda hanya sekali klik.',
+      signedIn: 'Anda sudah log masuk. Pemacu, akaun, keahlian dan peranti anda hanya sekali klik.',
     },
   },
   thunder: {
@@ -154,7 +154,8 @@ export default {
     product: {
       heading: 'Produk',
       body: 'Simpan fail anda, muat turun pautan terus ke awan, nyahmampat arkib tanpa memuat turunnya dan cari apa sahaja mengikut nama, dari pelayar, desktop atau telefon anda, dalam bahasa Inggeris, Indonesia, Korea, Melayu dan Cina.',
-      today: 'Hari ini Cumulus menjalankan akaun, log masuk dan keahlian VIP. Pemacu, muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
+      today: 'Hari ini Cumulus menjalankan akaun, log masuk, keahlian VIP dan pemacu: muat naik fail dan seluruh folder, pratontonnya, dan alihkan, bintangkan, buang ke sampah serta pulihkannya. Muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
+      openDrive: 'Buka pemacu saya',
     },
     selfHost: {
       heading: 'Hos sendiri',
@@ -194,7 +195,8 @@ export default {
     },
     upload: {
       title: 'Muat naik dan simpan fail anda',
-      body: 'Pemacu anda akan menyimpan fail dan folder anda: muat naik dari mana-mana peranti, buka di mana-mana dan kongsikannya. Fail yang sudah ada pada pelayan dimuat naik serta-merta.',
+      body: 'Pemacu anda menyimpan fail dan folder anda: muat naik dari mana-mana peranti, malah seluruh folder, jeda dan sambung semula, pratonton foto, video, muzik, teks dan PDF, dan alihkan, bintangkan atau pulihkannya. Fail yang sudah ada pada pelayan dimuat naik serta-merta.',
+      action: 'Buka pemacu saya',
     },
     link: {
       title: 'Tambah pautan muat turun',

@@ -127,6 +127,7 @@ export default {
     used: '已使用 {{used}}，共 {{limit}}',
     unlimited: '已使用 {{used}}',
     inTrash: '回收站占用 {{size}}',
+    inUploads: '进行中的上传占用 {{size}}',
     almostFull: '你的存储空间快满了。',
   },
   upload: {

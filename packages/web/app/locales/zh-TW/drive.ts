@@ -127,6 +127,7 @@ export default {
     used: '已使用 {{used}}，共 {{limit}}',
     unlimited: '已使用 {{used}}',
     inTrash: '垃圾桶佔用 {{size}}',
+    inUploads: '進行中的上傳佔用 {{size}}',
     almostFull: '你的儲存空間快滿了。',
   },
   upload: {

@@ -115,8 +115,9 @@ describe('login page: code and sign-up', () => {
     expect(service.current!.callsTo('POST /v1/auth/verification')).toEqual([])
   })
 
-  it('creates an account with a phone number, code, password and name', async () => {
-    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+  // Regression (issue 10): after sign-up the new user landed on the account page, not the drive.
+  it('creates an account with a phone number, code, password and name, and lands on the drive', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME, '/drive': <p>drive page</p> } })
     await userEvent.click(screen.getByRole('tab', { name: 'Create account' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeDefined()
     await userEvent.click(screen.getByRole('radio', { name: 'Phone' }))
@@ -133,7 +134,7 @@ describe('login page: code and sign-up', () => {
 
     await userEvent.type(screen.getByLabelText('New password'), ' and long')
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }))
-    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(await screen.findByText('drive page')).toBeDefined()
     expect(bodyOf('POST /v1/auth/verification')).toEqual([expect.objectContaining({ phone_number: '+6591234567', usage: 'REGISTER', target: 'ANY' })])
     expect(bodyOf('POST /v1/auth/signup')).toEqual([
       expect.objectContaining({ phone_number: '+6591234567', verification_code: '654321', verification_token: 'verification-token', password: 'short and long', name: 'Ann' }),

@@ -104,21 +104,21 @@ export default function LoginPage() {
           triggerClassName={segmentedTriggerClass}
           panelClassName={PANEL_CLASS}
           tabs={[
-            { value: 'sign-in', label: t('auth.login.tabSignIn'), panel: <SignInMethods onSignedIn={finish} /> },
+            { value: 'sign-in', label: t('auth.login.tabSignIn'), panel: <SignInMethods onSignedIn={() => finish()} /> },
             {
               value: 'sign-up',
               label: t('auth.login.tabSignUp'),
               preload: signUpForm.load,
               panel: (
                 <Suspense fallback={<PanelLoading />}>
-                  <SignUpForm onSignedIn={finish} />
+                  <SignUpForm onSignedIn={() => finish('drive')} />
                 </Suspense>
               ),
             },
           ]}
         />
         <div className="mt-6">
-          <GuestSignIn onSignedIn={finish} />
+          <GuestSignIn onSignedIn={() => finish()} />
         </div>
       </AuthShell>
     </>

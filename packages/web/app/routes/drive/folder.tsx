@@ -1,8 +1,8 @@
 import { useParams } from 'react-router'
-import { DriveRoute } from './drive-route'
+import { DriveRoute } from '../../drive/drive-route'
 
 // The `auth` middleware and the drive client; signed-out visitors go to the login page and come back.
-export { driveClientLoader as clientLoader, DriveHydrateFallback as HydrateFallback } from './drive-route'
+export { driveClientLoader as clientLoader, DriveHydrateFallback as HydrateFallback } from '../../drive/drive-route'
 
 /** `/drive` (the root folder) and `/drive/:folderId`. */
 export default function DriveFolderPage() {

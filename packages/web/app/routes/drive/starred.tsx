@@ -1,6 +1,6 @@
-import { DriveRoute } from './drive-route'
+import { DriveRoute } from '../../drive/drive-route'
 
-export { driveClientLoader as clientLoader, DriveHydrateFallback as HydrateFallback } from './drive-route'
+export { driveClientLoader as clientLoader, DriveHydrateFallback as HydrateFallback } from '../../drive/drive-route'
 
 /** `/drive/starred`: starred files and folders from every folder. */
 export default function DriveStarredPage() {

@@ -1,0 +1,62 @@
+import { useState } from 'react'
+import { useT } from '../i18n/use-locale'
+import { Alert } from '../components/ui/alert'
+import { Button } from '../components/ui/button'
+import { DialogShell } from './dialog-shell'
+import { useDescribeError } from './use-error-text'
+
+export interface ConfirmDialogProps {
+  open: boolean
+  onOpenChange(open: boolean): void
+  title: string
+  text: string
+  confirmLabel: string
+  /** Runs the action; a rejection keeps the dialog open with the error's text. */
+  onConfirm(): Promise<void>
+}
+
+/** A question before something that cannot be undone (delete forever, empty the trash). */
+export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, onConfirm }: ConfirmDialogProps) {
+  const { t } = useT()
+  const describe = useDescribeError()
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  async function confirm() {
+    setPending(true)
+    setError(null)
+    try {
+      await onConfirm()
+      onOpenChange(false)
+    } catch (err) {
+      setError(await describe(err))
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <DialogShell
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) setError(null)
+        onOpenChange(next)
+      }}
+      title={title}
+      description={text}
+      testId="confirm-dialog"
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            {t('common.cancel')}
+          </Button>
+          <Button variant="danger" loading={pending} onClick={() => void confirm()}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </DialogShell>
+  )
+}

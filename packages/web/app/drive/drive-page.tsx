@@ -1,0 +1,291 @@
+import { DRIVE_DEFAULTS, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
+import { isIdentityError } from '@cumulus/sdk'
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { useLocale, useT } from '../i18n/use-locale'
+import { LocaleLink, pagePath } from '../navigation/locale-link'
+import { PageTitle } from '../components/page-title'
+import { Alert } from '../components/ui/alert'
+import { lazyFrom, onDemand } from '../components/lazy/on-demand'
+import { Button } from '../components/ui/button'
+import { LoadingBlock, Spinner } from '../components/ui/spinner'
+import { Breadcrumbs } from './breadcrumbs'
+import { pickedFromDrop, pickedFromInput } from './collect-files'
+import { type DriveDialog, DriveDialogs } from './drive-dialogs'
+import { useDrive } from './drive-context'
+import { DriveNav } from './drive-nav'
+import { DriveToolbar } from './drive-toolbar'
+import { EmptyState } from './empty-state'
+import type { DriveView } from './file-actions'
+import { FileGrid } from './file-grid'
+import { type PathStep, rememberFolder, useFolderPath } from './folder-path'
+import { StarIcon, TrashIcon, UploadIcon } from './icons'
+import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
+import type { ListingSource } from './listing'
+import { QuotaBar, useQuota } from './quota-bar'
+import { Toasts, useToasts } from './toasts'
+import { UploadPanel } from './upload-panel'
+import { useDriveSelection } from './use-drive-selection'
+import { useDriveUploads } from './use-drive-uploads'
+import { useDescribeError, useErrorText } from './use-error-text'
+import { takeListFocusWish, useFileActions } from './use-file-actions'
+import { useFileDrop } from './use-file-drop'
+import { useListing } from './use-listing'
+import { useRememberedOrder } from './use-remembered-order'
+
+/** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
+const PreviewDialog = lazyFrom(onDemand(() => import('./preview-dialog')), (module) => module.PreviewDialog)
+
+/** Whether an error is the drive's "no such file or folder". */
+function isNotFound(error: unknown): boolean {
+  return isIdentityError(error) && error.is(DriveErrors.file_not_found)
+}
+
+/** Room below the list's last row when nothing covers the bottom of the window. */
+const LIST_BOTTOM_ROOM_PX = 128
+/** Room between the list's last row and the top of the upload panel. */
+const PANEL_CLEARANCE_PX = 16
+
+/** The folder input's attribute React does not know by name. */
+const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
+
+/**
+ * A drive page: My drive and its folders, Starred, or Trash. It composes the list (data:
+ * `useListing`, `useFolderPath`, `useQuota`; selection: `useDriveSelection`), the actions
+ * (`useFileActions`) and their dialogs (`DriveDialogs`), uploads by button or drop
+ * (`useDriveUploads`, `useFileDrop`), the preview and the toasts.
+ */
+export function DrivePage({
+  view,
+  folderId = '',
+  accountId = '',
+  trashRetentionDays = DRIVE_DEFAULTS.trashRetentionDays,
+}: {
+  view: DriveView
+  folderId?: string
+  accountId?: string
+  /** The server's TRASH_RETENTION_DAYS, which the trash view states. */
+  trashRetentionDays?: number
+}) {
+  const { t } = useT()
+  const locale = useLocale()
+  const navigate = useNavigate()
+  const { api } = useDrive()
+  const describe = useDescribeError()
+  const [order, setOrder] = useRememberedOrder()
+  const source = useMemo<ListingSource>(() => (view === 'folder' ? { kind: 'folder', folderId } : { kind: view }), [view, folderId])
+  const listing = useListing(api, source, order, locale)
+  const listingError = useErrorText(listing.error)
+  const rootName = t('drive.nav.myDrive')
+  const path = useFolderPath(api, view === 'folder' ? folderId : '', rootName)
+  const quota = useQuota(api)
+  const toasts = useToasts()
+  const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
+  const [dialog, setDialog] = useState<DriveDialog>(null)
+  const [previewId, setPreviewId] = useState<string | null>(null)
+  // The height the upload panel covers at the bottom of the window: the list keeps that much
+  // room below its last row, so every row can scroll above the panel.
+  const [panelHeight, setPanelHeight] = useState(0)
+  const siteHeader = useSiteHeaderHeight()
+  const toolbar = useRef<HTMLDivElement>(null)
+  const toolbarHeight = useElementHeight(toolbar)
+  const filesInput = useRef<HTMLInputElement>(null)
+  const folderInput = useRef<HTMLInputElement>(null)
+
+  function showError(error: unknown) {
+    void describe(error).then((text) => toasts.show({ tone: 'error', text }))
+  }
+
+  const { uploads, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
+  const dragging = useFileDrop(view === 'folder', (transfer) => void pickedFromDrop(transfer).then(startUpload, showError))
+  const { onAction, open, download, run } = useFileActions({ api, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
+
+  useEffect(() => {
+    for (const file of listing.files) rememberFolder(file)
+  }, [listing.files])
+  useEffect(() => {
+    if (listing.loading || !takeListFocusWish()) return
+    document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')?.focus({ preventScroll: true })
+  }, [listing.loading, folderId])
+
+  const previewable = useMemo(() => listing.files.filter((file) => file.kind !== FOLDER_KIND), [listing.files])
+  const previewIndex = previewId === null ? -1 : previewable.findIndex((file) => file.id === previewId)
+  const current: PathStep = path.steps[path.steps.length - 1] ?? { id: '', name: rootName }
+  const folderMissing = view === 'folder' && (isNotFound(listing.error) || (path.status === 'error' && isNotFound(path.error)))
+  const viewTitle = view === 'starred' ? t('drive.nav.starred') : view === 'trash' ? t('drive.nav.trash') : folderId === '' ? rootName : path.status === 'ready' ? current.name : t('drive.title')
+  const gridTop = siteHeader + toolbarHeight
+
+  const heading =
+    view === 'folder' ? (
+      <Breadcrumbs
+        steps={folderId !== '' && path.status !== 'ready' ? [] : path.steps}
+        label={t('drive.breadcrumb.label')}
+        headingLevel={1}
+        renderStep={(step, className) => (
+          <LocaleLink page={step.id === '' ? 'drive' : 'drive-folder'} params={step.id === '' ? {} : { folderId: step.id }} className={className}>
+            {step.name}
+          </LocaleLink>
+        )}
+        onChoose={(step) => void navigate(step.id === '' ? pagePath('drive', locale) : pagePath('drive-folder', locale, { folderId: step.id }))}
+      />
+    ) : (
+      <h1 className="flex items-center gap-2 px-2 text-lg font-semibold tracking-tight text-slate-900 dark:text-white">
+        {view === 'starred' ? <StarIcon className="size-5 text-amber-500" /> : <TrashIcon className="size-5 text-slate-500" />}
+        {viewTitle}
+      </h1>
+    )
+
+  let content
+  if (folderMissing) {
+    content = (
+      <div role="status" className="mx-auto max-w-md px-4 py-16 text-center">
+        <p className="text-lg font-semibold text-slate-900 dark:text-white">{t('drive.notFound.title')}</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t('drive.notFound.text')}</p>
+        <LocaleLink page="drive" className="mt-6 inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500">
+          {t('drive.notFound.back')}
+        </LocaleLink>
+      </div>
+    )
+  } else if (listing.loading) {
+    content = <LoadingBlock label={t('drive.list.loading')} />
+  } else if (listing.error && listing.files.length === 0) {
+    content = (
+      <div className="px-3 py-6 sm:px-0">
+        <Alert tone="error">
+          <p className="font-semibold">{t('drive.list.loadFailed')}</p>
+          {listingError ? <p className="mt-1">{listingError}</p> : null}
+        </Alert>
+        <Button variant="secondary" className="mt-4" onClick={listing.reload}>
+          {t('drive.list.retry')}
+        </Button>
+      </div>
+    )
+  } else if (listing.files.length === 0) {
+    content = <EmptyState view={view} onUploadFiles={() => filesInput.current?.click()} onUploadFolder={() => folderInput.current?.click()} />
+  } else {
+    content = (
+      <>
+        <FileGrid
+          files={listing.files}
+          view={view}
+          label={t('drive.list.label', { folder: viewTitle })}
+          selection={selection}
+          onSelectionChange={setSelection}
+          order={order}
+          onOrderChange={setOrder}
+          complete={listing.complete}
+          onLoadMore={listing.loadMore}
+          onOpen={open}
+          onAction={onAction}
+          stickyTop={gridTop}
+        />
+        {listing.loadingMore ? (
+          <div role="status" className="flex items-center justify-center gap-2 py-4 text-sm text-slate-500 dark:text-slate-400">
+            <Spinner className="size-4" />
+            {t('drive.list.loadingMore')}
+          </div>
+        ) : null}
+        {listing.error ? (
+          <div className="flex flex-wrap items-center gap-3 px-3 py-4 sm:px-0">
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {listingError ?? t('drive.list.loadFailed')}
+            </p>
+            <Button variant="secondary" onClick={listing.loadMore}>
+              {t('drive.list.retry')}
+            </Button>
+          </div>
+        ) : null}
+      </>
+    )
+  }
+
+  const pickedFromInputOf = (input: HTMLInputElement) => {
+    if (input.files) startUpload(pickedFromInput(input.files))
+    input.value = ''
+  }
+
+  return (
+    <div className="mx-auto flex w-full max-w-[90rem] gap-6 sm:px-4 lg:px-6" data-testid="drive-page" data-view={view}>
+      <PageTitle title={viewTitle} description={t('drive.description')} />
+      <aside className="hidden w-60 shrink-0 lg:block">
+        <div className="sticky space-y-6 pt-4" style={{ top: siteHeader }}>
+          <DriveNav current={view} layout="column" />
+          <QuotaBar about={quota.about} className="px-4" />
+        </div>
+      </aside>
+      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main">
+        <div className="lg:hidden">
+          <DriveNav current={view} layout="row" />
+        </div>
+        <div ref={toolbar} className="sticky z-30 bg-white px-2 pt-1 sm:px-0 dark:bg-slate-950" style={{ top: siteHeader }}>
+          <DriveToolbar
+            view={view}
+            heading={heading}
+            selected={selectedFiles}
+            onAction={onAction}
+            onClearSelection={() => setSelection((s) => ({ ...s, selected: new Set() }))}
+            order={order}
+            onOrderChange={setOrder}
+            onNewFolder={() => setDialog({ type: 'new-folder' })}
+            onUploadFiles={() => filesInput.current?.click()}
+            onUploadFolder={() => folderInput.current?.click()}
+            onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
+            hasItems={listing.files.length > 0}
+            itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
+            note={view === 'trash' ? t('drive.trashNotice', { days: trashRetentionDays }) : undefined}
+          />
+        </div>
+        {content}
+        <QuotaBar about={quota.about} className="mt-8 px-4 lg:hidden" />
+      </div>
+
+      <input ref={filesInput} type="file" multiple hidden data-testid="upload-files-input" onChange={(event) => pickedFromInputOf(event.target)} />
+      <input ref={folderInput} type="file" hidden data-testid="upload-folder-input" {...FOLDER_INPUT} onChange={(event) => pickedFromInputOf(event.target)} />
+
+      {dragging ? (
+        <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-brand-600/10 p-4 backdrop-blur-[1px]" data-testid="drop-overlay">
+          <div className="flex flex-col items-center gap-3 rounded-3xl border-2 border-dashed border-brand-500 bg-white/95 px-10 py-8 text-center shadow-xl dark:bg-slate-900/95">
+            <UploadIcon className="size-10 text-brand-600 dark:text-brand-300" />
+            <p className="text-base font-semibold text-slate-900 dark:text-white">{t('drive.upload.drop', { folder: viewTitle })}</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">{t('drive.upload.dropHint')}</p>
+          </div>
+        </div>
+      ) : null}
+
+      <DriveDialogs
+        dialog={dialog}
+        onClose={() => setDialog(null)}
+        view={view}
+        folderId={folderId}
+        startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
+        listing={listing}
+        quota={quota}
+        toasts={toasts}
+        onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
+      />
+      {previewIndex !== -1 ? (
+        <Suspense fallback={null}>
+          <PreviewDialog
+            api={api}
+            files={previewable}
+            index={previewIndex}
+            onIndexChange={(index) => setPreviewId(previewable[index]?.id ?? null)}
+            onClose={() => setPreviewId(null)}
+            onDownload={(file) => run(() => download([file]))}
+          />
+        </Suspense>
+      ) : null}
+
+      <UploadPanel uploads={uploads} onHeightChange={setPanelHeight} />
+      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} raisedBy={panelHeight} />
+    </div>
+  )
+}
+
+const rootOnlyPaths = new Map<string, PathStep[]>()
+/** The root alone as a path (one array per name, so the picker's effect does not restart). */
+function rootOnly(name: string): PathStep[] {
+  let path = rootOnlyPaths.get(name)
+  if (!path) rootOnlyPaths.set(name, (path = [{ id: '', name }]))
+  return path
+}

@@ -1,0 +1,200 @@
+import * as Menu from '@radix-ui/react-dropdown-menu'
+import type { DriveFile, DriveOrderField } from '@cumulus/protocol'
+import type { ReactNode } from 'react'
+import { useT } from '../i18n/use-locale'
+import { menuContentClass } from '../components/ui/menu-styles'
+import { ActionIcon, useActionLabel } from './action-labels'
+import { actionsFor, type DriveView, type FileAction } from './file-actions'
+import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CloseIcon, FileUploadIcon, FolderPlusIcon, FolderUploadIcon, MoreIcon, PlusIcon, SortIcon, TrashIcon } from './icons'
+import type { ListingOrder } from './listing'
+import { usePlural } from './use-plural'
+
+const iconBase =
+  'inline-flex shrink-0 items-center justify-center rounded-xl text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500 disabled:opacity-40 dark:text-slate-300 dark:hover:text-white'
+const iconButton = `${iconBase} size-10 hover:bg-slate-100 dark:hover:bg-slate-800`
+/** The selection bar's buttons (a hover colour that shows on its tinted background). */
+const barButton = `${iconBase} size-9 hover:bg-brand-100 dark:hover:bg-brand-800/60`
+const textBase = 'inline-flex shrink-0 items-center gap-2 rounded-xl text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500'
+const textButton = `${textBase} h-10 px-3.5 font-semibold`
+const itemClass = 'flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800'
+
+function MenuItem({ onSelect, children, testId }: { onSelect(): void; children: ReactNode; testId?: string }) {
+  return (
+    <Menu.Item onSelect={onSelect} className={itemClass} data-testid={testId}>
+      {children}
+    </Menu.Item>
+  )
+}
+
+export interface DriveToolbarProps {
+  view: DriveView
+  /** The title block: breadcrumbs or the view's heading. */
+  heading: ReactNode
+  selected: readonly DriveFile[]
+  onAction(action: FileAction, targets: DriveFile[]): void
+  onClearSelection(): void
+  order: ListingOrder
+  onOrderChange(order: ListingOrder): void
+  onNewFolder?(): void
+  onUploadFiles?(): void
+  onUploadFolder?(): void
+  onEmptyTrash?(): void
+  /** Whether the trash has anything (for "Empty trash"). */
+  hasItems: boolean
+  /** How many items the list holds, once every page is loaded; null before. */
+  itemCount: number | null
+  /** A line about this view in place of the count (the trash's retention). */
+  note?: string
+}
+
+/**
+ * The bars above the list. The first holds the folder path and what can be done here (new
+ * folder, upload, empty the trash); it stays put whatever is selected. The second shows how
+ * the list is sorted (and how many items it holds once all are loaded), or, while items are
+ * selected, what can be done to them; it keeps its height either way, so the list does not
+ * jump. On a phone the selection's actions fold into a menu after the most used one.
+ */
+export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note }: DriveToolbarProps) {
+  const { t } = useT()
+  const tp = usePlural()
+  const actionLabel = useActionLabel()
+
+  const sortMenu = (
+    <Menu.Root modal={false}>
+      <Menu.Trigger className={`${textBase} h-9 px-2.5 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white`} aria-label={`${t('drive.toolbar.sortBy')}: ${t(`drive.sort.${order.field}`)}, ${order.direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending')}`} data-testid="sort-menu">
+        <SortIcon className="size-4" />
+        <span className="max-sm:sr-only">{t(`drive.sort.${order.field}`)}</span>
+        {order.direction === 'asc' ? <ArrowUpIcon className="size-3.5" /> : <ArrowDownIcon className="size-3.5" />}
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content align="end" sideOffset={4} className={menuContentClass}>
+          <Menu.Label className="px-3 pt-1.5 pb-1 text-xs font-semibold text-slate-500 dark:text-slate-400">{t('drive.toolbar.sortBy')}</Menu.Label>
+          <Menu.RadioGroup value={order.field} onValueChange={(field) => onOrderChange({ ...order, field: field as DriveOrderField })}>
+            {(['name', 'size', 'modified_time'] as const).map((field) => (
+              <Menu.RadioItem key={field} value={field} className={`${itemClass} relative pl-8`}>
+                <Menu.ItemIndicator className="absolute left-2.5">
+                  <CheckIcon className="size-4" />
+                </Menu.ItemIndicator>
+                {t(`drive.sort.${field}`)}
+              </Menu.RadioItem>
+            ))}
+          </Menu.RadioGroup>
+          <Menu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+          <Menu.Label className="px-3 pt-1.5 pb-1 text-xs font-semibold text-slate-500 dark:text-slate-400">{t('drive.toolbar.order')}</Menu.Label>
+          <Menu.RadioGroup value={order.direction} onValueChange={(direction) => onOrderChange({ ...order, direction: direction as 'asc' | 'desc' })}>
+            {(['asc', 'desc'] as const).map((direction) => (
+              <Menu.RadioItem key={direction} value={direction} className={`${itemClass} relative pl-8`}>
+                <Menu.ItemIndicator className="absolute left-2.5">
+                  <CheckIcon className="size-4" />
+                </Menu.ItemIndicator>
+                {direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending')}
+              </Menu.RadioItem>
+            ))}
+          </Menu.RadioGroup>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  )
+
+  let second: ReactNode
+  if (selected.length > 0) {
+    const actions = actionsFor(selected, view).filter((action) => action !== 'open')
+    const primary = actions[actions.length - 1]
+    second = (
+      <div role="toolbar" aria-label={t('drive.toolbar.selectionLabel')} className="flex h-12 items-center gap-1 rounded-2xl bg-brand-50 px-1.5 dark:bg-brand-900/40" data-testid="selection-bar">
+        <button type="button" className={`${barButton}`} aria-label={t('drive.toolbar.clearSelection')} onClick={onClearSelection}>
+          <CloseIcon />
+        </button>
+        <p className="min-w-0 flex-1 truncate px-1 text-sm font-semibold text-brand-900 dark:text-brand-100" aria-live="polite" data-testid="selection-count">
+          {tp('drive.selection.count', selected.length)}
+        </p>
+        <div className="hidden items-center gap-0.5 sm:flex">
+          {actions.map((action) => (
+            <button key={action} type="button" className={`${barButton}`} aria-label={actionLabel(action, selected)} title={actionLabel(action, selected)} onClick={() => onAction(action, [...selected])} data-testid={`action-${action}`}>
+              <ActionIcon action={action} className="size-5" />
+            </button>
+          ))}
+        </div>
+        <div className="flex items-center gap-0.5 sm:hidden">
+          {primary ? (
+            <button type="button" className={`${barButton}`} aria-label={actionLabel(primary, selected)} onClick={() => onAction(primary, [...selected])}>
+              <ActionIcon action={primary} className="size-5" />
+            </button>
+          ) : null}
+          {actions.length > 1 ? (
+            <Menu.Root modal={false}>
+              <Menu.Trigger className={`${barButton}`} aria-label={t('drive.toolbar.more')}>
+                <MoreIcon />
+              </Menu.Trigger>
+              <Menu.Portal>
+                <Menu.Content align="end" sideOffset={4} className={menuContentClass}>
+                  {actions.slice(0, -1).map((action) => (
+                    <MenuItem key={action} onSelect={() => onAction(action, [...selected])}>
+                      <ActionIcon action={action} />
+                      {actionLabel(action, selected)}
+                    </MenuItem>
+                  ))}
+                </Menu.Content>
+              </Menu.Portal>
+            </Menu.Root>
+          ) : null}
+        </div>
+      </div>
+    )
+  } else {
+    second = (
+      <div className="flex h-12 items-center gap-2 px-2">
+        <p className="min-w-0 flex-1 text-xs leading-snug text-slate-500 sm:text-sm dark:text-slate-400" data-testid="item-count">
+          {note ?? (itemCount !== null ? tp('drive.list.count', itemCount) : '')}
+        </p>
+        {hasItems ? sortMenu : null}
+      </div>
+    )
+  }
+
+  return (
+    <>
+      <div className="flex h-14 items-center gap-2">
+        <div className="min-w-0 flex-1">{heading}</div>
+        <div role="toolbar" aria-label={t('drive.toolbar.label')} className="flex shrink-0 items-center gap-1">
+          {view === 'folder' ? (
+            <>
+              <button type="button" className={`${textButton} text-slate-700 hover:bg-slate-100 max-sm:hidden dark:text-slate-200 dark:hover:bg-slate-800`} onClick={onNewFolder} data-testid="new-folder">
+                <FolderPlusIcon />
+                {t('drive.toolbar.newFolder')}
+              </button>
+              <button type="button" className={`${iconButton} sm:hidden`} aria-label={t('drive.toolbar.newFolder')} onClick={onNewFolder}>
+                <FolderPlusIcon />
+              </button>
+              <Menu.Root modal={false}>
+                <Menu.Trigger className={`${textButton} bg-brand-600 text-white shadow-sm hover:bg-brand-700 max-sm:w-10 max-sm:justify-center max-sm:px-0`} data-testid="upload-menu" aria-label={t('drive.toolbar.upload')}>
+                  <PlusIcon />
+                  <span className="max-sm:hidden">{t('drive.toolbar.upload')}</span>
+                </Menu.Trigger>
+                <Menu.Portal>
+                  <Menu.Content align="end" sideOffset={6} className={menuContentClass}>
+                    <MenuItem onSelect={() => onUploadFiles?.()} testId="upload-files">
+                      <FileUploadIcon className="size-4" />
+                      {t('drive.toolbar.uploadFiles')}
+                    </MenuItem>
+                    <MenuItem onSelect={() => onUploadFolder?.()} testId="upload-folder">
+                      <FolderUploadIcon className="size-4" />
+                      {t('drive.toolbar.uploadFolder')}
+                    </MenuItem>
+                  </Menu.Content>
+                </Menu.Portal>
+              </Menu.Root>
+            </>
+          ) : null}
+          {view === 'trash' ? (
+            <button type="button" disabled={!hasItems} onClick={onEmptyTrash} className={`${textButton} text-red-700 hover:bg-red-50 disabled:opacity-40 dark:text-red-300 dark:hover:bg-red-950/50`} data-testid="empty-trash">
+              <TrashIcon />
+              <span className="max-sm:sr-only">{t('drive.toolbar.emptyTrash')}</span>
+            </button>
+          ) : null}
+        </div>
+      </div>
+      {second}
+    </>
+  )
+}

@@ -1,0 +1,274 @@
+import { type DriveAbout, type DriveFile, type DriveFileList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE } from '@cumulus/protocol'
+import { IdentityError } from '@cumulus/sdk'
+import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput } from './drive-api'
+
+/**
+ * An in-memory drive behind the `DriveApi` interface, for component tests: list with filters,
+ * order and cursor pages, the batch calls, and uploads the test drives by hand (progress,
+ * finish, fail). Every call is recorded. Errors are the SDK's `IdentityError` with the
+ * catalogue's drive reasons, so the pages localize them as they would the server's.
+ */
+
+let counter = 0
+
+/** A valid drive file; a test states only the fields it is about. */
+export function aFile(overrides: Partial<DriveFile> & { name: string }): DriveFile {
+  counter += 1
+  const isFolder = overrides.kind === FOLDER_KIND
+  const time = overrides.modified_time ?? new Date(Date.UTC(2026, 0, 1, 12, 0, counter % 60)).toISOString()
+  return {
+    kind: FILE_KIND,
+    id: `f${counter.toString().padStart(6, '0')}`,
+    parent_id: '',
+    user_id: 'u1',
+    size: isFolder ? '0' : '1024',
+    revision: '1',
+    file_extension: isFolder ? '' : overrides.name.includes('.') ? overrides.name.slice(overrides.name.lastIndexOf('.')) : '',
+    mime_type: isFolder ? '' : 'application/octet-stream',
+    file_category: 'OTHER',
+    folder_type: 'NORMAL',
+    hash: '',
+    md5_checksum: '',
+    phase: 'PHASE_TYPE_COMPLETE',
+    trashed: false,
+    starred: false,
+    created_time: time,
+    modified_time: time,
+    delete_time: '',
+    thumbnail_link: '',
+    icon_link: '',
+    web_content_link: '',
+    links: {},
+    medias: [],
+    audit: { status: 'STATUS_OK', message: '', title: '' },
+    params: {},
+    space: '',
+    writable: true,
+    ...overrides,
+  }
+}
+
+export function aFolder(overrides: Partial<DriveFile> & { name: string }): DriveFile {
+  return aFile({ ...overrides, kind: FOLDER_KIND })
+}
+
+/**
+ * The error the SDK throws for a drive refusal: the catalogue entry with the localized message
+ * the server puts in `details` (in `locale`, as the server answers the client's Accept-Language).
+ */
+export function driveError(entry: ErrorEntry, locale: Locale = 'en-US'): IdentityError {
+  const message = ERROR_MESSAGES[locale][entry.reason as keyof (typeof ERROR_MESSAGES)['en-US']]
+  return new IdentityError({ error: entry.reason, errorCode: entry.code, status: entry.status, details: [{ '@type': LOCALIZED_MESSAGE_TYPE, locale, message }] })
+}
+
+/** An upload the test finishes or fails by hand. */
+export interface FakeUpload {
+  input: DriveUploadInput
+  state: 'uploading' | 'paused' | 'done' | 'failed' | 'cancelled'
+  progress(sentBytes: number, bytesPerSecond?: number): void
+  finish(): DriveFile
+  fail(error: unknown): void
+}
+
+export class FakeDriveApi implements DriveApi {
+  readonly files = new Map<string, DriveFile>()
+  readonly calls: { name: string; args: unknown[] }[] = []
+  readonly uploads: FakeUpload[] = []
+  pending: DrivePendingUpload[] = []
+  quota: { limit: number; usage: number; inTrash: number; inUploads?: number } = { limit: 10 * 1024 ** 3, usage: 0, inTrash: 0 }
+  /** Makes the next call of that name reject with this error. */
+  readonly failures = new Map<string, unknown>()
+
+  constructor(files: DriveFile[] = []) {
+    for (const file of files) this.files.set(file.id, file)
+  }
+
+  #record(name: string, args: unknown[]): void {
+    this.calls.push({ name, args })
+    const failure = this.failures.get(name)
+    if (failure !== undefined) {
+      this.failures.delete(name)
+      throw failure
+    }
+  }
+
+  callsOf(name: string): unknown[][] {
+    return this.calls.filter((call) => call.name === name).map((call) => call.args)
+  }
+
+  #need(id: string): DriveFile {
+    const file = this.files.get(id)
+    if (!file) throw driveError(DriveErrors.file_not_found)
+    return file
+  }
+
+  #free(name: string, parentId: string): string {
+    const taken = (candidate: string) => [...this.files.values()].some((f) => f.parent_id === parentId && !f.trashed && f.name === candidate)
+    if (!taken(name)) return name
+    const dot = name.lastIndexOf('.')
+    const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, '']
+    for (let n = 1; ; n += 1) if (!taken(`${base}(${n})${ext}`)) return `${base}(${n})${ext}`
+  }
+
+  async list(input: DriveListInput): Promise<DriveFileList> {
+    this.#record('list', [input])
+    const parent = input.parentId ?? ''
+    const filters = input.filters ?? {}
+    let files = [...this.files.values()].filter((file) => {
+      if (parent !== '*' && file.parent_id !== parent) return false
+      if (filters.trashed && file.trashed !== filters.trashed.eq) return false
+      if (filters.starred && file.starred !== filters.starred.eq) return false
+      if (filters.kind && file.kind !== filters.kind.eq) return false
+      if (filters.phase && file.phase !== filters.phase.eq) return false
+      return true
+    })
+    const direction = input.direction === 'desc' ? -1 : 1
+    const collator = new Intl.Collator('en', { numeric: true })
+    files = files.sort((a, b) => {
+      const rank = (f: DriveFile) => (f.kind === FOLDER_KIND ? 0 : 1)
+      if (rank(a) !== rank(b)) return rank(a) - rank(b)
+      let result = 0
+      if (input.orderBy === 'size') result = Number(a.size) - Number(b.size)
+      else if (input.orderBy === 'modified_time') result = a.modified_time.localeCompare(b.modified_time)
+      if (result === 0) result = collator.compare(a.name, b.name)
+      return result * direction
+    })
+    const start = Number(input.pageToken ?? '0')
+    const limit = input.limit ?? 100
+    const page = files.slice(start, start + limit)
+    return { kind: 'drive#fileList', files: page, next_page_token: start + limit < files.length ? String(start + limit) : '', version: '' }
+  }
+
+  async get(id: string): Promise<DriveFile> {
+    this.#record('get', [id])
+    return this.#need(id)
+  }
+
+  async createFolder({ name, parentId = '' }: { name: string; parentId?: string }): Promise<DriveFile> {
+    this.#record('createFolder', [{ name, parentId }])
+    const folder = aFolder({ name: this.#free(name, parentId), parent_id: parentId })
+    this.files.set(folder.id, folder)
+    return folder
+  }
+
+  upload(input: DriveUploadInput): DriveUploadHandle {
+    this.calls.push({ name: 'upload', args: [input] })
+    let settle!: { resolve(file: DriveFile): void; reject(error: unknown): void }
+    const promise = new Promise<DriveFile>((resolve, reject) => (settle = { resolve, reject }))
+    promise.catch(() => undefined)
+    const upload: FakeUpload = {
+      input,
+      state: 'uploading',
+      progress: (sentBytes, bytesPerSecond = 1024) => input.onProgress?.({ sentBytes, totalBytes: input.file.size, bytesPerSecond }),
+      finish: () => {
+        const file = aFile({ name: this.#free(input.name, input.parentId ?? ''), parent_id: input.parentId ?? '', size: String(input.file.size) })
+        this.files.set(file.id, file)
+        upload.state = 'done'
+        settle.resolve(file)
+        return file
+      },
+      fail: (error) => {
+        upload.state = 'failed'
+        settle.reject(error)
+      },
+    }
+    this.uploads.push(upload)
+    return {
+      promise,
+      pause: () => {
+        upload.state = 'paused'
+      },
+      resume: () => {
+        upload.state = 'uploading'
+      },
+      cancel: () => {
+        upload.state = 'cancelled'
+        settle.reject(driveError(DriveErrors.file_upload_incomplete))
+      },
+    }
+  }
+
+  pendingUploads(): DrivePendingUpload[] {
+    this.#record('pendingUploads', [])
+    return this.pending
+  }
+
+  async discardUpload(fingerprint: string): Promise<void> {
+    this.#record('discardUpload', [fingerprint])
+    this.pending = this.pending.filter((upload) => upload.fingerprint !== fingerprint)
+  }
+
+  async downloadUrl(id: string): Promise<string> {
+    this.#record('downloadUrl', [id])
+    this.#need(id)
+    return `http://127.0.0.1/drive/v1/content/${id}?e=1&s=sig`
+  }
+
+  async rename(id: string, name: string): Promise<DriveFile> {
+    this.#record('rename', [id, name])
+    const file = this.#need(id)
+    if ([...this.files.values()].some((f) => f.id !== id && f.parent_id === file.parent_id && !f.trashed && f.name === name)) throw driveError(DriveErrors.file_duplicated_name)
+    const renamed = { ...file, name }
+    this.files.set(id, renamed)
+    return renamed
+  }
+
+  #each(name: string, ids: string[], change: (file: DriveFile) => DriveFile | null, ...more: unknown[]): { taskId: string } {
+    this.#record(name, [ids, ...more])
+    for (const id of ids) {
+      const next = change(this.#need(id))
+      if (next) this.files.set(id, next)
+      else this.files.delete(id)
+    }
+    return { taskId: `t${this.calls.length}` }
+  }
+
+  async star(ids: string[]) {
+    return this.#each('star', ids, (file) => ({ ...file, starred: true }))
+  }
+
+  async unstar(ids: string[]) {
+    return this.#each('unstar', ids, (file) => ({ ...file, starred: false }))
+  }
+
+  async move(ids: string[], toParentId: string) {
+    return this.#each('move', ids, (file) => ({ ...file, parent_id: toParentId }), toParentId)
+  }
+
+  async copy(ids: string[], toParentId: string) {
+    const result = this.#each('copy', ids, (file) => file, toParentId)
+    for (const id of ids) {
+      const copy = aFile({ ...this.#need(id), name: this.#free(this.#need(id).name, toParentId), parent_id: toParentId })
+      this.files.set(copy.id, copy)
+    }
+    return result
+  }
+
+  async trash(ids: string[]) {
+    return this.#each('trash', ids, (file) => ({ ...file, trashed: true }))
+  }
+
+  async untrash(ids: string[]) {
+    return this.#each('untrash', ids, (file) => ({ ...file, trashed: false }))
+  }
+
+  async delete(ids: string[]) {
+    return this.#each('delete', ids, () => null)
+  }
+
+  async emptyTrash() {
+    this.#record('emptyTrash', [])
+    for (const [id, file] of this.files) if (file.trashed) this.files.delete(id)
+    return { taskId: 'empty' }
+  }
+
+  async about(): Promise<DriveAbout> {
+    this.#record('about', [])
+    return {
+      kind: 'drive#about',
+      quota: { kind: 'drive#quota', limit: String(this.quota.limit), usage: String(this.quota.usage), usage_in_trash: String(this.quota.inTrash), ...(this.quota.inUploads === undefined ? {} : { usage_in_uploads: String(this.quota.inUploads) }), play_times_limit: '-1', play_times_usage: '0', is_unlimited: false },
+      expires_at: '',
+      quotas: {},
+    }
+  }
+}

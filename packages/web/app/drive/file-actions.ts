@@ -1,0 +1,45 @@
+import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
+
+/** What can be done to files from a menu, the toolbar or a key. */
+export type FileAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
+
+export type DriveView = 'folder' | 'starred' | 'trash'
+
+/**
+ * Whether "open" does something: a folder opens, a file opens the preview (which offers the
+ * download for kinds it cannot show). Nothing opens from the trash.
+ */
+export function canOpen(_file: DriveFile, view: DriveView): boolean {
+  return view !== 'trash'
+}
+
+/**
+ * The actions offered for `targets` in a view, in menu order. The trash offers only restore and
+ * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
+ * download for files only (a folder has no content link).
+ */
+export function actionsFor(targets: readonly DriveFile[], view: DriveView): FileAction[] {
+  if (targets.length === 0) return []
+  if (view === 'trash') return ['restore', 'delete']
+  const single = targets.length === 1
+  const actions: FileAction[] = []
+  if (single && canOpen(targets[0]!, view)) actions.push('open')
+  if (targets.every((file) => file.kind !== FOLDER_KIND)) actions.push('download')
+  if (single) actions.push('rename')
+  actions.push('move', 'copy')
+  actions.push(targets.every((file) => file.starred) ? 'unstar' : 'star')
+  actions.push('trash')
+  return actions
+}
+
+/** The ids, split into groups a batch call accepts (a "select all" over a huge folder stays within the body limit). */
+export function inBatches(ids: readonly string[], size = 500): string[][] {
+  const batches: string[][] = []
+  for (let index = 0; index < ids.length; index += size) batches.push(ids.slice(index, index + size))
+  return batches
+}
+
+/** Runs one batch call per `inBatches` slice of the files' ids, one after another. */
+export async function inEachBatch(files: readonly DriveFile[], call: (ids: string[]) => Promise<unknown>): Promise<void> {
+  for (const batch of inBatches(files.map((file) => file.id))) await call(batch)
+}
