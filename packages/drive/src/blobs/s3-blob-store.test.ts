@@ -129,6 +129,16 @@ describe('openBlobStore with an s3:// URL', () => {
     expect(await text(await store.get(gcid))).toBe('via url')
   })
 
+  it('works from a frozen configuration, as the server passes it', async () => {
+    // Regression: the SDK annotates the credentials object it is given; the server's frozen config made every request fail with a TypeError.
+    const storage = parseStorageUrl(urlFor('S3RVER:S3RVER'))
+    const frozen = Object.freeze({ ...storage, ...(storage.kind === 's3' && storage.credentials ? { credentials: Object.freeze({ ...storage.credentials }) } : {}) })
+    const store = openBlobStore(frozen, tempDir()) as S3BlobStore
+    stores.push(store)
+    const { gcid } = await store.put(Readable.from([Buffer.from('frozen')]), 6)
+    expect(await store.stat(gcid)).toMatchObject({ sizeBytes: 6 })
+  })
+
   // s3rver checks the access key id but not SigV4 signatures, so a wrong key id is what shows the URL's credentials are used.
   it('is refused by the server for an access key it does not know', async () => {
     const store = openBlobStore(parseStorageUrl(urlFor('NOBODY:some%2Fsecret')), tempDir()) as S3BlobStore

@@ -38,7 +38,9 @@ export class S3BlobStore implements BlobStore {
       forcePathStyle: options.forcePathStyle,
       ...(options.endpoint !== undefined && { endpoint: options.endpoint }),
       // Without explicit credentials the SDK's default chain (environment, shared files, roles) applies.
-      ...(options.credentials && { credentials: options.credentials }),
+      // A copy: the SDK annotates the object it is given ($source), and the server's config is
+      // frozen, so handing it the config's own object failed every request (TypeError).
+      ...(options.credentials && { credentials: { ...options.credentials } }),
       // Since SDK 3.729 checksums are sent (as aws-chunked trailers) and checked on every request
       // that supports them; many S3-compatible servers reject or mangle those. Only where S3
       // requires a checksum: integrity here rests on the GCID the drive computed.
