@@ -134,6 +134,8 @@ export function testCounters(clock: ManualClock): CounterStore {
 
 export interface TestDeps {
   deps: IdentityDeps
+  /** The database under deps, for assertions on rows no API shows. */
+  db: OpenedDatabase['db']
   clock: ManualClock
   hasher: CountingHasher
   mail: SmtpSink
@@ -177,6 +179,7 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
   })
   return {
     deps,
+    db: database.db,
     clock,
     hasher,
     mail,
