@@ -14,9 +14,11 @@ export const lockoutKeys = {
   device: (deviceId: string) => `signin:device:${deviceId}`,
   /**
    * Password checks in flight under a failure key (`signin:account:…` or `signin:ip:…`): each
-   * holds one of the limit's places until it is settled (decision 015).
+   * holds one of the limit's places until it is settled (decision 015). A prefix, not a suffix:
+   * an unparseable username is used as typed, so `victim@example.com:pending` must not name
+   * another account's key.
    */
-  pending: (failureKey: string) => `${failureKey}:pending`,
+  pending: (failureKey: string) => `pending:${failureKey}`,
 }
 
 /**

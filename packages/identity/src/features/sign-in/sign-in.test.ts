@@ -166,6 +166,14 @@ describe('password sign-in', () => {
     for (const username of [user.email!, '+6598765432', 'SHARED_LOCK']) expectEntry(await rejection(attempt(username, password)), AccountErrors.user_blocked)
   })
 
+  it("a username typed as another account's in-flight key does not hold that account's places", async () => {
+    // Unparseable usernames are counted as typed: `<e-mail>:pending` once named the e-mail's
+    // in-flight counter, so five such failures made the real owner wait and be refused.
+    const { user, password } = await aUser(t)
+    for (let i = 0; i < 5; i++) await attempt(`${user.email!}:pending`, 'wrong-password', `10.0.1.${i}`).catch(() => undefined)
+    await expect(attempt(user.email!, password)).resolves.toMatchObject({ sub: user.id })
+  })
+
   it('locks an IP out after its limit with invalid_status, across accounts', async () => {
     await t.close()
     t = await buildTestDeps({ config: { lockout: { maxFailuresPerAccount: 100, maxFailuresPerIp: 3, windowSeconds: 900 } } })
