@@ -135,6 +135,8 @@ export function testCounters(clock: ManualClock): CounterStore {
 
 export interface TestDeps {
   deps: IdentityDeps
+  /** The database under deps, for assertions on rows no API shows. */
+  db: OpenedDatabase['db']
   clock: ManualClock
   hasher: CountingHasher
   mail: SmtpSink
@@ -178,6 +180,7 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
   })
   return {
     deps,
+    db: database.db,
     clock,
     hasher,
     mail,

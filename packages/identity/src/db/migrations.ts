@@ -118,6 +118,13 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0003_refresh_token_successor': {
+    async up(db: Kysely<unknown>) {
+      // The hash of the one token a refresh token was exchanged for (decision 015): every
+      // concurrent refresh of it within the grace window gets that same token back.
+      await db.schema.alterTable('identity_refresh_tokens').addColumn('successor_hash', 'text').execute()
+    },
+  },
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

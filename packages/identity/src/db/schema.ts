@@ -64,6 +64,8 @@ export interface RefreshTokensTable {
   created_at: number
   /** Set when the token was exchanged; a later use outside the grace window revokes the session. */
   rotated_at: number | null
+  /** Set with rotated_at: the hash of the one successor token (decision 015). */
+  successor_hash: string | null
 }
 
 export interface VerificationsTable {

@@ -76,7 +76,7 @@ export class KyselySessionStore implements SessionStore {
         revoke_reason: null,
       })
       .execute()
-    await this.db.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null }).execute()
+    await this.db.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null, successor_hash: null }).execute()
   }
 
   async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {
@@ -109,40 +109,49 @@ export class KyselySessionStore implements SessionStore {
         .innerJoin('identity_sessions as s', 's.id', 't.session_id')
         .innerJoin('identity_users as u', 'u.id', 's.user_id')
         .selectAll('s')
-        .select(['t.rotated_at', 'u.status as user_status'])
+        .select(['t.rotated_at', 't.successor_hash', 'u.status as user_status'])
         .where('t.token_hash', '=', input.tokenHash)
         .executeTakeFirst()
       if (!row) return { kind: 'invalid' } as const
-      const { rotated_at, user_status, ...sessionRow } = row
+      const { rotated_at, successor_hash, user_status, ...sessionRow } = row
       const session = toRecord(sessionRow)
       if (session.revokedAtMs !== null || session.expiresAtMs <= input.nowMs || user_status !== 'ACTIVE' || session.clientId !== input.clientId) {
         return { kind: 'invalid' } as const
       }
-      let viaGrace = false
+      let rotation = { rotatedAtMs: rotated_at, successorHash: successor_hash }
       if (rotated_at === null) {
-        // Claim the token with a conditional update: of two racing refreshes only one sees a row
-        // change here; the other falls through to the grace check below.
+        // Claim the token with a conditional update: of racing refreshes only one sees a row
+        // change here. On PostgreSQL the others wait for its commit, then find the row rotated.
         const claimed = await trx
           .updateTable('identity_refresh_tokens')
-          .set({ rotated_at: input.nowMs })
+          .set({ rotated_at: input.nowMs, successor_hash: input.newTokenHash })
           .where('token_hash', '=', input.tokenHash)
           .where('rotated_at', 'is', null)
           .executeTakeFirst()
-        if (Number(claimed.numUpdatedRows) !== 1) viaGrace = true
-      } else if (input.nowMs - rotated_at <= input.graceMs) {
-        viaGrace = true
-      } else {
-        await trx
-          .updateTable('identity_sessions')
-          .set({ revoked_at: input.nowMs, revoke_reason: 'refresh_token_reuse' })
-          .where('id', '=', session.id)
-          .where('revoked_at', 'is', null)
-          .execute()
-        return { kind: 'reused', sessionId: session.id } as const
+        if (Number(claimed.numUpdatedRows) === 1) {
+          await trx.insertInto('identity_refresh_tokens').values({ token_hash: input.newTokenHash, session_id: session.id, created_at: input.nowMs, rotated_at: null, successor_hash: null }).execute()
+          await trx.updateTable('identity_sessions').set({ refreshed_at: input.nowMs, expires_at: input.newExpiresAtMs }).where('id', '=', session.id).execute()
+          return { kind: 'rotated', session: { ...session, refreshedAtMs: input.nowMs, expiresAtMs: input.newExpiresAtMs }, viaGrace: false } as const
+        }
+        const now = await trx.selectFrom('identity_refresh_tokens').select(['rotated_at', 'successor_hash']).where('token_hash', '=', input.tokenHash).executeTakeFirst()
+        if (!now) return { kind: 'invalid' } as const
+        rotation = { rotatedAtMs: now.rotated_at, successorHash: now.successor_hash }
       }
-      await trx.insertInto('identity_refresh_tokens').values({ token_hash: input.newTokenHash, session_id: session.id, created_at: input.nowMs, rotated_at: null }).execute()
-      await trx.updateTable('identity_sessions').set({ refreshed_at: input.nowMs, expires_at: input.newExpiresAtMs }).where('id', '=', session.id).execute()
-      return { kind: 'rotated', session: { ...session, refreshedAtMs: input.nowMs, expiresAtMs: input.newExpiresAtMs }, viaGrace } as const
+      if (rotation.rotatedAtMs !== null && input.nowMs - rotation.rotatedAtMs <= input.graceMs) {
+        // Within the grace window the caller gets the successor already issued, never a new
+        // one, so the token's family stays one chain. A different hash (the secret changed in
+        // between) is refused rather than forked.
+        return rotation.successorHash === input.newTokenHash ? ({ kind: 'rotated', session, viaGrace: true } as const) : ({ kind: 'invalid' } as const)
+      }
+      // A rotated token after the grace window: someone holds a copy (RFC 9700 4.14.2). The
+      // session is the family; revoking it ends every refresh and access token issued in it.
+      await trx
+        .updateTable('identity_sessions')
+        .set({ revoked_at: input.nowMs, revoke_reason: 'refresh_token_reuse' })
+        .where('id', '=', session.id)
+        .where('revoked_at', 'is', null)
+        .execute()
+      return { kind: 'reused', sessionId: session.id } as const
     })
   }
 

@@ -64,13 +64,17 @@ describe(`Kysely stores on ${testBackend()}`, () => {
     expect(lapsed.expiresAtMs).toBe(1001 * DAY_MS)
   })
 
-  it('rotates a refresh token exactly once under a burst; every other caller lands in the grace branch', async () => {
+  it('rotates a refresh token exactly once under a burst; every other caller lands in the grace branch with the same successor', async () => {
     await newUser('r', null)
     await sessions.create({ id: 's', userId: 'r', clientId: 'c', deviceId: '', scope: 's', createdAtMs: 1, refreshedAtMs: 1, expiresAtMs: 10 * DAY_MS }, 'first')
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => sessions.rotateRefreshToken({ tokenHash: 'first', newTokenHash: `next-${i}`, clientId: 'c', nowMs: 100, graceMs: 30_000, newExpiresAtMs: 20 * DAY_MS })),
-    )
+    const rotate = (newTokenHash: string, nowMs = 100) => sessions.rotateRefreshToken({ tokenHash: 'first', newTokenHash, clientId: 'c', nowMs, graceMs: 30_000, newExpiresAtMs: 20 * DAY_MS })
+    const results = await Promise.all(Array.from({ length: 10 }, () => rotate('next')))
     expect(results.every((r) => r.kind === 'rotated')).toBe(true)
     expect(results.filter((r) => r.kind === 'rotated' && !r.viaGrace)).toHaveLength(1)
+    // Within the grace window only the successor it was rotated into is handed out; after it, reuse.
+    expect((await rotate('other', 200)).kind).toBe('invalid')
+    expect((await rotate('next', 30_100)).kind).toBe('rotated')
+    expect(await rotate('next', 30_101)).toEqual({ kind: 'reused', sessionId: 's' })
+    expect((await sessions.rotateRefreshToken({ tokenHash: 'next', newTokenHash: 'after', clientId: 'c', nowMs: 30_102, graceMs: 30_000, newExpiresAtMs: 20 * DAY_MS })).kind).toBe('invalid')
   })
 })

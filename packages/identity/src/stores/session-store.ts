@@ -25,15 +25,25 @@ export interface ActiveSession {
 }
 
 export type RotationResult =
-  /** The token was current (or rotated within the grace window); `newTokenHash` is now valid. */
+  /**
+   * The token was current, and `newTokenHash` is now its successor; or it was rotated within the
+   * grace window into that same successor (`viaGrace`).
+   */
   | { kind: 'rotated'; session: SessionRecord; viaGrace: boolean }
   /** A rotated token came back after the grace window: the session is now revoked. */
   | { kind: 'reused'; sessionId: string }
-  /** Unknown token, or its session is revoked, expired or belongs to another client. */
+  /**
+   * Unknown token, or its session is revoked, expired or belongs to another client, or it was
+   * rotated within the grace window into a successor other than `newTokenHash`.
+   */
   | { kind: 'invalid' }
 
 export interface RotateInput {
   tokenHash: string
+  /**
+   * The hash of the token's successor. Callers derive the successor from the token itself, so
+   * every concurrent refresh of one token names the same successor (decision 015).
+   */
   newTokenHash: string
   clientId: string
   nowMs: number
@@ -49,9 +59,11 @@ export interface SessionStore {
   /** The session if it exists, is not revoked and has not expired at `nowMs`; else null. */
   findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null>
   /**
-   * Exchanges a refresh token atomically. A current token is marked rotated and `newTokenHash`
-   * issued; a token rotated less than `graceMs` ago also yields a fresh token (two tabs refreshing
-   * at once both succeed); an older rotated token revokes the whole session (reuse detection).
+   * Exchanges a refresh token atomically. A current token is marked rotated with `newTokenHash`
+   * as its one successor, which becomes valid. A token rotated at most `graceMs` ago succeeds
+   * again only when `newTokenHash` is the successor it was rotated into (two tabs refreshing at
+   * once get the same token; nothing new is issued). An older rotated token revokes the whole
+   * session, which is the token family (reuse detection, RFC 9700 4.14.2).
    */
   rotateRefreshToken(input: RotateInput): Promise<RotationResult>
   /** The session a refresh token (current or rotated) belongs to, or null. Does not check validity. */

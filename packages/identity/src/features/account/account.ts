@@ -1,7 +1,7 @@
 import { AccountErrors, AppError } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import { toRfc3339 } from '../../lib/clock.js'
-import { lockoutKeys } from '../sign-in/lockout.js'
+import { accountIdentifiers, lockoutKeys } from '../sign-in/lockout.js'
 import type { AuthContext } from '../tokens/sessions.js'
 import { requireSudo } from '../users/credentials.js'
 import { assertAcceptablePassword } from '../users/password-policy.js'
@@ -24,7 +24,8 @@ export async function resetPassword(deps: Deps, input: { email?: string | undefi
   const nowMs = deps.clock.nowMs()
   await deps.users.update(user.id, { passwordHash, passwordUpdatedAtMs: nowMs }, nowMs)
   await deps.sessions.revokeAllForUser(user.id, 'password_reset', nowMs)
-  await deps.counters.reset(lockoutKeys.account(address.value))
+  // Every identifier shares the account's lockout (checkPassword), so every one is lifted.
+  await Promise.all([address.value, ...accountIdentifiers(user)].map((identifier) => deps.counters.reset(lockoutKeys.account(identifier))))
   return {}
 }
 

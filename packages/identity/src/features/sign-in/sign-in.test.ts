@@ -135,6 +135,45 @@ describe('password sign-in', () => {
     expect(t.hasher.verifies - t.hasher.decoys).toBe(5)
   })
 
+  it('a burst of 200 parallel wrong passwords gets exactly the limit of comparisons with the real hash', async () => {
+    const { user, password } = await aUser(t)
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => rejection(attempt(user.email!, `wrong-${i}`))))
+    expect(results.filter((e) => e.entry === AccountErrors.invalid_account_or_password)).toHaveLength(5)
+    expect(results.filter((e) => e.entry === AccountErrors.user_blocked)).toHaveLength(195)
+    expect(results.filter((e) => e.entry === AccountErrors.user_blocked).every((e) => e.retryAfterSeconds! > 0)).toBe(true)
+    expect(t.hasher.verifies - t.hasher.decoys).toBe(5)
+    // One hash per request, whatever it was answered.
+    expect(t.hasher.total).toBe(200)
+    expectEntry(await rejection(attempt(user.email!, password)), AccountErrors.user_blocked)
+  })
+
+  it('a burst of 20 parallel correct sign-ins: every one is signed in, none is blocked', async () => {
+    // Regression (issue 11): each attempt was counted before the hash and given back only after a
+    // success, so 20 correct sign-ins at once pushed the counter past the limit: 15 got user_blocked.
+    const { user, password } = await aUser(t)
+    const results = await Promise.all(Array.from({ length: 20 }, () => attempt(user.email!, password).then((r) => r.sub, (e: AppError) => e.entry.reason)))
+    expect(results).toEqual(Array.from({ length: 20 }, () => user.id))
+    expect(t.hasher.total).toBe(20)
+    expect((await t.deps.counters.get(lockoutKeys.account(user.email!))).count).toBe(0)
+  })
+
+  it('the e-mail, phone number and username of one account share one lockout', async () => {
+    // Regression (issue 11): each identifier had its own counter, so one window bought 5 guesses per identifier.
+    const { user, password } = await aUser(t, { phoneNumber: '+6598765432', username: 'shared_lock' })
+    for (const username of ['+6598765432', 'shared_lock', user.email!, 'shared_lock', '+6598765432']) {
+      expectEntry(await rejection(attempt(username, 'wrong-password')), AccountErrors.invalid_account_or_password)
+    }
+    for (const username of [user.email!, '+6598765432', 'SHARED_LOCK']) expectEntry(await rejection(attempt(username, password)), AccountErrors.user_blocked)
+  })
+
+  it("a username typed as another account's in-flight key does not hold that account's places", async () => {
+    // Unparseable usernames are counted as typed: `<e-mail>:pending` once named the e-mail's
+    // in-flight counter, so five such failures made the real owner wait and be refused.
+    const { user, password } = await aUser(t)
+    for (let i = 0; i < 5; i++) await attempt(`${user.email!}:pending`, 'wrong-password', `10.0.1.${i}`).catch(() => undefined)
+    await expect(attempt(user.email!, password)).resolves.toMatchObject({ sub: user.id })
+  })
+
   it('locks an IP out after its limit with invalid_status, across accounts', async () => {
     await t.close()
     t = await buildTestDeps({ config: { lockout: { maxFailuresPerAccount: 100, maxFailuresPerIp: 3, windowSeconds: 900 } } })

@@ -7,7 +7,8 @@ import type { UserRecord } from '../../stores/user-store.js'
 import { createRegisteredUser } from '../sign-up/sign-up.js'
 import { startSession } from '../tokens/sessions.js'
 import { claimVerification } from '../verification/verification.js'
-import { lockoutKeys } from './lockout.js'
+import { accountIdentifiers } from './lockout.js'
+import { checkPassword } from './password-check.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'verifications' | 'hasher' | 'counters'>
 
@@ -39,35 +40,22 @@ export function accountFrozen(user: UserRecord): AppError {
  * Password sign-in. Every path, whatever the outcome, computes exactly one argon2id hash, so
  * the reply time tells nothing about whether the account exists or is locked.
  *
- * Lockout: the attempt is counted (per account identifier and per IP) before the hash. Counting
- * first, atomically, means a burst of parallel wrong passwords cannot get more than the limit of
- * guesses checked; a success gives the reservations back.
+ * The check goes through checkPassword, which holds the account and IP lockouts: it counts only
+ * failures, against what was typed and against every identifier of the account found, so the
+ * e-mail, phone number and username share one limit with sudo and password change.
  */
 export async function signInWithPassword(deps: Deps, input: PasswordSignInInput): Promise<TokenReply> {
   const who = parseUsername(input.username)
-  const { lockout } = deps.config
-  const accountKey = lockoutKeys.account(who?.value ?? input.username.trim().toLowerCase())
-  const ipKey = lockoutKeys.ip(input.ip)
-  const [account, ip] = await Promise.all([deps.counters.increment(accountKey, lockout.windowSeconds), deps.counters.increment(ipKey, lockout.windowSeconds)])
-
-  if (account.count > lockout.maxFailuresPerAccount) {
-    await deps.hasher.verifyDecoy(input.password)
-    await deps.counters.decrement(ipKey)
-    throw new AppError(AccountErrors.user_blocked, { description: 'too many failed sign-ins for this account', retryAfterSeconds: account.ttlSeconds })
-  }
-  if (ip.count > lockout.maxFailuresPerIp) {
-    await deps.hasher.verifyDecoy(input.password)
-    await deps.counters.decrement(accountKey)
-    throw new AppError(AccountErrors.invalid_status, { description: 'too many failed sign-ins from this network', retryAfterSeconds: ip.ttlSeconds })
-  }
-
+  const typed = who?.value ?? input.username.trim().toLowerCase()
   const user = who ? await findUser(deps, who) : null
-  const matches = user?.passwordHash ? await deps.hasher.verify(user.passwordHash, input.password) : await deps.hasher.verifyDecoy(input.password)
-  if (!user || !matches) {
-    if (input.deviceId) await deps.counters.increment(lockoutKeys.device(input.deviceId), lockout.windowSeconds)
-    throw new AppError(AccountErrors.invalid_account_or_password)
-  }
-  await Promise.all([deps.counters.reset(accountKey), deps.counters.decrement(ipKey)])
+  const matches = await checkPassword(deps, {
+    accountIdentifiers: [typed, ...(user ? accountIdentifiers(user) : [])],
+    ip: input.ip,
+    deviceId: input.deviceId,
+    password: input.password,
+    passwordHash: user?.passwordHash ?? null,
+  })
+  if (!user || !matches) throw new AppError(AccountErrors.invalid_account_or_password)
   if (user.status === 'FROZEN') throw accountFrozen(user)
   return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
 }

@@ -34,12 +34,19 @@ describe('sessions and refresh rotation', () => {
     await expect(refresh(next.refresh_token)).resolves.toMatchObject({ sub: user.id })
   })
 
-  it('two tabs refreshing with the same token at once both succeed', async () => {
+  it('two tabs refreshing with the same token at once both succeed, with the same successor', async () => {
     const { reply } = await session()
     const [a, b] = await Promise.all([refresh(reply.refresh_token), refresh(reply.refresh_token)])
-    expect(a.refresh_token).not.toBe(b.refresh_token)
+    expect(a.refresh_token).toBe(b.refresh_token)
+    expect(a.access_token).not.toBe(b.access_token)
     await expect(refresh(a.refresh_token)).resolves.toBeTruthy()
-    await expect(refresh(b.refresh_token)).resolves.toBeTruthy()
+  })
+
+  it('refuses a grace-window retry once the server secret changed, rather than forking the chain', async () => {
+    const { reply } = await session()
+    await refresh(reply.refresh_token)
+    const rotatedSecret = { ...t.deps, hmacKey: Buffer.alloc(32, 9) }
+    await grantError(refreshSession(rotatedSecret, { refreshToken: reply.refresh_token, client: webClient(t.deps) }))
   })
 
   it('reuse inside the grace window succeeds (29 s), outside revokes the session (31 s)', async () => {

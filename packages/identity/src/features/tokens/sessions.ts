@@ -1,12 +1,14 @@
+import { createHmac } from 'node:crypto'
 import { AppError, DEFAULT_SCOPE, GenericErrors, OAuthErrors, type TokenReply } from '@cumulus/protocol'
 import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
-import { hashSecret, randomId, randomSecret } from '../../lib/secrets.js'
+import { hashSecret, hmac, randomId, randomSecret } from '../../lib/secrets.js'
 import type { MembershipRecord } from '../../stores/membership-store.js'
 import type { SessionRecord } from '../../stores/session-store.js'
 import type { UserRecord } from '../../stores/user-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>
+type RefreshDeps = Deps & Pick<IdentityDeps, 'hmacKey'>
 
 /** Who a bearer token speaks for, after the per-request session check. */
 export interface AuthContext {
@@ -46,12 +48,29 @@ export async function startSession(deps: Deps, input: { userId: string; client: 
 }
 
 /**
- * The refresh_token grant. Rotates the token; a rotated token reused after the grace window
- * revokes the session (both the thief's and the owner's tokens stop working).
+ * The one token a refresh token rotates into: an HMAC of it under a key derived from the server
+ * secret. Every concurrent refresh of one token computes the same successor, so a grace-window
+ * retry hands back the token already issued instead of starting a second live chain (a fork a
+ * thief could keep using undetected). Without the secret a token's successor cannot be guessed.
  */
-export async function refreshSession(deps: Deps, input: { refreshToken: string; client: RegisteredClient }): Promise<TokenReply> {
+export function successorRefreshToken(hmacKey: Buffer, refreshToken: string): string {
+  const successorKey = createHmac('sha256', hmacKey).update(SUCCESSOR_KEY_LABEL).digest()
+  return hmac(successorKey, refreshToken)
+}
+
+// Derives a key of its own, so no other HMAC the server computes with the secret (captcha
+// tokens, which callers see) can ever equal a refresh token.
+const SUCCESSOR_KEY_LABEL = 'cumulus refresh-token successor v1'
+
+/**
+ * The refresh_token grant. Rotates the token into its one successor; concurrent refreshes of the
+ * same token within the grace window all get that successor (their access tokens differ). A
+ * rotated token reused after the grace window revokes the session: the thief's and the owner's
+ * refresh and access tokens all stop working.
+ */
+export async function refreshSession(deps: RefreshDeps, input: { refreshToken: string; client: RegisteredClient }): Promise<TokenReply> {
   const nowMs = deps.clock.nowMs()
-  const next = randomSecret()
+  const next = successorRefreshToken(deps.hmacKey, input.refreshToken)
   const result = await deps.sessions.rotateRefreshToken({
     tokenHash: hashSecret(input.refreshToken),
     newTokenHash: hashSecret(next),

@@ -4,7 +4,7 @@ import type { IdentityDeps } from '../../deps.js'
 import { hashSecret } from '../../lib/secrets.js'
 import { type AuthContext, authenticateAccessToken, refreshSession, startSession } from './sessions.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'hmacKey'>
 
 export const REFRESH_TOKEN_GRANT = 'refresh_token'
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code'

@@ -3,22 +3,35 @@ import type { IdentityDeps } from '../../deps.js'
 import { hashSecret, randomSecret } from '../../lib/secrets.js'
 import { UniqueViolationError } from '../../stores/errors.js'
 import type { AuthContext } from '../tokens/sessions.js'
+import { accountIdentifiers } from '../sign-in/lockout.js'
+import { checkPassword } from '../sign-in/password-check.js'
 import { claimVerification, findUserAt, requireAddress } from '../verification/verification.js'
 import { assertAcceptablePassword } from './password-policy.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'sessions' | 'verifications' | 'hasher'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'sessions' | 'verifications' | 'hasher' | 'counters'>
 
-/** Checks the user's current password (one hash, decoy when the account has none). */
-async function requirePassword(deps: Deps, userPasswordHash: string | null, password: string) {
-  const ok = userPasswordHash ? await deps.hasher.verify(userPasswordHash, password) : await deps.hasher.verifyDecoy(password)
+/** Who is calling, for the lockout counters a password check counts against. */
+export interface Caller {
+  ip: string
+  deviceId: string
+}
+
+/**
+ * Checks the user's current password (one hash, decoy when the account has none). It goes
+ * through sign-in's checkPassword, so a session holder guessing here meets the same account and
+ * IP lockout as sign-in (user_blocked, invalid_status) and spends the same budget.
+ */
+async function requirePassword(deps: Deps, auth: AuthContext, caller: Caller, password: string) {
+  const user = auth.user
+  const ok = await checkPassword(deps, { accountIdentifiers: accountIdentifiers(user), ip: caller.ip, deviceId: caller.deviceId, password, passwordHash: user.passwordHash })
   if (!ok) throw new AppError(AccountErrors.invalid_password)
 }
 
 /** POST /v1/user/sudo: re-entering the password buys a short-lived token for dangerous calls. */
-export async function sudo(deps: Deps, auth: AuthContext, password: string): Promise<SudoReply> {
+export async function sudo(deps: Deps, auth: AuthContext, caller: Caller, password: string): Promise<SudoReply> {
   const user = auth.user
   if (!user.passwordHash) throw new AppError(GenericErrors.failed_precondition, { description: 'the account has no password; set one first' })
-  await requirePassword(deps, user.passwordHash, password)
+  await requirePassword(deps, auth, caller, password)
   const token = randomSecret()
   const ttl = deps.config.tokens.sudoTtlSeconds
   await deps.sessions.createSudoToken(hashSecret(token), user.id, auth.sessionId, deps.clock.nowMs() + ttl * 1000)
@@ -38,11 +51,11 @@ export async function requireSudo(deps: Pick<IdentityDeps, 'sessions' | 'clock'>
  * yet (made by code sign-in) sets its first one through the reset flow, which proves the address.
  * Other sessions end; this one stays.
  */
-export async function changePassword(deps: Deps, auth: AuthContext, input: { oldPassword?: string | undefined; sudoToken?: string | undefined; password: string }) {
+export async function changePassword(deps: Deps, auth: AuthContext, caller: Caller, input: { oldPassword?: string | undefined; sudoToken?: string | undefined; password: string }) {
   assertAcceptablePassword(input.password)
   const user = auth.user
   if (input.sudoToken !== undefined) await requireSudo(deps, auth, input.sudoToken)
-  else if (input.oldPassword !== undefined) await requirePassword(deps, user.passwordHash, input.oldPassword)
+  else if (input.oldPassword !== undefined) await requirePassword(deps, auth, caller, input.oldPassword)
   else throw new AppError(GenericErrors.invalid_argument, { description: 'give old_password or sudo_token', metadata: { field: 'old_password' } })
   const nowMs = deps.clock.nowMs()
   await deps.users.update(user.id, { passwordHash: await deps.hasher.hash(input.password), passwordUpdatedAtMs: nowMs }, nowMs)

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { authOf, authenticated } from '../../http/authenticate.js'
+import { callerContext } from '../../http/request-context.js'
 import { Body, OptStr, Str } from '../../http/schemas.js'
 import { cleanName } from '../sign-up/sign-up.js'
 import { changeContact, changePassword, sudo } from './credentials.js'
@@ -21,14 +22,14 @@ export async function userRoutes(base: FastifyInstance, { deps }: { deps: Identi
   )
 
   app.patch('/v1/user/password', { preHandler: auth, schema: { body: Body({ old_password: OptStr(1024), sudo_token: OptStr(256), password: Str(1024) }) } }, async (request) =>
-    changePassword(deps, authOf(request), { oldPassword: request.body.old_password, sudoToken: request.body.sudo_token, password: request.body.password }),
+    changePassword(deps, authOf(request), callerContext(request), { oldPassword: request.body.old_password, sudoToken: request.body.sudo_token, password: request.body.password }),
   )
 
   app.patch('/v1/user/contact', { preHandler: auth, schema: { body: Body({ email: OptStr(254), phone_number: OptStr(32), verification_token: Str(128) }) } }, async (request) =>
     changeContact(deps, authOf(request), { email: request.body.email, phoneNumber: request.body.phone_number, verificationToken: request.body.verification_token }),
   )
 
-  app.post('/v1/user/sudo', { preHandler: auth, schema: { body: Body({ password: Str(1024) }) } }, async (request) => sudo(deps, authOf(request), request.body.password))
+  app.post('/v1/user/sudo', { preHandler: auth, schema: { body: Body({ password: Str(1024) }) } }, async (request) => sudo(deps, authOf(request), callerContext(request), request.body.password))
 
   app.get('/v1/user/query', { preHandler: auth, schema: { querystring: Body({ ids: Type.Union([Str(8192), Type.Array(Str(8192), { maxItems: 100 })]) }) } }, async (request) =>
     queryUsers(deps, request.query.ids),
