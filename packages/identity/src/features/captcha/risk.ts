@@ -1,6 +1,6 @@
 import type { IdentityDeps } from '../../deps.js'
-import { parseUsername, normalizeEmail, normalizePhone } from '../../lib/identifiers.js'
 import { lockoutKeys } from '../sign-in/lockout.js'
+import { targetIdentifiers } from './captcha-target.js'
 
 export type CaptchaRisk = 'low' | 'challenge' | 'reject'
 
@@ -23,22 +23,7 @@ export const captchaInitKey = (ip: string) => `captcha:init:ip:${ip}`
  * The account identifiers `meta` names, normalised exactly as sign-in normalises them for its
  * lockout counter, so "Ann@Example.com " here reads the counter "ann@example.com" increments.
  */
-export function metaIdentifiers(meta: unknown): string[] {
-  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return []
-  const fields = meta as Record<string, unknown>
-  const out = new Set<string>()
-  const text = (key: string) => {
-    const value = fields[key]
-    return typeof value === 'string' && value.trim() !== '' ? value : undefined
-  }
-  const username = text('username')
-  if (username !== undefined) out.add(parseUsername(username)?.value ?? username.trim().toLowerCase())
-  const email = text('email')
-  if (email !== undefined) out.add(normalizeEmail(email) ?? email.trim().toLowerCase())
-  const phone = text('phone_number')
-  if (phone !== undefined) out.add(normalizePhone(phone) ?? phone.trim())
-  return [...out]
-}
+export const metaIdentifiers = targetIdentifiers
 
 /**
  * The risk policy of captcha init (identity.md "Risk policy"). Counts this init against the

@@ -64,7 +64,7 @@ describe('captcha routes', () => {
       expect(res.headers['content-type']).toMatch(/^application\/json/)
       const body = res.json<{ captcha_token: string; expires_in: number }>()
       expect(body).toEqual({ captcha_token: expect.any(String), expires_in: 300 })
-      await expect(verifyCaptchaToken(deps, { token: body.captcha_token, clientId: WEB_CLIENT_ID, deviceId: 'device-9', action: SIGN_IN, singleUse: false })).resolves.toBeTruthy()
+      await expect(verifyCaptchaToken(deps, { token: body.captcha_token, clientId: WEB_CLIENT_ID, deviceId: 'device-9', action: SIGN_IN, targets: ['ann'], singleUse: false })).resolves.toBeTruthy()
     })
 
     it('takes the client from x-client-id and the device from x-device-id', async () => {

@@ -23,7 +23,7 @@ const VerifyBody = Body({ ...ClientFields, verification_id: Str(64), verificatio
 export async function verificationRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
-  app.post('/v1/auth/verification', { schema: { body: SendBody }, preHandler: captchaGuard(deps, { singleUse: false }) }, async (request) => {
+  app.post('/v1/auth/verification', { schema: { body: SendBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const client = deps.clients.require(clientIdOf(request))
     const bearer = bearerTokenOf(request)
     const body = request.body
