@@ -48,8 +48,12 @@ export interface IdentityConfig {
     codeTtlSeconds: number
     tokenTtlSeconds: number
     maxAttempts: number
+    /** At most one code per address per this many seconds (0: no throttle). */
     resendIntervalSeconds: number
+    /** Send budgets (send-budgets.ts): per address per day, per client IP per hour, whole service per hour. */
     maxPerAddressPerDay: number
+    maxPerIpPerHour: number
+    maxGlobalPerHour: number
   }
   anonymousSignUpsPerIpPerHour: number
   /** How long a deleted account stays in cancellation review before it is erased. */
@@ -79,6 +83,8 @@ export const IDENTITY_DEFAULTS = {
     maxAttempts: 5,
     resendIntervalSeconds: 60,
     maxPerAddressPerDay: 10,
+    maxPerIpPerHour: 20,
+    maxGlobalPerHour: 1000,
   },
   anonymousSignUpsPerIpPerHour: 20,
   deletionGraceSeconds: 60 * 60 * 24 * 15,

@@ -3,7 +3,7 @@ import { VERIFICATION_PURPOSES, VERIFICATION_TARGETS, negotiateLocale, matchLoca
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { bearerTokenOf } from '../../http/authenticate.js'
-import { clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
 import { requireAuth } from '../tokens/sessions.js'
@@ -35,6 +35,7 @@ export async function verificationRoutes(base: FastifyInstance, { deps }: { deps
       clientId: client.clientId,
       locale: matchLocale(body.locale) ?? negotiateLocale(request.headers['accept-language']),
       auth: bearer ? await requireAuth(deps, bearer) : null,
+      ip: callerContext(request).ip,
     })
   })
 
