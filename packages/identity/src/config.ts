@@ -24,10 +24,17 @@ export interface IdentityConfig {
   captcha: {
     mode: CaptchaMode
     tokenTtlSeconds: number
-    /** Failures (per account, device or IP) after which captcha init answers with a challenge. */
+    /** Sign-in failures (per account or device) after which captcha init answers with a challenge. */
     challengeAfterFailures: number
-    /** Leading zero bits the proof-of-work challenge asks for. */
+    /**
+     * The same for one IP, much higher: everyone behind a NAT or an office proxy shares it, and one
+     * user's failures must not put the others behind a challenge.
+     */
+    challengeAfterIpFailures: number
+    /** Leading zero bits the proof-of-work challenge asks for at the threshold (the least work). */
     powDifficultyBits: number
+    /** The most it asks for, however many failures: each failure past the threshold adds one bit. */
+    powMaxDifficultyBits: number
     /** Captcha init requests per IP per minute before tokens are refused with CAPTCHA_REJECT. */
     initPerIpPerMinute: number
   }
@@ -67,7 +74,9 @@ export const IDENTITY_DEFAULTS = {
     mode: 'auto',
     tokenTtlSeconds: 300,
     challengeAfterFailures: 3,
+    challengeAfterIpFailures: 20,
     powDifficultyBits: 18,
+    powMaxDifficultyBits: 20,
     initPerIpPerMinute: 60,
   },
   tokens: {

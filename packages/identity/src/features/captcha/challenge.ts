@@ -35,7 +35,14 @@ export function publicBase(publicUrl: string): string {
 
 export function issueChallenge(
   deps: Pick<IdentityDeps, 'config' | 'clock' | 'hmacKey'>,
-  input: { clientId: string; deviceId: string; action: string; targetBindings?: readonly string[] | undefined },
+  input: {
+    clientId: string
+    deviceId: string
+    action: string
+    targetBindings?: readonly string[] | undefined
+    /** The difficulty the risk asks for (risk.ts); `config.captcha.powDifficultyBits` when absent. */
+    bits?: number | undefined
+  },
 ): { challenge: string; expiresIn: number } {
   const expiresIn = deps.config.captcha.tokenTtlSeconds
   const challenge = signPayload(deps.hmacKey, CHALLENGE_KIND, {
@@ -43,7 +50,7 @@ export function issueChallenge(
     did: input.deviceId,
     act: normalizeAction(input.action),
     exp: Math.floor(deps.clock.nowMs() / 1000) + expiresIn,
-    bits: deps.config.captcha.powDifficultyBits,
+    bits: input.bits ?? deps.config.captcha.powDifficultyBits,
     jti: randomId(12),
     tgt: [...(input.targetBindings ?? [])],
   })

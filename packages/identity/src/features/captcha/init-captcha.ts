@@ -31,7 +31,7 @@ export async function initCaptcha(deps: Pick<IdentityDeps, 'config' | 'clients' 
     action: normalizeAction(input.action),
     targetBindings: targetBindings(deps, targetIdentifiers(input.meta)),
   }
-  const risk = await assessCaptchaRisk(deps, { clientId: target.clientId, deviceId: target.deviceId, action: target.action, ip: input.ip, meta: input.meta })
+  const { risk, powBits } = await assessCaptchaRisk(deps, { clientId: target.clientId, deviceId: target.deviceId, action: target.action, ip: input.ip, meta: input.meta })
   if (risk === 'reject') {
     const { ttlSeconds } = await deps.counters.get(captchaInitKey(input.ip))
     throw new AppError(AccountErrors.captcha_invalid, {
@@ -41,7 +41,7 @@ export async function initCaptcha(deps: Pick<IdentityDeps, 'config' | 'clients' 
     })
   }
   if (risk === 'challenge') {
-    const { challenge, expiresIn } = issueChallenge(deps, target)
+    const { challenge, expiresIn } = issueChallenge(deps, { ...target, bits: powBits })
     return { url: challengeUrl(deps, challenge), expires_in: expiresIn }
   }
   const { captchaToken, expiresIn } = issueCaptchaToken(deps, target)
