@@ -4,10 +4,12 @@
 // times), so one solved check paid for an unlimited number of SMS. A token must now be spent by
 // the one call it authorises and name the target (account or address) it was issued for.
 import { AccountErrors, WEB_CLIENT_ID } from '@cumulus/protocol'
+import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { captchaFor, expectErrorReply } from '../../../test/http.js'
 import { OTHER_CLIENT, type TestApp, buildTestApp } from '../../../test/test-app.js'
+import { targetBindings, targetIdentifiers, targetsMatch } from './captcha-target.js'
 
 interface Endpoint {
   path: string
@@ -86,5 +88,33 @@ describe('captcha tokens are bound to action, client and target, and single-use'
     const token = solved.json().captcha_token as string
     expectErrorReply(await post(t.app, '/v1/auth/verification', { email: 'bob@example.com', target: 'ANY', usage: 'REGISTER' }, token), AccountErrors.captcha_invalid)
     expect(passedGuard(await post(t.app, '/v1/auth/verification', { email: 'ann@example.com', target: 'ANY', usage: 'REGISTER' }, token))).toBe(true)
+  })
+})
+
+describe('target bindings (property)', () => {
+  const deps = { hmacKey: Buffer.alloc(32, 7) }
+  const bound = (fields: Record<string, string>) => targetBindings(deps, targetIdentifiers(fields))
+
+  it('a binding matches the same address however it is typed, and never another address or none', () => {
+    fc.assert(
+      fc.property(fc.emailAddress(), fc.emailAddress(), fc.constantFrom('email', 'username'), (a, b, key) => {
+        const token = bound({ email: a })
+        expect(targetsMatch(token, bound({ [key]: `  ${a.toUpperCase()} ` }))).toBe(true)
+        expect(targetsMatch(token, bound({ email: b }))).toBe(a.toLowerCase() === b.toLowerCase())
+        expect(targetsMatch(token, bound({}))).toBe(false)
+        expect(targetsMatch(bound({}), bound({ email: a }))).toBe(false)
+      }),
+    )
+  })
+
+  it('phone numbers match in any of the spellings sign-in accepts', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100_000_000, max: 999_999_999 }), (n) => {
+        const digits = String(n)
+        const token = bound({ phone_number: `+65${digits}` })
+        expect(targetsMatch(token, bound({ username: `+65 ${digits.slice(0, 4)}-${digits.slice(4)}` }))).toBe(true)
+        expect(targetsMatch(token, bound({ phone_number: `+66${digits}` }))).toBe(false)
+      }),
+    )
   })
 })
