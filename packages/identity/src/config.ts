@@ -24,10 +24,17 @@ export interface IdentityConfig {
   captcha: {
     mode: CaptchaMode
     tokenTtlSeconds: number
-    /** Failures (per account, device or IP) after which captcha init answers with a challenge. */
+    /** Sign-in failures (per account or device) after which captcha init answers with a challenge. */
     challengeAfterFailures: number
-    /** Leading zero bits the proof-of-work challenge asks for. */
+    /**
+     * The same for one IP, much higher: everyone behind a NAT or an office proxy shares it, and one
+     * user's failures must not put the others behind a challenge.
+     */
+    challengeAfterIpFailures: number
+    /** Leading zero bits the proof-of-work challenge asks for at the threshold (the least work). */
     powDifficultyBits: number
+    /** The most it asks for, however many failures: each failure past the threshold adds one bit. */
+    powMaxDifficultyBits: number
     /** Captcha init requests per IP per minute before tokens are refused with CAPTCHA_REJECT. */
     initPerIpPerMinute: number
   }
@@ -48,8 +55,12 @@ export interface IdentityConfig {
     codeTtlSeconds: number
     tokenTtlSeconds: number
     maxAttempts: number
+    /** At most one code per address per this many seconds (0: no throttle). */
     resendIntervalSeconds: number
+    /** Send budgets (send-budgets.ts): per address per day, per client IP per hour, whole service per hour. */
     maxPerAddressPerDay: number
+    maxPerIpPerHour: number
+    maxGlobalPerHour: number
   }
   anonymousSignUpsPerIpPerHour: number
   /** How long a deleted account stays in cancellation review before it is erased. */
@@ -63,7 +74,9 @@ export const IDENTITY_DEFAULTS = {
     mode: 'auto',
     tokenTtlSeconds: 300,
     challengeAfterFailures: 3,
+    challengeAfterIpFailures: 20,
     powDifficultyBits: 18,
+    powMaxDifficultyBits: 20,
     initPerIpPerMinute: 60,
   },
   tokens: {
@@ -79,6 +92,8 @@ export const IDENTITY_DEFAULTS = {
     maxAttempts: 5,
     resendIntervalSeconds: 60,
     maxPerAddressPerDay: 10,
+    maxPerIpPerHour: 20,
+    maxGlobalPerHour: 1000,
   },
   anonymousSignUpsPerIpPerHour: 20,
   deletionGraceSeconds: 60 * 60 * 24 * 15,

@@ -170,6 +170,10 @@ export async function startRealService(options: RealServiceOptions = {}): Promis
       cleanups.push(() => postgresAdmin(`DROP DATABASE ${database} WITH (FORCE)`))
       env['DATABASE_URL'] = POSTGRES_URL.replace(/\/test$/, `/${database}`)
       env['REDIS_URL'] = REDIS_URL
+      // The send budgets live in this Redis, shared by every run and both Vitest projects, and on
+      // Redis' own clock, which advanceClock cannot move: no resend throttle, no service-wide cap.
+      env['VERIFICATION_RESEND_INTERVAL_SECONDS'] = '0'
+      env['VERIFICATION_SENDS_PER_HOUR'] = '1000000'
     }
 
     const server = await buildServer(loadConfig({ ...env, ...options.env }), { housekeeping: false })

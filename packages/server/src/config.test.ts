@@ -117,6 +117,10 @@ describe('loadConfig coercion', () => {
       JWT_PRIVATE_KEY: JSON.stringify(jwk),
       CUMULUS_SECRET: 'x'.repeat(32),
       ACCOUNT_DELETION_GRACE_DAYS: '30',
+      VERIFICATION_RESEND_INTERVAL_SECONDS: '0',
+      VERIFICATION_SENDS_PER_ADDRESS_PER_DAY: '5',
+      VERIFICATION_SENDS_PER_IP_PER_HOUR: '12',
+      VERIFICATION_SENDS_PER_HOUR: '300',
     })
     expect(config).toMatchObject({
       port: 4000,
@@ -134,6 +138,7 @@ describe('loadConfig coercion', () => {
     })
     expect(config.identity).toMatchObject({
       captcha: { ...IDENTITY_DEFAULTS.captcha, mode: 'always' },
+      verification: { ...IDENTITY_DEFAULTS.verification, resendIntervalSeconds: 0, maxPerAddressPerDay: 5, maxPerIpPerHour: 12, maxGlobalPerHour: 300 },
       corsOrigins: ['https://cloud.example.org', 'https://admin.example.org'],
       deletionGraceSeconds: 30 * 86_400,
     })
@@ -187,9 +192,15 @@ describe('loadConfig errors', () => {
       JWT_PRIVATE_KEY: '{"kty":"RSA"}',
       CUMULUS_SECRET: 'short',
       ACCOUNT_DELETION_GRACE_DAYS: '-1',
+      VERIFICATION_SENDS_PER_ADDRESS_PER_DAY: '0',
+      VERIFICATION_SENDS_PER_IP_PER_HOUR: 'many',
+      VERIFICATION_SENDS_PER_HOUR: '1e9',
     })
     expect(keysOf(issues)).toEqual(
       [
+        'VERIFICATION_SENDS_PER_ADDRESS_PER_DAY',
+        'VERIFICATION_SENDS_PER_IP_PER_HOUR',
+        'VERIFICATION_SENDS_PER_HOUR',
         'PORT',
         'DATABASE_URL',
         'REDIS_URL',

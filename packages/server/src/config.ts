@@ -102,6 +102,8 @@ const DEFAULT_HOST = '0.0.0.0'
 const DEFAULT_DATA_DIR = './data'
 const DEFAULT_DELETION_GRACE_DAYS = 15
 const MAX_DELETION_GRACE_DAYS = 3650
+/** A ceiling on the verification send budgets, so a typo cannot open the paid channels wide. */
+const MAX_SEND_BUDGET = 1_000_000
 const MIN_SECRET_LENGTH = 32
 const MIN_CLIENT_SECRET_LENGTH = 16
 const SECONDS_PER_DAY = 86_400
@@ -336,6 +338,10 @@ const envSchema = z.object({
     .optional(),
   SMS_URL: smsUrl.optional(),
   CAPTCHA_MODE: z.enum(['auto', 'always', 'off'], { error: 'must be auto, always or off' }).optional(),
+  VERIFICATION_RESEND_INTERVAL_SECONDS: wholeNumber(0, SECONDS_PER_DAY).optional(),
+  VERIFICATION_SENDS_PER_ADDRESS_PER_DAY: wholeNumber(1, MAX_SEND_BUDGET).optional(),
+  VERIFICATION_SENDS_PER_IP_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
+  VERIFICATION_SENDS_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
   CUMULUS_CLIENTS: clients.optional(),
   CORS_ORIGINS: corsOrigins.optional(),
   TRUST_PROXY: trustProxy.optional(),
@@ -421,6 +427,13 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     clients: [webClient, ...extraClients],
     corsOrigins: values.CORS_ORIGINS ?? [origin],
     captcha: { ...defaults.captcha, mode: (values.CAPTCHA_MODE ?? defaults.captcha.mode) as CaptchaMode },
+    verification: {
+      ...defaults.verification,
+      resendIntervalSeconds: values.VERIFICATION_RESEND_INTERVAL_SECONDS ?? defaults.verification.resendIntervalSeconds,
+      maxPerAddressPerDay: values.VERIFICATION_SENDS_PER_ADDRESS_PER_DAY ?? defaults.verification.maxPerAddressPerDay,
+      maxPerIpPerHour: values.VERIFICATION_SENDS_PER_IP_PER_HOUR ?? defaults.verification.maxPerIpPerHour,
+      maxGlobalPerHour: values.VERIFICATION_SENDS_PER_HOUR ?? defaults.verification.maxGlobalPerHour,
+    },
     deletionGraceSeconds: (values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS) * SECONDS_PER_DAY,
   }
 

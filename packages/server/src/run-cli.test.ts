@@ -67,7 +67,7 @@ describe('cumulus user …', () => {
     await cli('user', 'create', '--email', 'bob@example.com', '--password', 'correct horse battery')
     const server = await buildServer(loadConfig(environment.env), { housekeeping: false })
     try {
-      const captcha = await server.app.inject({ method: 'POST', url: '/v1/shield/captcha/init', payload: { client_id: 'cumulus-web', action: 'POST:/v1/auth/signin' } })
+      const captcha = await server.app.inject({ method: 'POST', url: '/v1/shield/captcha/init', payload: { client_id: 'cumulus-web', action: 'POST:/v1/auth/signin', meta: { email: 'bob@example.com' } } })
       const signIn = await server.app.inject({
         method: 'POST',
         url: '/v1/auth/signin',

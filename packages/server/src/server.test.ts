@@ -115,8 +115,8 @@ describe('the README walkthrough', () => {
   const post = (app: FastifyInstance, url: string, body: object, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/json', ...headers } })
 
-  async function captcha(app: FastifyInstance, action: string) {
-    const res = await post(app, '/v1/shield/captcha/init', { client_id: 'cumulus-web', action })
+  async function captcha(app: FastifyInstance, action: string, meta: Record<string, string>) {
+    const res = await post(app, '/v1/shield/captcha/init', { client_id: 'cumulus-web', action, meta })
     expect(res.statusCode, res.body).toBe(200)
     return res.json().captcha_token as string
   }
@@ -128,7 +128,7 @@ describe('the README walkthrough', () => {
     const email = 'newcomer@example.com'
     const password = 'correct horse battery staple'
 
-    const sent = await post(app, '/v1/auth/verification', { email, usage: 'REGISTER', target: 'ANY', client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/verification') })
+    const sent = await post(app, '/v1/auth/verification', { email, usage: 'REGISTER', target: 'ANY', client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/verification', { email }) })
     expect(sent.statusCode, sent.body).toBe(200)
     expect(sent.json()).toMatchObject({ verification_id: expect.any(String), selected_channel: 'VERIFICATION_EMAIL' })
 
@@ -147,11 +147,11 @@ describe('the README walkthrough', () => {
       app,
       '/v1/auth/signup',
       { email, verification_token: verified.json().verification_token, password, name: 'Newcomer', client_id: 'cumulus-web' },
-      { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signup') },
+      { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signup', { email }) },
     )
     expect(signedUp.statusCode, signedUp.body).toBe(200)
 
-    const signedIn = await post(app, '/v1/auth/signin', { username: email, password, client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signin') })
+    const signedIn = await post(app, '/v1/auth/signin', { username: email, password, client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signin', { email }) })
     expect(signedIn.statusCode, signedIn.body).toBe(200)
     expect(signedIn.json()).toMatchObject({ token_type: 'Bearer', expires_in: 7200, sub: signedUp.json().sub })
 
@@ -170,7 +170,7 @@ describe('the README walkthrough', () => {
 
     // The account is in its cancellation review: sessions are gone, sign-in answers account_freeze.
     expect((await app.inject({ method: 'GET', url: '/v1/user/me', headers: bearer })).statusCode).toBe(GenericErrors.unauthenticated.status)
-    const frozen = await post(app, '/v1/auth/signin', { username: email, password, client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signin') })
+    const frozen = await post(app, '/v1/auth/signin', { username: email, password, client_id: 'cumulus-web' }, { 'x-captcha-token': await captcha(app, 'POST:/v1/auth/signin', { email }) })
     expect(frozen.json()).toMatchObject({ error: AccountErrors.account_freeze.reason, error_code: AccountErrors.account_freeze.code })
   })
 })

@@ -49,17 +49,6 @@ export class KyselyVerificationStore implements VerificationStore {
     return row ? toRecord(row) : null
   }
 
-  async recentForAddress(address: string, sinceMs: number) {
-    const row = await this.db
-      .selectFrom('identity_verifications')
-      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('created_at').as('latest')])
-      .where('address', '=', address)
-      .where('created_at', '>=', sinceMs)
-      .executeTakeFirst()
-    const latest = row?.latest
-    return { count: Number(row?.count ?? 0), latestAtMs: latest === null || latest === undefined ? null : Number(latest) }
-  }
-
   async recordAttempt(id: string, maxAttempts: number) {
     const row = await this.db
       .updateTable('identity_verifications')

@@ -20,8 +20,6 @@ export interface VerificationRecord {
 export interface VerificationStore {
   create(record: Omit<VerificationRecord, 'attempts' | 'verifiedAtMs' | 'tokenExpiresAtMs' | 'consumedAtMs'>): Promise<void>
   findById(id: string): Promise<VerificationRecord | null>
-  /** How many codes were sent to `address` since `sinceMs`, and when the latest was. */
-  recentForAddress(address: string, sinceMs: number): Promise<{ count: number; latestAtMs: number | null }>
   /**
    * Counts one attempt atomically and returns the attempts made, including this one, or null
    * when `maxAttempts` were already used (the code is burned) or the record is gone.

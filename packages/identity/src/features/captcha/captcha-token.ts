@@ -1,6 +1,7 @@
 import { AccountErrors, AppError } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import { randomId } from '../../lib/secrets.js'
+import { targetBindings, targetsMatch } from './captcha-target.js'
 import { openSignedPayload, signPayload } from './signed-payload.js'
 
 const TOKEN_KIND = 'ct1'
@@ -15,6 +16,8 @@ export interface CaptchaTokenClaims {
   expiresAtSeconds: number
   /** Random id; the single-use claim is recorded under it. */
   jti: string
+  /** Keyed hashes of the targets (account or address) it was issued for (captcha-target.ts); [] for none. */
+  targetBindings: string[]
 }
 
 export interface IssuedCaptchaToken {
@@ -27,6 +30,8 @@ export interface IssueCaptchaTokenInput {
   deviceId: string
   /** `METHOD:/path` or `METHOD:https://host/path`; normalised before signing. */
   action: string
+  /** `targetBindings()` of the targets captcha init's `meta` named; absent or [] for none. */
+  targetBindings?: readonly string[] | undefined
 }
 
 export interface VerifyCaptchaTokenInput {
@@ -36,7 +41,15 @@ export interface VerifyCaptchaTokenInput {
   deviceId?: string | undefined
   /** The protected call's `METHOD:/path` (normalised here). */
   action: string
-  /** Sign-in burns the token on first use, so one solved challenge buys one password guess. */
+  /**
+   * `targetIdentifiers()` of the call's body: the account or address it acts on. Absent or []
+   * when it names none, and then only a token issued for no target is accepted.
+   */
+  targets?: readonly string[] | undefined
+  /**
+   * Spend the token. The captcha guard always does, so one solved check buys one call (one
+   * password guess, one SMS); false only checks it (for tests and diagnostics).
+   */
   singleUse: boolean
 }
 
@@ -82,13 +95,14 @@ function invalid(description: string): AppError {
 
 function claimsOf(payload: Record<string, unknown> | null): CaptchaTokenClaims | null {
   if (!payload) return null
-  const { cid, did, act, exp, jti } = payload
+  const { cid, did, act, exp, jti, tgt = [] } = payload
   if (typeof cid !== 'string' || typeof did !== 'string' || typeof act !== 'string' || typeof jti !== 'string') return null
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return null
-  return { clientId: cid, deviceId: did, action: act, expiresAtSeconds: exp, jti }
+  if (!Array.isArray(tgt) || !tgt.every((b) => typeof b === 'string')) return null
+  return { clientId: cid, deviceId: did, action: act, expiresAtSeconds: exp, jti, targetBindings: tgt as string[] }
 }
 
-/** Signs a captcha token for one client, device and action, valid for `config.captcha.tokenTtlSeconds`. */
+/** Signs a captcha token for one client, device, action and target, valid for `config.captcha.tokenTtlSeconds`. */
 export function issueCaptchaToken(deps: Pick<IdentityDeps, 'config' | 'clock' | 'hmacKey'>, input: IssueCaptchaTokenInput): IssuedCaptchaToken {
   const expiresIn = deps.config.captcha.tokenTtlSeconds
   const exp = Math.floor(deps.clock.nowMs() / 1000) + expiresIn
@@ -98,6 +112,7 @@ export function issueCaptchaToken(deps: Pick<IdentityDeps, 'config' | 'clock' | 
     act: normalizeAction(input.action),
     exp,
     jti: randomId(12),
+    tgt: [...(input.targetBindings ?? [])],
   })
   return { captchaToken, expiresIn }
 }
@@ -105,9 +120,9 @@ export function issueCaptchaToken(deps: Pick<IdentityDeps, 'config' | 'clock' | 
 /**
  * Checks a captcha token against the call presenting it and returns its claims.
  * Throws captcha_invalid (4002) when it is malformed, badly signed, expired, issued to another
- * client, another device (only checked when the call names one) or another action, or, with
- * `singleUse`, already used. Mutates only the single-use claim, and only after every other check
- * passed, so a token shown to the wrong call is not burnt.
+ * client, another device (only checked when the call names one), another action or another
+ * target, or, with `singleUse`, already used. Mutates only the single-use claim, and only after
+ * every other check passed, so a token shown to the wrong call is not burnt.
  */
 export async function verifyCaptchaToken(deps: Pick<IdentityDeps, 'clock' | 'hmacKey' | 'counters'>, input: VerifyCaptchaTokenInput): Promise<CaptchaTokenClaims> {
   const claims = claimsOf(openSignedPayload(deps.hmacKey, TOKEN_KIND, input.token))
@@ -117,9 +132,12 @@ export async function verifyCaptchaToken(deps: Pick<IdentityDeps, 'clock' | 'hma
   if (claims.clientId !== input.clientId) throw invalid('captcha token was issued to another client')
   if (input.deviceId && claims.deviceId !== input.deviceId) throw invalid('captcha token was issued to another device')
   if (claims.action !== normalizeAction(input.action)) throw invalid(`captcha token was issued for ${claims.action}, not ${normalizeAction(input.action)}`)
+  // Without this a check solved for one address pays for sends to every other address.
+  if (!targetsMatch(claims.targetBindings, targetBindings(deps, input.targets ?? []))) throw invalid('captcha token was issued for another account or address')
   if (input.singleUse) {
-    // The claim lives as long as the token could still be accepted; an atomic increment means a
-    // burst of parallel requests with one token lets exactly one through.
+    // The claim lives as long as the token could still be accepted; an atomic increment (Redis
+    // INCR, or the in-process map) means a burst of parallel requests with one token lets
+    // exactly one through.
     const remainingSeconds = Math.max(1, Math.ceil((claims.expiresAtSeconds * 1000 - nowMs) / 1000))
     const { count } = await deps.counters.increment(`captcha:used:${claims.jti}`, remainingSeconds)
     if (count > 1) throw invalid('captcha token was already used')

@@ -24,6 +24,8 @@ export interface ChallengeClaims {
   /** Leading zero bits asked for, fixed at issue so a config change does not break open challenges. */
   bits: number
   jti: string
+  /** Passed on to the token: the targets captcha init's `meta` named (captcha-target.ts). */
+  targetBindings: string[]
 }
 
 /** `config.publicUrl` without a trailing slash; the service may live under a path prefix. */
@@ -33,7 +35,14 @@ export function publicBase(publicUrl: string): string {
 
 export function issueChallenge(
   deps: Pick<IdentityDeps, 'config' | 'clock' | 'hmacKey'>,
-  input: { clientId: string; deviceId: string; action: string },
+  input: {
+    clientId: string
+    deviceId: string
+    action: string
+    targetBindings?: readonly string[] | undefined
+    /** The difficulty the risk asks for (risk.ts); `config.captcha.powDifficultyBits` when absent. */
+    bits?: number | undefined
+  },
 ): { challenge: string; expiresIn: number } {
   const expiresIn = deps.config.captcha.tokenTtlSeconds
   const challenge = signPayload(deps.hmacKey, CHALLENGE_KIND, {
@@ -41,8 +50,9 @@ export function issueChallenge(
     did: input.deviceId,
     act: normalizeAction(input.action),
     exp: Math.floor(deps.clock.nowMs() / 1000) + expiresIn,
-    bits: deps.config.captcha.powDifficultyBits,
+    bits: input.bits ?? deps.config.captcha.powDifficultyBits,
     jti: randomId(12),
+    tgt: [...(input.targetBindings ?? [])],
   })
   return { challenge, expiresIn }
 }
@@ -56,11 +66,12 @@ export function challengeUrl(deps: Pick<IdentityDeps, 'config'>, challenge: stri
 export function findLiveChallenge(deps: Pick<IdentityDeps, 'clock' | 'hmacKey'>, challenge: string): ChallengeClaims | null {
   const payload = openSignedPayload(deps.hmacKey, CHALLENGE_KIND, challenge)
   if (!payload) return null
-  const { cid, did, act, exp, bits, jti } = payload
+  const { cid, did, act, exp, bits, jti, tgt = [] } = payload
   if (typeof cid !== 'string' || typeof did !== 'string' || typeof act !== 'string' || typeof jti !== 'string') return null
   if (typeof exp !== 'number' || typeof bits !== 'number' || !Number.isInteger(bits) || bits < 0 || bits > 256) return null
+  if (!Array.isArray(tgt) || !tgt.every((b) => typeof b === 'string')) return null
   if (deps.clock.nowMs() >= exp * 1000) return null
-  return { clientId: cid, deviceId: did, action: act, expiresAtSeconds: exp, bits, jti }
+  return { clientId: cid, deviceId: did, action: act, expiresAtSeconds: exp, bits, jti, targetBindings: tgt as string[] }
 }
 
 export function leadingZeroBits(bytes: Uint8Array): number {

@@ -8,11 +8,11 @@ import { captchaGuard } from './guard.js'
 const PROTECTED = '/v1/test/protected'
 const ACTION = `POST:${PROTECTED}`
 
-/** An app with two routes behind the guard: one single-use (like sign-in), one not (like sign-up). */
+/** An app with two routes behind the guard (every guarded route spends its token). */
 function buildGuardedApp(config: TestAppOptions['config'] = {}): Promise<TestApp> {
   return buildTestAppWith(async (app, deps) => {
-    app.post(PROTECTED, { preHandler: captchaGuard(deps, { singleUse: false }) }, async () => ({ ok: true }))
-    app.post(`${PROTECTED}/once`, { preHandler: captchaGuard(deps, { singleUse: true }) }, async () => ({ ok: true }))
+    app.post(PROTECTED, { preHandler: captchaGuard(deps) }, async () => ({ ok: true }))
+    app.post(`${PROTECTED}/once`, { preHandler: captchaGuard(deps) }, async () => ({ ok: true }))
   }, { config })
 }
 
@@ -62,11 +62,11 @@ describe('captchaGuard', () => {
 
   it('lets a good token through, from the header or the body', async () => {
     const { app, deps } = await setup()
-    const { captchaToken } = issueCaptchaToken(deps, { clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: `post:https://cumulus.example${PROTECTED}` })
-    const viaHeader = await call(app, { token: captchaToken, device: 'device-1' })
+    const issue = () => issueCaptchaToken(deps, { clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: `post:https://cumulus.example${PROTECTED}` }).captchaToken
+    const viaHeader = await call(app, { token: issue(), device: 'device-1' })
     expect(viaHeader.statusCode).toBe(200)
     expect(viaHeader.json()).toEqual({ ok: true })
-    expect((await call(app, { bodyToken: captchaToken })).statusCode).toBe(200)
+    expect((await call(app, { bodyToken: issue() })).statusCode).toBe(200)
   })
 
   it('holds the token to the device the call names', async () => {
@@ -76,11 +76,11 @@ describe('captchaGuard', () => {
     expect(res.json()).toMatchObject({ error_code: AccountErrors.captcha_invalid.code })
   })
 
-  it('accepts a token once on a single-use route', async () => {
+  it.each([PROTECTED, `${PROTECTED}/once`])('accepts a token once on every guarded route (%s)', async (path) => {
     const { app, deps } = await setup()
-    const { captchaToken } = issueCaptchaToken(deps, { clientId: WEB_CLIENT_ID, deviceId: '', action: `${ACTION}/once` })
-    expect((await call(app, { token: captchaToken, path: `${PROTECTED}/once` })).statusCode).toBe(200)
-    const again = await call(app, { token: captchaToken, path: `${PROTECTED}/once` })
+    const { captchaToken } = issueCaptchaToken(deps, { clientId: WEB_CLIENT_ID, deviceId: '', action: `POST:${path}` })
+    expect((await call(app, { token: captchaToken, path })).statusCode).toBe(200)
+    const again = await call(app, { token: captchaToken, path })
     expect(again.json()).toMatchObject({ error_code: AccountErrors.captcha_invalid.code })
   })
 

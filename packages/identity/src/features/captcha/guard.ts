@@ -2,6 +2,7 @@ import { AccountErrors, AppError, HEADERS } from '@cumulus/protocol'
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { callerContext, clientIdOf } from '../../http/request-context.js'
+import { targetIdentifiers } from './captcha-target.js'
 import { verifyCaptchaToken } from './captcha-token.js'
 
 /** The token from `x-captcha-token`, else the body's `captcha_token` (identity.md "Captcha"). */
@@ -19,11 +20,13 @@ export function captchaTokenOf(request: FastifyRequest): string | undefined {
 /**
  * A pre-handler for the calls that require a captcha token (sign-in, sign-up, verification,
  * password reset, provider unbind). The token must be live, issued to this client, to the device
- * the call names (if it names one) and for this call's `METHOD:/path`. Missing → captcha_required
- * (4001); anything wrong with it → captcha_invalid (4002). An unknown or missing client fails
- * first, with the ClientRegistry's error. With captcha mode `off` it checks nothing.
+ * the call names (if it names one), for this call's `METHOD:/path` and for the account or address
+ * the body names (`username`, `email` or `phone_number`, as captcha init's `meta` named it). It is
+ * spent here, atomically: one token authorises one call. Missing → captcha_required (4001);
+ * anything wrong with it → captcha_invalid (4002). An unknown or missing client fails first, with
+ * the ClientRegistry's error. With captcha mode `off` it checks nothing.
  */
-export function captchaGuard(deps: IdentityDeps, options: { singleUse: boolean }): preHandlerAsyncHookHandler {
+export function captchaGuard(deps: IdentityDeps): preHandlerAsyncHookHandler {
   return async (request) => {
     if (deps.config.captcha.mode === 'off') return
     const client = deps.clients.require(clientIdOf(request))
@@ -36,7 +39,9 @@ export function captchaGuard(deps: IdentityDeps, options: { singleUse: boolean }
       clientId: client.clientId,
       deviceId: callerContext(request).deviceId,
       action: `${request.method}:${path}`,
-      singleUse: options.singleUse,
+      // Runs after body validation, so the fields are the schema's strings.
+      targets: targetIdentifiers(request.body),
+      singleUse: true,
     })
   }
 }

@@ -26,7 +26,7 @@ describe('initCaptcha', () => {
     const { deps } = await setup()
     const reply = await initCaptcha(deps, input)
     expect(reply).toEqual({ captcha_token: expect.any(String), expires_in: 300 })
-    await expect(verifyCaptchaToken(deps, { token: reply.captcha_token!, clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: SIGN_IN, singleUse: true })).resolves.toBeTruthy()
+    await expect(verifyCaptchaToken(deps, { token: reply.captcha_token!, clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: SIGN_IN, targets: ['ann'], singleUse: true })).resolves.toBeTruthy()
   })
 
   it('answers with the challenge page URL once the account has failed too often', async () => {

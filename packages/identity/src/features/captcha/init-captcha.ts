@@ -1,5 +1,6 @@
 import { AccountErrors, AppError, CAPTCHA_REJECT, type CaptchaInitReply } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
+import { targetBindings, targetIdentifiers } from './captcha-target.js'
 import { issueCaptchaToken, normalizeAction } from './captcha-token.js'
 import { challengeUrl, issueChallenge } from './challenge.js'
 import { assessCaptchaRisk, captchaInitKey } from './risk.js'
@@ -22,8 +23,15 @@ export interface InitCaptchaInput {
  */
 export async function initCaptcha(deps: Pick<IdentityDeps, 'config' | 'clients' | 'clock' | 'counters' | 'hmacKey'>, input: InitCaptchaInput): Promise<CaptchaInitReply> {
   const client = deps.clients.require(input.clientId)
-  const target = { clientId: client.clientId, deviceId: input.deviceId, action: normalizeAction(input.action) }
-  const risk = await assessCaptchaRisk(deps, { ...target, ip: input.ip, meta: input.meta })
+  // The token (and a challenge's token) names the account or address `meta` names, so it is
+  // good only for a call acting on that target (identity.md: meta "holds the identity being acted on").
+  const target = {
+    clientId: client.clientId,
+    deviceId: input.deviceId,
+    action: normalizeAction(input.action),
+    targetBindings: targetBindings(deps, targetIdentifiers(input.meta)),
+  }
+  const { risk, powBits } = await assessCaptchaRisk(deps, { clientId: target.clientId, deviceId: target.deviceId, action: target.action, ip: input.ip, meta: input.meta })
   if (risk === 'reject') {
     const { ttlSeconds } = await deps.counters.get(captchaInitKey(input.ip))
     throw new AppError(AccountErrors.captcha_invalid, {
@@ -33,7 +41,7 @@ export async function initCaptcha(deps: Pick<IdentityDeps, 'config' | 'clients' 
     })
   }
   if (risk === 'challenge') {
-    const { challenge, expiresIn } = issueChallenge(deps, target)
+    const { challenge, expiresIn } = issueChallenge(deps, { ...target, bits: powBits })
     return { url: challengeUrl(deps, challenge), expires_in: expiresIn }
   }
   const { captchaToken, expiresIn } = issueCaptchaToken(deps, target)

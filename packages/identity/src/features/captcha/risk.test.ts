@@ -34,21 +34,29 @@ describe('assessCaptchaRisk', () => {
 
   it('is low for a clean caller in auto mode', async () => {
     const { deps } = await setup()
-    expect(await assessCaptchaRisk(deps, input())).toBe('low')
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
   })
 
   it.each([
     ['the account named by meta.username', lockoutKeys.account('ann@example.com'), {}],
     ['the account named by meta.email', lockoutKeys.account('bob@example.com'), { meta: { email: ' BOB@example.com' } }],
     ['the account named by meta.phone_number', lockoutKeys.account('+8613800138000'), { meta: { phone_number: '+86 138-0013-8000' } }],
-    ['the IP', lockoutKeys.ip('203.0.113.7'), {}],
     ['the device', lockoutKeys.device('device-1'), {}],
   ])('asks for a challenge once %s reaches challengeAfterFailures, not before', async (_what, key, overrides) => {
     const { deps } = await setup({ captcha: { challengeAfterFailures: 3 } })
     await fail(deps, key, 2)
-    expect(await assessCaptchaRisk(deps, input(overrides))).toBe('low')
+    expect((await assessCaptchaRisk(deps, input(overrides))).risk).toBe('low')
     await fail(deps, key, 1)
-    expect(await assessCaptchaRisk(deps, input(overrides))).toBe('challenge')
+    expect((await assessCaptchaRisk(deps, input(overrides))).risk).toBe('challenge')
+  })
+
+  // Regression (issue 11): three failures from one IP put every account behind it (a NAT) behind a challenge.
+  it('asks for a challenge once the IP reaches its own, much higher, threshold, not before', async () => {
+    const { deps } = await setup({ captcha: { challengeAfterFailures: 3, challengeAfterIpFailures: 20 } })
+    await fail(deps, lockoutKeys.ip('203.0.113.7'), 19)
+    expect((await assessCaptchaRisk(deps, input({ meta: { username: 'someone-else' } }))).risk).toBe('low')
+    await fail(deps, lockoutKeys.ip('203.0.113.7'), 1)
+    expect((await assessCaptchaRisk(deps, input({ meta: { username: 'someone-else' } }))).risk).toBe('challenge')
   })
 
   it('does not hold one account’s failures against another account, IP or device', async () => {
@@ -56,33 +64,33 @@ describe('assessCaptchaRisk', () => {
     await fail(deps, lockoutKeys.account('someone-else@example.com'), 5)
     await fail(deps, lockoutKeys.ip('198.51.100.1'), 5)
     await fail(deps, lockoutKeys.device('device-2'), 5)
-    expect(await assessCaptchaRisk(deps, input())).toBe('low')
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
   })
 
   it('always challenges in mode always', async () => {
     const { deps } = await setup({ captcha: { mode: 'always' } })
-    expect(await assessCaptchaRisk(deps, input({ meta: {} }))).toBe('challenge')
+    expect((await assessCaptchaRisk(deps, input({ meta: {} }))).risk).toBe('challenge')
   })
 
   it('is always low in mode off, even after failures and beyond the init limit', async () => {
     const { deps } = await setup({ captcha: { mode: 'off', initPerIpPerMinute: 1 } })
     await fail(deps, lockoutKeys.ip('203.0.113.7'), 10)
-    for (let i = 0; i < 3; i++) expect(await assessCaptchaRisk(deps, input())).toBe('low')
+    for (let i = 0; i < 3; i++) expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
   })
 
   it('rejects past initPerIpPerMinute inits from one IP, whatever the mode, and only for that IP', async () => {
     const { deps } = await setup({ captcha: { mode: 'always', initPerIpPerMinute: 2 } })
-    expect(await assessCaptchaRisk(deps, input())).toBe('challenge')
-    expect(await assessCaptchaRisk(deps, input())).toBe('challenge')
-    expect(await assessCaptchaRisk(deps, input())).toBe('reject')
-    expect(await assessCaptchaRisk(deps, input({ ip: '203.0.113.8' }))).toBe('challenge')
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('challenge')
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('challenge')
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('reject')
+    expect((await assessCaptchaRisk(deps, input({ ip: '203.0.113.8' }))).risk).toBe('challenge')
   })
 
   it('ignores meta that is not an object or holds no identity strings', async () => {
     const { deps } = await setup({ captcha: { challengeAfterFailures: 1 } })
     await fail(deps, lockoutKeys.account('42'), 1)
     for (const meta of [null, 42, 'ann', [1, 2], { username: 42 }, { captcha_sign: 'x', timestamp: 1 }]) {
-      expect(await assessCaptchaRisk(deps, input({ meta }))).toBe('low')
+      expect((await assessCaptchaRisk(deps, input({ meta }))).risk).toBe('low')
     }
   })
 })

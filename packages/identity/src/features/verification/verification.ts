@@ -15,11 +15,11 @@ import type { UserRecord } from '../../stores/user-store.js'
 import type { VerificationRecord } from '../../stores/verification-store.js'
 import type { AuthContext } from '../tokens/sessions.js'
 import { verificationMessage } from './messages.js'
+import { reserveSendBudgets } from './send-budgets.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'verifications' | 'mailer' | 'sms' | 'hmacKey' | 'logger'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'counters' | 'users' | 'verifications' | 'mailer' | 'sms' | 'hmacKey' | 'logger'>
 
 export const CODE_DIGITS = 6
-const DAY_MS = 86_400_000
 
 export interface Address {
   channel: 'email' | 'phone'
@@ -62,9 +62,14 @@ export interface SendVerificationInput {
   locale: Locale
   /** The signed-in caller, when a bearer was sent (required for target CUR_USER). */
   auth: AuthContext | null
+  /** The caller's IP, for the per-IP send budget. */
+  ip: string
 }
 
-/** POST /v1/auth/verification: sends a 6-digit code by e-mail or SMS. */
+/**
+ * POST /v1/auth/verification: sends a 6-digit code by e-mail or SMS, within the send budgets
+ * (send-budgets.ts): over one → resource_exhausted (8) with Retry-After, and nothing is sent.
+ */
 export async function sendVerification(deps: Deps, input: SendVerificationInput): Promise<VerificationReply> {
   const nowMs = deps.clock.nowMs()
   let address: Address
@@ -83,17 +88,7 @@ export async function sendVerification(deps: Deps, input: SendVerificationInput)
     if (input.target === 'USER' && !user) throw new AppError(AccountErrors.user_not_exist, { description: 'no account uses this address' })
   }
 
-  const since = await deps.verifications.recentForAddress(address.value, nowMs - DAY_MS)
-  const interval = deps.config.verification.resendIntervalSeconds * 1000
-  if (since.latestAtMs !== null && nowMs - since.latestAtMs < interval) {
-    throw new AppError(GenericErrors.resource_exhausted, {
-      description: 'a code was sent to this address moments ago; wait before asking again',
-      retryAfterSeconds: (since.latestAtMs + interval - nowMs) / 1000,
-    })
-  }
-  if (since.count >= deps.config.verification.maxPerAddressPerDay) {
-    throw new AppError(GenericErrors.resource_exhausted, { description: 'too many codes sent to this address today', retryAfterSeconds: 3600 })
-  }
+  await reserveSendBudgets(deps, { address: address.value, ip: input.ip })
 
   const id = randomId(12)
   const code = randomDigits(CODE_DIGITS)
