@@ -1,7 +1,7 @@
-import * as Menu from '@radix-ui/react-dropdown-menu'
 import { type DriveFile, type DriveOrderField, FOLDER_KIND } from '@cumulus/protocol'
 import { type CSSProperties, type KeyboardEvent, type MouseEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
+import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
 import { actionsFor, canOpen, type DriveView, type FileAction } from './file-actions'
@@ -246,47 +246,49 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         <div role="gridcell" className="hidden truncate text-sm text-slate-600 md:block dark:text-slate-300">
           {modified}
         </div>
-        <div role="gridcell" className="flex justify-center">
-          <Menu.Root open={menuFor === file.id} onOpenChange={(open) => (open ? openMenu(file, index) : setMenuFor(null))} modal={false}>
-            <Menu.Trigger
-              tabIndex={-1}
-              aria-label={t('drive.actions.menuFor', { name: file.name })}
-              data-testid="row-menu"
-              onClick={(event) => event.stopPropagation()}
-              onDoubleClick={(event) => event.stopPropagation()}
-              className="inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 data-[state=open]:bg-slate-200 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white dark:data-[state=open]:bg-slate-700"
-            >
-              <MoreIcon />
-            </Menu.Trigger>
-            {menuFor === file.id ? (
-              <Menu.Portal>
-                <Menu.Content
-                  align="end"
-                  sideOffset={4}
-                  className={menuContentClass}
-                  onCloseAutoFocus={(event) => {
-                    // Back to the row, not the (unfocusable) trigger; unless the chosen action
-                    // opened a dialog, which has the focus now (taking it back would make the
-                    // dialog's focus trap select all of a rename field).
-                    event.preventDefault()
-                    if (document.querySelector('[role="dialog"]')) return
-                    document.getElementById(rowId(index))?.focus({ preventScroll: true })
-                  }}
+        {/* Clicks in the menu's cell are not the row's (a click whose press landed on the plain
+            trigger and whose release on the Radix one that replaced it reaches the cell). */}
+        <div role="gridcell" className="flex justify-center" onClick={(event) => event.stopPropagation()}>
+          <DeferredMenu
+            open={menuFor === file.id}
+            onOpenChange={(open) => (open ? openMenu(file, index) : setMenuFor(null))}
+            modal={false}
+            trigger={{
+              tabIndex: -1,
+              'aria-label': t('drive.actions.menuFor', { name: file.name }),
+              'data-testid': 'row-menu',
+              onDoubleClick: (event) => event.stopPropagation(),
+              className:
+                'inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 data-[state=open]:bg-slate-200 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white dark:data-[state=open]:bg-slate-700',
+            }}
+            content={{
+              align: 'end',
+              sideOffset: 4,
+              className: menuContentClass,
+              onCloseAutoFocus: (event) => {
+                // Back to the row, not the (unfocusable) trigger; unless the chosen action
+                // opened a dialog, which has the focus now (taking it back would make the
+                // dialog's focus trap select all of a rename field).
+                event.preventDefault()
+                if (document.querySelector('[role="dialog"]')) return
+                document.getElementById(rowId(index))?.focus({ preventScroll: true })
+              },
+            }}
+            items={(Menu) =>
+              actionsFor(targets, view).map((action) => (
+                <Menu.Item
+                  key={action}
+                  onSelect={() => (action === 'open' ? onOpen(file) : onAction(action, targets))}
+                  className={`flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800 ${action === 'delete' || action === 'trash' ? 'text-red-700 dark:text-red-300' : ''}`}
                 >
-                  {actionsFor(targets, view).map((action) => (
-                    <Menu.Item
-                      key={action}
-                      onSelect={() => (action === 'open' ? onOpen(file) : onAction(action, targets))}
-                      className={`flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800 ${action === 'delete' || action === 'trash' ? 'text-red-700 dark:text-red-300' : ''}`}
-                    >
-                      <ActionIcon action={action} />
-                      {actionLabel(action, targets)}
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Portal>
-            ) : null}
-          </Menu.Root>
+                  <ActionIcon action={action} />
+                  {actionLabel(action, targets)}
+                </Menu.Item>
+              ))
+            }
+          >
+            <MoreIcon />
+          </DeferredMenu>
         </div>
       </div>
     )
