@@ -11,7 +11,7 @@ import { Button } from '../components/ui/button'
 import { LoadingBlock, Spinner } from '../components/ui/spinner'
 import { Breadcrumbs } from './breadcrumbs'
 import { pickedFromDrop, pickedFromInput } from './collect-files'
-import { type DriveDialog, DriveDialogs } from './drive-dialogs'
+import type { DriveDialog } from './drive-dialogs'
 import { useDrive } from './drive-context'
 import { DriveNav } from './drive-nav'
 import { DriveToolbar } from './drive-toolbar'
@@ -35,6 +35,14 @@ import { useRememberedOrder } from './use-remembered-order'
 
 /** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
 const PreviewDialog = lazyFrom(onDemand(() => import('./preview-dialog')), (module) => module.PreviewDialog)
+/**
+ * The dialogs (new folder, rename, move and copy, delete, empty trash) with Radix Dialog come when
+ * first needed; pointing at or focusing the list or the toolbar fetches them ahead, so a dialog
+ * opened from a menu or a key is there at once.
+ */
+const driveDialogs = onDemand(() => import('./drive-dialogs'))
+const DriveDialogs = lazyFrom(driveDialogs, (module) => module.DriveDialogs)
+const preloadDialogs = () => void driveDialogs.load().catch(() => undefined)
 
 /** Whether an error is the drive's "no such file or folder". */
 function isNotFound(error: unknown): boolean {
@@ -82,6 +90,9 @@ export function DrivePage({
   const toasts = useToasts()
   const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
   const [dialog, setDialog] = useState<DriveDialog>(null)
+  // Once a dialog has opened, the dialogs stay mounted, so closing one runs Radix's focus return.
+  const [dialogsMounted, setDialogsMounted] = useState(false)
+  if (dialog !== null && !dialogsMounted) setDialogsMounted(true)
   const [previewId, setPreviewId] = useState<string | null>(null)
   // The height the upload panel covers at the bottom of the window: the list keeps that much
   // room below its last row, so every row can scroll above the panel.
@@ -213,7 +224,7 @@ export function DrivePage({
           <QuotaBar about={quota.about} className="px-4" />
         </div>
       </aside>
-      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main">
+      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
         <div className="lg:hidden">
           <DriveNav current={view} layout="row" />
         </div>
@@ -252,17 +263,21 @@ export function DrivePage({
         </div>
       ) : null}
 
-      <DriveDialogs
-        dialog={dialog}
-        onClose={() => setDialog(null)}
-        view={view}
-        folderId={folderId}
-        startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
-        listing={listing}
-        quota={quota}
-        toasts={toasts}
-        onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
-      />
+      {dialogsMounted ? (
+        <Suspense fallback={null}>
+          <DriveDialogs
+            dialog={dialog}
+            onClose={() => setDialog(null)}
+            view={view}
+            folderId={folderId}
+            startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
+            listing={listing}
+            quota={quota}
+            toasts={toasts}
+            onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
+          />
+        </Suspense>
+      ) : null}
       {previewIndex !== -1 ? (
         <Suspense fallback={null}>
           <PreviewDialog
