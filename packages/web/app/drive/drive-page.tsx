@@ -8,12 +8,13 @@ import { PageTitle } from '../components/page-title'
 import { Alert } from '../components/ui/alert'
 import { lazyFrom, onDemand } from '../components/lazy/on-demand'
 import { Button } from '../components/ui/button'
-import { LoadingBlock, Spinner } from '../components/ui/spinner'
+import { Spinner } from '../components/ui/spinner'
 import { Breadcrumbs } from './breadcrumbs'
 import { pickedFromDrop, pickedFromInput } from './collect-files'
 import type { DriveDialog } from './drive-dialogs'
 import { useDrive } from './drive-context'
 import { DriveNav } from './drive-nav'
+import { SkeletonRows } from './drive-skeleton'
 import { DriveToolbar } from './drive-toolbar'
 import { EmptyState } from './empty-state'
 import type { DriveView } from './file-actions'
@@ -158,7 +159,7 @@ export function DrivePage({
       </div>
     )
   } else if (listing.loading) {
-    content = <LoadingBlock label={t('drive.list.loading')} />
+    content = <SkeletonRows label={t('drive.list.loading')} />
   } else if (listing.error && listing.files.length === 0) {
     content = (
       <div className="px-3 py-6 sm:px-0">

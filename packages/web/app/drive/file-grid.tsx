@@ -17,8 +17,8 @@ export const ROW_HEIGHT = 56
 /** Ask for the next page when this few rows are left below the window. */
 const LOAD_AHEAD_ROWS = 60
 
-/** Columns: icon or checkbox, name, size (from sm), modified (from md), actions. */
-const COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_11rem_3rem] items-center'
+/** Columns: icon or checkbox, name, size (from sm), modified (from md), actions (the skeleton shares them). */
+export const GRID_COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_11rem_3rem] items-center'
 
 export interface FileGridProps {
   files: readonly DriveFile[]
@@ -204,7 +204,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         onFocus={(event) => {
           if (event.target === event.currentTarget && selection.focus !== file.id) onSelectionChange({ ...selection, focus: file.id })
         }}
-        className={`${COLUMNS} group cursor-default border-b border-slate-100 outline-none select-none focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-inset dark:border-slate-800/80 ${selected ? 'bg-brand-50 dark:bg-brand-900/35' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+        className={`${GRID_COLUMNS} group cursor-default border-b border-slate-100 outline-none select-none focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-inset dark:border-slate-800/80 ${selected ? 'bg-brand-50 dark:bg-brand-900/35' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
       >
         <div role="gridcell" className="flex justify-center">
           <button
@@ -297,7 +297,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   return (
     <div role="grid" aria-label={label} aria-multiselectable="true" aria-rowcount={complete ? files.length + 1 : -1} onKeyDown={onKeyDown} data-testid="drive-grid">
       <div role="rowgroup" className="sticky z-20 bg-white/95 backdrop-blur dark:bg-slate-950/95" style={{ top: stickyTop }}>
-        <div role="row" aria-rowindex={1} className={`${COLUMNS} h-10 border-b border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400`}>
+        <div role="row" aria-rowindex={1} className={`${GRID_COLUMNS} h-10 border-b border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400`}>
           <div role="columnheader" className="flex justify-center">
             <button
               type="button"

@@ -288,9 +288,13 @@ describe('the drive', () => {
   })
 
   // Regression (issue 10): /drive was server-rendered with a signed-out header ("Sign in") that a
-  // signed-in user saw until the page had hydrated.
-  test('the server renders a neutral header; after hydration the signed-in user sees the account link, never Sign in', async ({ openPage, server }) => {
+  // signed-in user saw until the page had hydrated, and a full-page spinner in place of the drive.
+  test('the server renders a neutral header and a busy skeleton of the drive; after hydration the signed-in user sees the account link, never Sign in', async ({ openPage, server }) => {
     const html = await (await fetch(`${server.url}/drive`)).text()
+    // The drive's layout in grey (toolbar, rows), busy; no spinner.
+    expect(html).toMatch(/<div[^>]*aria-busy="true"[^>]*data-testid="drive-skeleton"/)
+    expect(html).toContain('data-testid="drive-skeleton-rows"')
+    expect(html).not.toContain('data-testid="spinner"')
     expect(html).toContain('data-testid="session-pending"')
     expect(html).not.toContain('data-testid="header-sign-in"')
     expect(html).not.toContain('data-testid="header-account"')
@@ -312,6 +316,7 @@ describe('the drive', () => {
     await page.goto('/drive')
     await page.getByTestId('header-account').waitFor()
     await page.getByTestId('drive-empty').waitFor()
+    expect(await page.getByTestId('drive-skeleton').count()).toBe(0)
     expect(await page.evaluate(() => (window as unknown as { signInSeen: number }).signInSeen)).toBe(0)
     expect(await page.getByTestId('session-pending').count()).toBe(0)
   })
