@@ -110,7 +110,7 @@ export function DrivePage({
 
   const { uploads, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
   const dragging = useFileDrop(view === 'folder', (transfer) => void pickedFromDrop(transfer).then(startUpload, showError))
-  const { onAction, open, download, run } = useFileActions({ api, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
+  const { onAction, open, download, restore, run } = useFileActions({ api, view, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
 
   useEffect(() => {
     for (const file of listing.files) rememberFolder(file)
@@ -276,6 +276,7 @@ export function DrivePage({
             quota={quota}
             toasts={toasts}
             onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
+            onRestore={restore}
           />
         </Suspense>
       ) : null}

@@ -4,7 +4,7 @@ import { useLocale, useT } from '../i18n/use-locale'
 import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
-import { actionsFor, canOpen, type DriveView, type FileAction } from './file-actions'
+import { actionsFor, type DriveView, type FileAction } from './file-actions'
 import { formatBytes, formatDateTime, sizeOf } from './format'
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, FileKindIcon, fileKind, MoreIcon, StarIcon } from './icons'
 import type { ListingOrder } from './listing'
@@ -100,7 +100,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     const ctrl = event.ctrlKey || event.metaKey
     if (event.key === 'Enter' && focused) {
       event.preventDefault()
-      if (canOpen(focused, view)) onOpen(focused)
+      onOpen(focused)
       return
     }
     if (event.key === 'Delete' || (event.key === 'Backspace' && event.metaKey)) {
@@ -137,8 +137,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     if (pointer === 'touch') {
       // Touch has no double click: a tap opens, unless the user is picking several items.
       if (selection.selected.size > 0) onSelectionChange(toggleItem(selection, ids, index))
-      else if (canOpen(file, view)) onOpen(file)
-      else onSelectionChange(clickItem(selection, ids, index))
+      else onOpen(file)
       return
     }
     onSelectionChange(clickItem(selection, ids, index, { range: event.shiftKey, toggle: event.ctrlKey || event.metaKey }))
@@ -192,7 +191,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         data-name={file.name}
         style={style}
         onClick={(event) => onRowClick(event, file, index)}
-        onDoubleClick={() => canOpen(file, view) && onOpen(file)}
+        onDoubleClick={() => onOpen(file)}
         onMouseDown={(event) => {
           // Shift+click selects rows, not the text between them.
           if (event.shiftKey) event.preventDefault()
