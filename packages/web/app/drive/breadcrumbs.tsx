@@ -1,6 +1,6 @@
-import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { ReactNode } from 'react'
 import { useT } from '../i18n/use-locale'
+import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ChevronRightIcon, MoreIcon } from './icons'
 import type { PathStep } from './folder-path'
@@ -53,20 +53,20 @@ export function Breadcrumbs({ steps, renderStep, onChoose, label, headingLevel =
           {step ? (
             renderStep(step, stepClass)
           ) : (
-            <Menu.Root modal={false}>
-              <Menu.Trigger className="inline-flex size-8 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-300 dark:hover:bg-slate-800" aria-label={t('drive.breadcrumb.hidden')}>
-                <MoreIcon className="size-4 rotate-90" />
-              </Menu.Trigger>
-              <Menu.Portal>
-                <Menu.Content align="start" sideOffset={4} className={menuContentClass}>
-                  {folded.map((hidden) => (
-                    <Menu.Item key={hidden.id} onSelect={() => onChoose(hidden)} className="flex cursor-default items-center rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
-                      <span className="max-w-[16rem] truncate">{hidden.name}</span>
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Portal>
-            </Menu.Root>
+            <DeferredMenu
+              modal={false}
+              trigger={{ className: 'inline-flex size-8 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-300 dark:hover:bg-slate-800', 'aria-label': t('drive.breadcrumb.hidden') }}
+              content={{ align: 'start', sideOffset: 4, className: menuContentClass }}
+              items={(Menu) =>
+                folded.map((hidden) => (
+                  <Menu.Item key={hidden.id} onSelect={() => onChoose(hidden)} className="flex cursor-default items-center rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
+                    <span className="max-w-[16rem] truncate">{hidden.name}</span>
+                  </Menu.Item>
+                ))
+              }
+            >
+              <MoreIcon className="size-4 rotate-90" />
+            </DeferredMenu>
           )}
           {index < shown.length ? <ChevronRightIcon className="size-4 shrink-0 text-slate-400 dark:text-slate-500" /> : null}
         </li>

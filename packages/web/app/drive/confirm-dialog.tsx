@@ -11,12 +11,14 @@ export interface ConfirmDialogProps {
   title: string
   text: string
   confirmLabel: string
+  /** `danger` for what cannot be undone (the default), `primary` for a safe action (restore). */
+  tone?: 'danger' | 'primary'
   /** Runs the action; a rejection keeps the dialog open with the error's text. */
   onConfirm(): Promise<void>
 }
 
-/** A question before something that cannot be undone (delete forever, empty the trash). */
-export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, onConfirm }: ConfirmDialogProps) {
+/** A question before an action: something that cannot be undone (delete forever, empty the trash), or restoring a trashed item to open it. */
+export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm }: ConfirmDialogProps) {
   const { t } = useT()
   const describe = useDescribeError()
   const [pending, setPending] = useState(false)
@@ -50,7 +52,7 @@ export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, o
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             {t('common.cancel')}
           </Button>
-          <Button variant="danger" loading={pending} onClick={() => void confirm()}>
+          <Button variant={tone} loading={pending} onClick={() => void confirm()}>
             {confirmLabel}
           </Button>
         </>

@@ -18,6 +18,8 @@ export type DriveDialog =
   | { type: 'move' | 'copy'; files: DriveFile[] }
   | { type: 'delete'; files: DriveFile[] }
   | { type: 'empty-trash' }
+  /** An item of the trash was opened: it says so and offers to restore it (a trashed file's link is refused). */
+  | { type: 'trashed'; file: DriveFile }
   | null
 
 export interface DriveDialogsProps {
@@ -33,10 +35,12 @@ export interface DriveDialogsProps {
   toasts: ReturnType<typeof useToasts>
   /** A folder was created here (the page selects it). */
   onFolderCreated(folder: DriveFile): void
+  /** Restores items from the trash (the list, quota and message kept right); rejects on failure. */
+  onRestore(files: DriveFile[]): Promise<void>
 }
 
-/** New folder, rename, move to, copy to, delete forever and empty trash, with what each does when confirmed. */
-export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listing, quota, toasts, onFolderCreated }: DriveDialogsProps) {
+/** New folder, rename, move to, copy to, delete forever, empty trash and restore to open, with what each does when confirmed. */
+export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listing, quota, toasts, onFolderCreated, onRestore }: DriveDialogsProps) {
   const { t } = useT()
   const tp = usePlural()
   const { api } = useDrive()
@@ -121,6 +125,17 @@ export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listi
           listing.reload()
           quota.refresh()
           toasts.show({ tone: 'success', text: t('drive.toast.trashEmptied') })
+        }}
+      />
+      <ConfirmDialog
+        open={dialog?.type === 'trashed'}
+        onOpenChange={closeOn}
+        title={dialog?.type === 'trashed' ? t('drive.confirm.trashedTitle', { name: dialog.file.name }) : ''}
+        text={dialog?.type === 'trashed' && dialog.file.kind === FOLDER_KIND ? t('drive.confirm.trashedFolderText') : t('drive.confirm.trashedFileText')}
+        confirmLabel={t('drive.actions.restore')}
+        tone="primary"
+        onConfirm={async () => {
+          if (dialog?.type === 'trashed') await onRestore([dialog.file])
         }}
       />
     </>

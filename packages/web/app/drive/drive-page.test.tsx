@@ -251,6 +251,36 @@ describe('DrivePage: Trash and Starred', () => {
     expect([...api.files.values()].find((file) => file.name === 'old.txt')!.trashed).toBe(false)
   })
 
+  // Regression: opening a trashed file tried its preview, whose signed link the server now
+  // refuses (a link dies with its file: 404 file_not_found).
+  it('opening a trashed file says it is in the trash and offers to restore it, with no preview', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'clip.webm', trashed: true }), aFolder({ name: 'Old', trashed: true })])
+    show(api, 'trash')
+    await waitFor(() => expect(rowNames()).toEqual(['Old', 'clip.webm']))
+    await userEvent.dblClick(row('clip.webm'))
+    const dialog = await screen.findByTestId('confirm-dialog')
+    expect(within(dialog).getByRole('heading').textContent).toBe('“clip.webm” is in the trash')
+    expect(within(dialog).getByText('A file in the trash can’t be previewed or downloaded. Restore it to open it.')).toBeDefined()
+    expect(screen.queryByTestId('preview-dialog')).toBeNull()
+    expect(api.callsOf('downloadUrl')).toEqual([])
+    // Cancel leaves it in the trash; Enter on a trashed folder offers the same.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull())
+    row('Old').focus()
+    await userEvent.keyboard('{Enter}')
+    expect(within(await screen.findByTestId('confirm-dialog')).getByText('A folder in the trash can’t be opened. Restore it to open it.')).toBeDefined()
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull())
+
+    await userEvent.dblClick(row('clip.webm'))
+    await userEvent.click(within(await screen.findByTestId('confirm-dialog')).getByRole('button', { name: 'Restore' }))
+    await waitFor(() => expect(rowNames()).toEqual(['Old']))
+    expect(await screen.findByText('“clip.webm” restored')).toBeDefined()
+    expect([...api.files.values()].find((file) => file.name === 'clip.webm')!.trashed).toBe(false)
+    expect(screen.queryByTestId('preview-dialog')).toBeNull()
+    expect(api.callsOf('downloadUrl')).toEqual([])
+  })
+
   it('deletes forever after asking, and empties the trash after asking', async () => {
     const api = new FakeDriveApi([aFile({ name: 'a.txt', trashed: true }), aFile({ name: 'b.txt', trashed: true })])
     show(api, 'trash')

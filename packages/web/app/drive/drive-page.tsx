@@ -8,12 +8,13 @@ import { PageTitle } from '../components/page-title'
 import { Alert } from '../components/ui/alert'
 import { lazyFrom, onDemand } from '../components/lazy/on-demand'
 import { Button } from '../components/ui/button'
-import { LoadingBlock, Spinner } from '../components/ui/spinner'
+import { Spinner } from '../components/ui/spinner'
 import { Breadcrumbs } from './breadcrumbs'
 import { pickedFromDrop, pickedFromInput } from './collect-files'
-import { type DriveDialog, DriveDialogs } from './drive-dialogs'
+import type { DriveDialog } from './drive-dialogs'
 import { useDrive } from './drive-context'
 import { DriveNav } from './drive-nav'
+import { SkeletonRows } from './drive-skeleton'
 import { DriveToolbar } from './drive-toolbar'
 import { EmptyState } from './empty-state'
 import type { DriveView } from './file-actions'
@@ -35,6 +36,14 @@ import { useRememberedOrder } from './use-remembered-order'
 
 /** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
 const PreviewDialog = lazyFrom(onDemand(() => import('./preview-dialog')), (module) => module.PreviewDialog)
+/**
+ * The dialogs (new folder, rename, move and copy, delete, empty trash) with Radix Dialog come when
+ * first needed; pointing at or focusing the list or the toolbar fetches them ahead, so a dialog
+ * opened from a menu or a key is there at once.
+ */
+const driveDialogs = onDemand(() => import('./drive-dialogs'))
+const DriveDialogs = lazyFrom(driveDialogs, (module) => module.DriveDialogs)
+const preloadDialogs = () => void driveDialogs.load().catch(() => undefined)
 
 /** Whether an error is the drive's "no such file or folder". */
 function isNotFound(error: unknown): boolean {
@@ -82,6 +91,9 @@ export function DrivePage({
   const toasts = useToasts()
   const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
   const [dialog, setDialog] = useState<DriveDialog>(null)
+  // Once a dialog has opened, the dialogs stay mounted, so closing one runs Radix's focus return.
+  const [dialogsMounted, setDialogsMounted] = useState(false)
+  if (dialog !== null && !dialogsMounted) setDialogsMounted(true)
   const [previewId, setPreviewId] = useState<string | null>(null)
   // The height the upload panel covers at the bottom of the window: the list keeps that much
   // room below its last row, so every row can scroll above the panel.
@@ -98,7 +110,7 @@ export function DrivePage({
 
   const { uploads, startUpload } = useDriveUploads({ accountId, folderId, listing, quota, showError })
   const dragging = useFileDrop(view === 'folder', (transfer) => void pickedFromDrop(transfer).then(startUpload, showError))
-  const { onAction, open, download, run } = useFileActions({ api, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
+  const { onAction, open, download, restore, run } = useFileActions({ api, view, listing, quota, toasts, openDialog: setDialog, preview: (file) => setPreviewId(file.id), showError })
 
   useEffect(() => {
     for (const file of listing.files) rememberFolder(file)
@@ -147,7 +159,7 @@ export function DrivePage({
       </div>
     )
   } else if (listing.loading) {
-    content = <LoadingBlock label={t('drive.list.loading')} />
+    content = <SkeletonRows label={t('drive.list.loading')} />
   } else if (listing.error && listing.files.length === 0) {
     content = (
       <div className="px-3 py-6 sm:px-0">
@@ -213,7 +225,7 @@ export function DrivePage({
           <QuotaBar about={quota.about} className="px-4" />
         </div>
       </aside>
-      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main">
+      <div className="min-w-0 flex-1" style={{ paddingBottom: Math.max(LIST_BOTTOM_ROOM_PX, panelHeight + PANEL_CLEARANCE_PX) }} data-testid="drive-main" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
         <div className="lg:hidden">
           <DriveNav current={view} layout="row" />
         </div>
@@ -252,17 +264,22 @@ export function DrivePage({
         </div>
       ) : null}
 
-      <DriveDialogs
-        dialog={dialog}
-        onClose={() => setDialog(null)}
-        view={view}
-        folderId={folderId}
-        startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
-        listing={listing}
-        quota={quota}
-        toasts={toasts}
-        onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
-      />
+      {dialogsMounted ? (
+        <Suspense fallback={null}>
+          <DriveDialogs
+            dialog={dialog}
+            onClose={() => setDialog(null)}
+            view={view}
+            folderId={folderId}
+            startPath={view === 'folder' && path.status === 'ready' ? path.steps : rootOnly(rootName)}
+            listing={listing}
+            quota={quota}
+            toasts={toasts}
+            onFolderCreated={(folder: DriveFile) => setSelection({ selected: new Set([folder.id]), anchor: folder.id, focus: folder.id })}
+            onRestore={restore}
+          />
+        </Suspense>
+      ) : null}
       {previewIndex !== -1 ? (
         <Suspense fallback={null}>
           <PreviewDialog

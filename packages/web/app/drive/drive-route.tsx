@@ -3,8 +3,9 @@ import { type ClientLoaderFunctionArgs, useLoaderData, useLocation, useNavigate 
 import { DriveProvider } from './drive-context'
 import { loadDriveApi } from './drive-client'
 import { DrivePage } from './drive-page'
+import { DriveSkeleton } from './drive-skeleton'
 import type { DriveView } from './file-actions'
-import { ProtectedPageFallback } from '../components/protected-page-fallback'
+import { PageTitle } from '../components/page-title'
 import { localeFromPath } from '../i18n/locale-routing'
 import { useLocale, useT } from '../i18n/use-locale'
 import { REDIRECT_PARAM, requireSignedIn } from '../middleware/auth'
@@ -22,9 +23,19 @@ export async function driveClientLoader(args: Pick<ClientLoaderFunctionArgs, 're
 }
 driveClientLoader.hydrate = true as const
 
+/**
+ * What the server renders for a drive page (it has no session) and the browser shows until the
+ * auth middleware and the drive client are done: the drive's layout as a busy skeleton, not a
+ * spinner, so the first paint has the shape of the page that follows.
+ */
 export function DriveHydrateFallback() {
   const { t } = useT()
-  return <ProtectedPageFallback title={t('drive.title')} />
+  return (
+    <>
+      <PageTitle title={t('drive.title')} description={t('drive.description')} />
+      <DriveSkeleton label={t('drive.list.loading')} />
+    </>
+  )
 }
 
 export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: string }) {

@@ -1,7 +1,8 @@
-import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { DriveFile, DriveOrderField } from '@cumulus/protocol'
 import type { ReactNode } from 'react'
 import { useT } from '../i18n/use-locale'
+import { DeferredMenu } from '../components/lazy/deferred-menu'
+import type { MenuKit } from '../components/lazy/menu-types'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
 import { actionsFor, type DriveView, type FileAction } from './file-actions'
@@ -18,7 +19,7 @@ const textBase = 'inline-flex shrink-0 items-center gap-2 rounded-xl text-sm foc
 const textButton = `${textBase} h-10 px-3.5 font-semibold`
 const itemClass = 'flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800'
 
-function MenuItem({ onSelect, children, testId }: { onSelect(): void; children: ReactNode; testId?: string }) {
+function MenuItem({ Menu, onSelect, children, testId }: { Menu: MenuKit; onSelect(): void; children: ReactNode; testId?: string }) {
   return (
     <Menu.Item onSelect={onSelect} className={itemClass} data-testid={testId}>
       {children}
@@ -60,14 +61,16 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
   const actionLabel = useActionLabel()
 
   const sortMenu = (
-    <Menu.Root modal={false}>
-      <Menu.Trigger className={`${textBase} h-9 px-2.5 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white`} aria-label={`${t('drive.toolbar.sortBy')}: ${t(`drive.sort.${order.field}`)}, ${order.direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending')}`} data-testid="sort-menu">
-        <SortIcon className="size-4" />
-        <span className="max-sm:sr-only">{t(`drive.sort.${order.field}`)}</span>
-        {order.direction === 'asc' ? <ArrowUpIcon className="size-3.5" /> : <ArrowDownIcon className="size-3.5" />}
-      </Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content align="end" sideOffset={4} className={menuContentClass}>
+    <DeferredMenu
+      modal={false}
+      trigger={{
+        className: `${textBase} h-9 px-2.5 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white`,
+        'aria-label': `${t('drive.toolbar.sortBy')}: ${t(`drive.sort.${order.field}`)}, ${order.direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending')}`,
+        'data-testid': 'sort-menu',
+      }}
+      content={{ align: 'end', sideOffset: 4, className: menuContentClass }}
+      items={(Menu) => (
+        <>
           <Menu.Label className="px-3 pt-1.5 pb-1 text-xs font-semibold text-slate-500 dark:text-slate-400">{t('drive.toolbar.sortBy')}</Menu.Label>
           <Menu.RadioGroup value={order.field} onValueChange={(field) => onOrderChange({ ...order, field: field as DriveOrderField })}>
             {(['name', 'size', 'modified_time'] as const).map((field) => (
@@ -91,9 +94,13 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
               </Menu.RadioItem>
             ))}
           </Menu.RadioGroup>
-        </Menu.Content>
-      </Menu.Portal>
-    </Menu.Root>
+        </>
+      )}
+    >
+      <SortIcon className="size-4" />
+      <span className="max-sm:sr-only">{t(`drive.sort.${order.field}`)}</span>
+      {order.direction === 'asc' ? <ArrowUpIcon className="size-3.5" /> : <ArrowDownIcon className="size-3.5" />}
+    </DeferredMenu>
   )
 
   let second: ReactNode
@@ -122,21 +129,21 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
             </button>
           ) : null}
           {actions.length > 1 ? (
-            <Menu.Root modal={false}>
-              <Menu.Trigger className={`${barButton}`} aria-label={t('drive.toolbar.more')}>
-                <MoreIcon />
-              </Menu.Trigger>
-              <Menu.Portal>
-                <Menu.Content align="end" sideOffset={4} className={menuContentClass}>
-                  {actions.slice(0, -1).map((action) => (
-                    <MenuItem key={action} onSelect={() => onAction(action, [...selected])}>
-                      <ActionIcon action={action} />
-                      {actionLabel(action, selected)}
-                    </MenuItem>
-                  ))}
-                </Menu.Content>
-              </Menu.Portal>
-            </Menu.Root>
+            <DeferredMenu
+              modal={false}
+              trigger={{ className: barButton, 'aria-label': t('drive.toolbar.more') }}
+              content={{ align: 'end', sideOffset: 4, className: menuContentClass }}
+              items={(Menu) =>
+                actions.slice(0, -1).map((action) => (
+                  <MenuItem key={action} Menu={Menu} onSelect={() => onAction(action, [...selected])}>
+                    <ActionIcon action={action} />
+                    {actionLabel(action, selected)}
+                  </MenuItem>
+                ))
+              }
+            >
+              <MoreIcon />
+            </DeferredMenu>
           ) : null}
         </div>
       </div>
@@ -166,24 +173,26 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
               <button type="button" className={`${iconButton} sm:hidden`} aria-label={t('drive.toolbar.newFolder')} onClick={onNewFolder}>
                 <FolderPlusIcon />
               </button>
-              <Menu.Root modal={false}>
-                <Menu.Trigger className={`${textButton} bg-brand-600 text-white shadow-sm hover:bg-brand-700 max-sm:w-10 max-sm:justify-center max-sm:px-0`} data-testid="upload-menu" aria-label={t('drive.toolbar.upload')}>
-                  <PlusIcon />
-                  <span className="max-sm:hidden">{t('drive.toolbar.upload')}</span>
-                </Menu.Trigger>
-                <Menu.Portal>
-                  <Menu.Content align="end" sideOffset={6} className={menuContentClass}>
-                    <MenuItem onSelect={() => onUploadFiles?.()} testId="upload-files">
+              <DeferredMenu
+                modal={false}
+                trigger={{ className: `${textButton} bg-brand-600 text-white shadow-sm hover:bg-brand-700 max-sm:w-10 max-sm:justify-center max-sm:px-0`, 'data-testid': 'upload-menu', 'aria-label': t('drive.toolbar.upload') }}
+                content={{ align: 'end', sideOffset: 6, className: menuContentClass }}
+                items={(Menu) => (
+                  <>
+                    <MenuItem Menu={Menu} onSelect={() => onUploadFiles?.()} testId="upload-files">
                       <FileUploadIcon className="size-4" />
                       {t('drive.toolbar.uploadFiles')}
                     </MenuItem>
-                    <MenuItem onSelect={() => onUploadFolder?.()} testId="upload-folder">
+                    <MenuItem Menu={Menu} onSelect={() => onUploadFolder?.()} testId="upload-folder">
                       <FolderUploadIcon className="size-4" />
                       {t('drive.toolbar.uploadFolder')}
                     </MenuItem>
-                  </Menu.Content>
-                </Menu.Portal>
-              </Menu.Root>
+                  </>
+                )}
+              >
+                <PlusIcon />
+                <span className="max-sm:hidden">{t('drive.toolbar.upload')}</span>
+              </DeferredMenu>
             </>
           ) : null}
           {view === 'trash' ? (

@@ -6,14 +6,6 @@ export type FileAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'sta
 export type DriveView = 'folder' | 'starred' | 'trash'
 
 /**
- * Whether "open" does something: a folder opens, a file opens the preview (which offers the
- * download for kinds it cannot show). Nothing opens from the trash.
- */
-export function canOpen(_file: DriveFile, view: DriveView): boolean {
-  return view !== 'trash'
-}
-
-/**
  * The actions offered for `targets` in a view, in menu order. The trash offers only restore and
  * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
  * download for files only (a folder has no content link).
@@ -23,7 +15,7 @@ export function actionsFor(targets: readonly DriveFile[], view: DriveView): File
   if (view === 'trash') return ['restore', 'delete']
   const single = targets.length === 1
   const actions: FileAction[] = []
-  if (single && canOpen(targets[0]!, view)) actions.push('open')
+  if (single) actions.push('open')
   if (targets.every((file) => file.kind !== FOLDER_KIND)) actions.push('download')
   if (single) actions.push('rename')
   actions.push('move', 'copy')

@@ -111,14 +111,14 @@ describe('FileGrid', () => {
     expect(onAction).toHaveBeenLastCalledWith('rename', [files[1]])
   })
 
-  it('in the trash, Delete asks to delete forever, and nothing opens', async () => {
+  it('in the trash, Delete asks to delete forever, and Enter opens (the page offers to restore the item)', async () => {
     const onOpen = vi.fn()
     const onAction = vi.fn()
     const files = [aFolder({ name: 'Old', trashed: true })]
     renderPage(<Harness files={files} view="trash" onOpen={onOpen} onAction={onAction} />)
     await userEvent.click(row('Old'))
     await userEvent.keyboard('{Enter}{Delete}')
-    expect(onOpen).not.toHaveBeenCalled()
+    expect(onOpen).toHaveBeenCalledWith(files[0])
     expect(onAction).toHaveBeenCalledWith('delete', files)
   })
 

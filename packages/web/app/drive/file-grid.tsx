@@ -1,10 +1,10 @@
-import * as Menu from '@radix-ui/react-dropdown-menu'
 import { type DriveFile, type DriveOrderField, FOLDER_KIND } from '@cumulus/protocol'
 import { type CSSProperties, type KeyboardEvent, type MouseEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
+import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
-import { actionsFor, canOpen, type DriveView, type FileAction } from './file-actions'
+import { actionsFor, type DriveView, type FileAction } from './file-actions'
 import { formatBytes, formatDateTime, sizeOf } from './format'
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, FileKindIcon, fileKind, MoreIcon, StarIcon } from './icons'
 import type { ListingOrder } from './listing'
@@ -17,8 +17,8 @@ export const ROW_HEIGHT = 56
 /** Ask for the next page when this few rows are left below the window. */
 const LOAD_AHEAD_ROWS = 60
 
-/** Columns: icon or checkbox, name, size (from sm), modified (from md), actions. */
-const COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_11rem_3rem] items-center'
+/** Columns: icon or checkbox, name, size (from sm), modified (from md), actions (the skeleton shares them). */
+export const GRID_COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_11rem_3rem] items-center'
 
 export interface FileGridProps {
   files: readonly DriveFile[]
@@ -100,7 +100,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     const ctrl = event.ctrlKey || event.metaKey
     if (event.key === 'Enter' && focused) {
       event.preventDefault()
-      if (canOpen(focused, view)) onOpen(focused)
+      onOpen(focused)
       return
     }
     if (event.key === 'Delete' || (event.key === 'Backspace' && event.metaKey)) {
@@ -137,8 +137,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     if (pointer === 'touch') {
       // Touch has no double click: a tap opens, unless the user is picking several items.
       if (selection.selected.size > 0) onSelectionChange(toggleItem(selection, ids, index))
-      else if (canOpen(file, view)) onOpen(file)
-      else onSelectionChange(clickItem(selection, ids, index))
+      else onOpen(file)
       return
     }
     onSelectionChange(clickItem(selection, ids, index, { range: event.shiftKey, toggle: event.ctrlKey || event.metaKey }))
@@ -192,7 +191,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         data-name={file.name}
         style={style}
         onClick={(event) => onRowClick(event, file, index)}
-        onDoubleClick={() => canOpen(file, view) && onOpen(file)}
+        onDoubleClick={() => onOpen(file)}
         onMouseDown={(event) => {
           // Shift+click selects rows, not the text between them.
           if (event.shiftKey) event.preventDefault()
@@ -204,7 +203,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         onFocus={(event) => {
           if (event.target === event.currentTarget && selection.focus !== file.id) onSelectionChange({ ...selection, focus: file.id })
         }}
-        className={`${COLUMNS} group cursor-default border-b border-slate-100 outline-none select-none focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-inset dark:border-slate-800/80 ${selected ? 'bg-brand-50 dark:bg-brand-900/35' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+        className={`${GRID_COLUMNS} group cursor-default border-b border-slate-100 outline-none select-none focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-inset dark:border-slate-800/80 ${selected ? 'bg-brand-50 dark:bg-brand-900/35' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
       >
         <div role="gridcell" className="flex justify-center">
           <button
@@ -246,47 +245,49 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
         <div role="gridcell" className="hidden truncate text-sm text-slate-600 md:block dark:text-slate-300">
           {modified}
         </div>
-        <div role="gridcell" className="flex justify-center">
-          <Menu.Root open={menuFor === file.id} onOpenChange={(open) => (open ? openMenu(file, index) : setMenuFor(null))} modal={false}>
-            <Menu.Trigger
-              tabIndex={-1}
-              aria-label={t('drive.actions.menuFor', { name: file.name })}
-              data-testid="row-menu"
-              onClick={(event) => event.stopPropagation()}
-              onDoubleClick={(event) => event.stopPropagation()}
-              className="inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 data-[state=open]:bg-slate-200 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white dark:data-[state=open]:bg-slate-700"
-            >
-              <MoreIcon />
-            </Menu.Trigger>
-            {menuFor === file.id ? (
-              <Menu.Portal>
-                <Menu.Content
-                  align="end"
-                  sideOffset={4}
-                  className={menuContentClass}
-                  onCloseAutoFocus={(event) => {
-                    // Back to the row, not the (unfocusable) trigger; unless the chosen action
-                    // opened a dialog, which has the focus now (taking it back would make the
-                    // dialog's focus trap select all of a rename field).
-                    event.preventDefault()
-                    if (document.querySelector('[role="dialog"]')) return
-                    document.getElementById(rowId(index))?.focus({ preventScroll: true })
-                  }}
+        {/* Clicks in the menu's cell are not the row's (a click whose press landed on the plain
+            trigger and whose release on the Radix one that replaced it reaches the cell). */}
+        <div role="gridcell" className="flex justify-center" onClick={(event) => event.stopPropagation()}>
+          <DeferredMenu
+            open={menuFor === file.id}
+            onOpenChange={(open) => (open ? openMenu(file, index) : setMenuFor(null))}
+            modal={false}
+            trigger={{
+              tabIndex: -1,
+              'aria-label': t('drive.actions.menuFor', { name: file.name }),
+              'data-testid': 'row-menu',
+              onDoubleClick: (event) => event.stopPropagation(),
+              className:
+                'inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-500 data-[state=open]:bg-slate-200 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-white dark:data-[state=open]:bg-slate-700',
+            }}
+            content={{
+              align: 'end',
+              sideOffset: 4,
+              className: menuContentClass,
+              onCloseAutoFocus: (event) => {
+                // Back to the row, not the (unfocusable) trigger; unless the chosen action
+                // opened a dialog, which has the focus now (taking it back would make the
+                // dialog's focus trap select all of a rename field).
+                event.preventDefault()
+                if (document.querySelector('[role="dialog"]')) return
+                document.getElementById(rowId(index))?.focus({ preventScroll: true })
+              },
+            }}
+            items={(Menu) =>
+              actionsFor(targets, view).map((action) => (
+                <Menu.Item
+                  key={action}
+                  onSelect={() => (action === 'open' ? onOpen(file) : onAction(action, targets))}
+                  className={`flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800 ${action === 'delete' || action === 'trash' ? 'text-red-700 dark:text-red-300' : ''}`}
                 >
-                  {actionsFor(targets, view).map((action) => (
-                    <Menu.Item
-                      key={action}
-                      onSelect={() => (action === 'open' ? onOpen(file) : onAction(action, targets))}
-                      className={`flex cursor-default items-center gap-2.5 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800 ${action === 'delete' || action === 'trash' ? 'text-red-700 dark:text-red-300' : ''}`}
-                    >
-                      <ActionIcon action={action} />
-                      {actionLabel(action, targets)}
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Portal>
-            ) : null}
-          </Menu.Root>
+                  <ActionIcon action={action} />
+                  {actionLabel(action, targets)}
+                </Menu.Item>
+              ))
+            }
+          >
+            <MoreIcon />
+          </DeferredMenu>
         </div>
       </div>
     )
@@ -295,7 +296,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   return (
     <div role="grid" aria-label={label} aria-multiselectable="true" aria-rowcount={complete ? files.length + 1 : -1} onKeyDown={onKeyDown} data-testid="drive-grid">
       <div role="rowgroup" className="sticky z-20 bg-white/95 backdrop-blur dark:bg-slate-950/95" style={{ top: stickyTop }}>
-        <div role="row" aria-rowindex={1} className={`${COLUMNS} h-10 border-b border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400`}>
+        <div role="row" aria-rowindex={1} className={`${GRID_COLUMNS} h-10 border-b border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400`}>
           <div role="columnheader" className="flex justify-center">
             <button
               type="button"

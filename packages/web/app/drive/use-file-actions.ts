@@ -4,7 +4,7 @@ import { useLocale } from '../i18n/use-locale'
 import { pagePath } from '../navigation/locale-link'
 import type { DriveApi } from './drive-api'
 import type { DriveDialog } from './drive-dialogs'
-import { type FileAction, inEachBatch } from './file-actions'
+import { type DriveView, type FileAction, inEachBatch } from './file-actions'
 import { forgetFolder, rememberFolder } from './folder-path'
 import type { Listing } from './use-listing'
 import type { useToasts } from './toasts'
@@ -37,6 +37,7 @@ export function takeListFocusWish(): boolean {
 
 export interface FileActionDeps {
   api: DriveApi
+  view: DriveView
   listing: Listing
   quota: { refresh(): void }
   toasts: ReturnType<typeof useToasts>
@@ -53,7 +54,7 @@ export interface FileActionDeps {
  * (in batches), the list and quota kept right without a reload, and a toast (with Undo after
  * moving to the trash). Actions that need a choice first open their dialog.
  */
-export function useFileActions({ api, listing, quota, toasts, openDialog, preview, showError }: FileActionDeps) {
+export function useFileActions({ api, view, listing, quota, toasts, openDialog, preview, showError }: FileActionDeps) {
   const tp = usePlural()
   const locale = useLocale()
   const navigate = useNavigate()
@@ -63,13 +64,25 @@ export function useFileActions({ api, listing, quota, toasts, openDialog, previe
   }
 
   function open(file: DriveFile) {
-    if (file.kind === FOLDER_KIND) {
+    if (view === 'trash') {
+      // A trashed item has no working link (the server refuses it) and no folder page: say
+      // where it is and offer to restore it, rather than a preview that would fail.
+      openDialog({ type: 'trashed', file })
+    } else if (file.kind === FOLDER_KIND) {
       rememberFolder(file)
       focusListOnArrival = true
       void navigate(pagePath('drive-folder', locale, { folderId: file.id }))
     } else {
       preview(file)
     }
+  }
+
+  /** Takes files out of the trash: the list (the trash's) loses them, the quota and a message follow. */
+  async function restore(files: readonly DriveFile[]) {
+    await inEachBatch(files, (batch) => api.untrash(batch))
+    listing.remove(files.map((file) => file.id))
+    quota.refresh()
+    toasts.show({ tone: 'success', text: tp('drive.toast.restored', files.length, { name: files[0]!.name }) })
   }
 
   async function download(files: readonly DriveFile[]) {
@@ -128,15 +141,10 @@ export function useFileActions({ api, listing, quota, toasts, openDialog, previe
         })
         return
       case 'restore':
-        run(async () => {
-          await inEachBatch(targets, (batch) => api.untrash(batch))
-          listing.remove(targets.map((file) => file.id))
-          quota.refresh()
-          toasts.show({ tone: 'success', text: tp('drive.toast.restored', count, one) })
-        })
+        run(() => restore(targets))
         return
     }
   }
 
-  return { onAction, open, download, run }
+  return { onAction, open, download, restore, run }
 }

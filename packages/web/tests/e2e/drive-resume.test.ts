@@ -34,7 +34,8 @@ test('an upload interrupted by a reload continues from where it stopped when the
     await page.reload()
     await waitForHydration(page)
     const earlier = page.getByTestId('earlier-uploads')
-    await earlier.getByText('movie.bin').waitFor()
+    // The name is shown cut to fit and read whole by screen readers (FileName): find it by its title.
+    await earlier.getByTitle('movie.bin', { exact: true }).waitFor()
     expect(await earlier.getByText(en.drive.upload.earlier.title).count()).toBe(1)
 
     const offsets: number[] = []

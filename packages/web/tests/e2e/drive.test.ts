@@ -1,7 +1,7 @@
 // The drive pages in a real browser against the real server: a newcomer signs up, uploads a
 // folder (with progress visible while the upload is slowed down), opens it, previews a video
 // (the browser streams it from the signed link with Range requests), renames, moves, trashes
-// and restores a file; files dropped on the page upload; and the pages pass axe-core in both
+// and restores a file (opening it in the trash offers the restore, not a preview); files dropped on the page upload; and the pages pass axe-core in both
 // themes, on a desktop and a phone.
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
@@ -105,6 +105,20 @@ describe('the drive', () => {
     await page.getByRole('navigation', { name: en.drive.nav.label }).first().getByRole('link', { name: en.drive.nav.trash }).click()
     await waitForPath(page, '/drive/trash')
     await expect.poll(() => rowNames(page)).toEqual(['journal.txt'])
+    // Opening a trashed file offers to restore it instead of a preview (the server refuses a
+    // trashed file's link): no content request, no preview.
+    const contentRequests: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/drive/v1/content/')) contentRequests.push(request.url())
+    })
+    await driveRow(page, 'journal.txt').dblclick()
+    const trashed = page.getByTestId('confirm-dialog')
+    await trashed.getByRole('heading', { name: fill(en.drive.confirm.trashedTitle, { name: 'journal.txt' }) }).waitFor()
+    await trashed.getByText(en.drive.confirm.trashedFileText).waitFor()
+    await trashed.getByRole('button', { name: en.common.cancel }).click()
+    await trashed.waitFor({ state: 'detached' })
+    expect(await page.getByTestId('preview-dialog').count()).toBe(0)
+    expect(contentRequests).toEqual([])
     await rowAction(page, 'journal.txt', en.drive.actions.restore)
     await toast(page, fill(en.drive.toast.restored.one, { name: 'journal.txt' }))
     await page.getByTestId('drive-empty').waitFor()
@@ -288,9 +302,13 @@ describe('the drive', () => {
   })
 
   // Regression (issue 10): /drive was server-rendered with a signed-out header ("Sign in") that a
-  // signed-in user saw until the page had hydrated.
-  test('the server renders a neutral header; after hydration the signed-in user sees the account link, never Sign in', async ({ openPage, server }) => {
+  // signed-in user saw until the page had hydrated, and a full-page spinner in place of the drive.
+  test('the server renders a neutral header and a busy skeleton of the drive; after hydration the signed-in user sees the account link, never Sign in', async ({ openPage, server }) => {
     const html = await (await fetch(`${server.url}/drive`)).text()
+    // The drive's layout in grey (toolbar, rows), busy; no spinner.
+    expect(html).toMatch(/<div[^>]*aria-busy="true"[^>]*data-testid="drive-skeleton"/)
+    expect(html).toContain('data-testid="drive-skeleton-rows"')
+    expect(html).not.toContain('data-testid="spinner"')
     expect(html).toContain('data-testid="session-pending"')
     expect(html).not.toContain('data-testid="header-sign-in"')
     expect(html).not.toContain('data-testid="header-account"')
@@ -312,6 +330,7 @@ describe('the drive', () => {
     await page.goto('/drive')
     await page.getByTestId('header-account').waitFor()
     await page.getByTestId('drive-empty').waitFor()
+    expect(await page.getByTestId('drive-skeleton').count()).toBe(0)
     expect(await page.evaluate(() => (window as unknown as { signInSeen: number }).signInSeen)).toBe(0)
     expect(await page.getByTestId('session-pending').count()).toBe(0)
   })

@@ -105,6 +105,9 @@ export default {
     emptyTitle: 'Empty the trash?',
     emptyText: 'Everything in the trash will be deleted forever. This cannot be undone.',
     emptySubmit: 'Empty trash',
+    trashedTitle: '“{{name}}” is in the trash',
+    trashedFileText: 'A file in the trash can’t be previewed or downloaded. Restore it to open it.',
+    trashedFolderText: 'A folder in the trash can’t be opened. Restore it to open it.',
   },
   toast: {
     region: 'Notifications',

@@ -106,6 +106,9 @@ export default {
     emptyTitle: 'Kosongkan sampah?',
     emptyText: 'Semua yang ada di sampah akan dihapus selamanya. Tindakan ini tidak dapat dibatalkan.',
     emptySubmit: 'Kosongkan sampah',
+    trashedTitle: '“{{name}}” ada di sampah',
+    trashedFileText: 'File di sampah tidak dapat dipratinjau atau diunduh. Pulihkan file ini untuk membukanya.',
+    trashedFolderText: 'Folder di sampah tidak dapat dibuka. Pulihkan folder ini untuk membukanya.',
   },
   toast: {
     region: 'Notifikasi',

@@ -106,6 +106,9 @@ export default {
     emptyTitle: '휴지통을 비울까요?',
     emptyText: '휴지통의 모든 항목이 영구 삭제됩니다. 이 작업은 되돌릴 수 없습니다.',
     emptySubmit: '휴지통 비우기',
+    trashedTitle: '“{{name}}”은(는) 휴지통에 있습니다',
+    trashedFileText: '휴지통에 있는 파일은 미리 보거나 다운로드할 수 없습니다. 열려면 먼저 복원하세요.',
+    trashedFolderText: '휴지통에 있는 폴더는 열 수 없습니다. 열려면 먼저 복원하세요.',
   },
   toast: {
     region: '알림',

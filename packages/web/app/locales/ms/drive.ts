@@ -106,6 +106,9 @@ export default {
     emptyTitle: 'Kosongkan sampah?',
     emptyText: 'Semua dalam sampah akan dipadam selama-lamanya. Tindakan ini tidak boleh dibuat asal.',
     emptySubmit: 'Kosongkan sampah',
+    trashedTitle: '“{{name}}” berada dalam sampah',
+    trashedFileText: 'Fail dalam sampah tidak boleh dipratonton atau dimuat turun. Pulihkan fail ini untuk membukanya.',
+    trashedFolderText: 'Folder dalam sampah tidak boleh dibuka. Pulihkan folder ini untuk membukanya.',
   },
   toast: {
     region: 'Pemberitahuan',

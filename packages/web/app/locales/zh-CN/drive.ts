@@ -106,6 +106,9 @@ export default {
     emptyTitle: '清空回收站？',
     emptyText: '回收站中的所有内容都将被彻底删除。此操作无法撤消。',
     emptySubmit: '清空回收站',
+    trashedTitle: '“{{name}}”在回收站中',
+    trashedFileText: '回收站中的文件无法预览或下载。请先还原，再打开。',
+    trashedFolderText: '回收站中的文件夹无法打开。请先还原，再打开。',
   },
   toast: {
     region: '通知',

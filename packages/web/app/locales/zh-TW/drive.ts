@@ -106,6 +106,9 @@ export default {
     emptyTitle: '要清空垃圾桶嗎？',
     emptyText: '垃圾桶中的所有項目都會永久刪除。這項操作無法復原。',
     emptySubmit: '清空垃圾桶',
+    trashedTitle: '「{{name}}」在垃圾桶中',
+    trashedFileText: '垃圾桶中的檔案無法預覽或下載。請先還原，再開啟。',
+    trashedFolderText: '垃圾桶中的資料夾無法開啟。請先還原，再開啟。',
   },
   toast: {
     region: '通知',
