@@ -122,8 +122,11 @@ describe('the drive', () => {
     await rowAction(page, 'journal.txt', en.drive.actions.restore)
     await toast(page, fill(en.drive.toast.restored.one, { name: 'journal.txt' }))
     await page.getByTestId('drive-empty').waitFor()
+    // A full page load: server render, hydration, the session and the listing; on a busy machine
+    // that takes longer than a poll's default second, so wait for the rows with Playwright's timeout.
     await page.goto(dataPath)
-    await expect.poll(() => rowNames(page)).toEqual(['big.bin', 'journal.txt'])
+    await driveRow(page, 'journal.txt').waitFor()
+    expect(await rowNames(page)).toEqual(['big.bin', 'journal.txt'])
   })
 
   test('a signed-out visit to a drive page goes to the login page and comes back after signing in', async ({ openPage, server }) => {
