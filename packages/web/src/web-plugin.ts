@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import { AppError, GenericErrors } from '@cumulus/protocol'
+import { AppError, GenericErrors, sameOriginLocation } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { negotiateEncoding, VARIANT_CODINGS, type VariantCoding } from './accept-encoding.js'
@@ -106,8 +106,13 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
   })
 }
 
+/** The origin this request was sent to, as the browser sees it. */
+function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`
+}
+
 function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const origin = `${request.protocol}://${request.host}`
+  const origin = originOf(request)
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue
@@ -120,12 +125,25 @@ function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
     if (!reply.raw.writableFinished) controller.abort()
   })
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body instanceof Readable
-  return new Request(new URL(request.url, origin), {
+  return new Request(requestUrlOf(request.url, origin), {
     method: request.method,
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(request.body as Readable) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit)
+}
+
+/**
+ * The URL of a request: its target appended to the origin, never resolved against it. Resolving
+ * reads a target of `//evil.example` as another host (or `//` as no URL at all); appended, it is
+ * the path `//evil.example` on this origin, which the router answers with its 404 page.
+ */
+function requestUrlOf(target: string, origin: string): URL {
+  try {
+    return new URL(`${origin}${target.startsWith('/') ? target : `/${target}`}`)
+  } catch {
+    throw new AppError(GenericErrors.invalid_argument, { description: 'the request target or Host header is not a valid URL' })
+  }
 }
 
 /** The response's status and headers without the given Set-Cookie values (the body is not read). */
@@ -167,7 +185,11 @@ function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, respons
   reply.status(response.status)
   for (const [name, value] of response.headers) {
     if (name === 'set-cookie') continue
-    reply.header(name, value)
+    // The app builds its redirects with sameOriginLocation already; this is the backstop for
+    // every Location this plugin sends, so no route (today's or tomorrow's) can redirect a
+    // visitor off our origin with a target taken from the request.
+    if (name === 'location') reply.header(name, sameOriginLocation(value, originOf(request)))
+    else reply.header(name, value)
   }
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) reply.header('set-cookie', cookies)
