@@ -9,6 +9,7 @@ import { tokenRoutes } from './features/tokens/routes.js'
 import { userRoutes } from './features/users/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
+import { clientErrorHandler } from './http/client-error.js'
 import { sendError, toAppError } from './http/error-handler.js'
 import { httpKit, requestIdOf } from './http/http-kit.js'
 
@@ -41,6 +42,12 @@ export function baseServerOptions(
       reply.header('x-request-id', request.id)
       return sendError(request, reply, toAppError(error), domainOf(request))
     },
+    // Requests Node's parser refuses never reach Fastify's routing (20 KB of headers, a
+    // `Content-Length: abc`); they get the contract's body too, written by hand.
+    clientErrorHandler: clientErrorHandler((path) => domainOf({ url: path } as FastifyRequest)),
+    // Node answers an HTTP/1.1 request without Host with its own empty 400; the HTTP kit refuses
+    // it instead, in the contract's shape (httpKit's onRequest hook).
+    http: { requireHostHeader: false },
     loggerInstance: deps.logger,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     bodyLimit: MAX_JSON_BODY_BYTES,
