@@ -20,6 +20,14 @@ export interface IdentityRoutesOptions {
 /** Every identity route, as one encapsulated plugin the server can mount beside drive and web. */
 export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRoutesOptions) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  // Identity replies carry tokens (sign-in, sign-up, the token grant, sudo) or personal data
+  // (/v1/user/me): no cache, shared or the browser's, may keep them (RFC 6749 5.1). One rule for
+  // every reply of these routes, errors included, so a new route cannot forget it; the public
+  // documents (the JWKS, discovery, icons) set their own Cache-Control in their handlers.
+  typed.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store')
+    reply.header('pragma', 'no-cache')
+  })
   await typed.register(captchaRoutes, { deps })
   await typed.register(verificationRoutes, { deps })
   await typed.register(signUpRoutes, { deps })

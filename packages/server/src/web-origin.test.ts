@@ -41,8 +41,9 @@ describe('the web origin', () => {
           fc.boolean(),
           async (fragment, prefix, language, asQuery) => {
             // A client cannot put a raw control character or space in a request line (Node's
-            // parser refuses it with 400 before routing); it sends them percent-encoded.
-            const sendable = fragment.replace(/[\x00-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+            // parser refuses it with 400 before routing); it sends them percent-encoded, and so
+            // the backslash, which the test client would otherwise turn into a slash.
+            const sendable = fragment.replace(/[\x00-\x20\x7f\\]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
             const url = asQuery ? `/?redirect=${sendable}` : `${prefix}${sendable}`
             const res = await get(url, language ? { 'accept-language': language } : {})
             expect(res.statusCode, url).toBeLessThan(500)
@@ -53,5 +54,38 @@ describe('the web origin', () => {
         { numRuns: 300 },
       )
     })
+  })
+})
+
+describe('page headers', () => {
+  let environment: TestEnvironment
+  let server: CumulusServer
+  beforeAll(async () => {
+    environment = await testEnvironment()
+    server = await buildServer(loadConfig(environment.env), { housekeeping: false })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await environment?.cleanup()
+  })
+
+  // Regression (issue 11): pages were sent without a CSP, Referrer-Policy or nosniff, and the
+  // colour-mode script and React Router's scripts carried no nonce.
+  it('puts the response nonce on every script of a real page, fresh per response, cache hit or not', async () => {
+    const nonces = new Set<string>()
+    for (const url of ['/about', '/about', '/ko/drive', '/account/login']) {
+      const res = await server.app.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(200)
+      expect([res.headers['referrer-policy'], res.headers['x-content-type-options']]).toEqual(['strict-origin-when-cross-origin', 'nosniff'])
+      const nonce = /script-src 'nonce-([^']+)' 'strict-dynamic'/.exec(String(res.headers['content-security-policy']))?.[1]
+      expect(nonce).toBeDefined()
+      const scripts = [...res.body.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? '')
+      expect(scripts.length).toBeGreaterThan(2)
+      for (const attributes of scripts) expect(attributes, attributes).toContain(`nonce="${nonce}"`)
+      // The module preloads are scripts too under 'strict-dynamic'.
+      for (const link of res.body.matchAll(/<link rel="modulepreload"[^>]*>/g)) expect(link[0]).toContain(`nonce="${nonce}"`)
+      nonces.add(nonce!)
+    }
+    expect(nonces.size).toBe(4)
   })
 })
