@@ -1,3 +1,4 @@
+import { HttpErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hostileFragment, staysOnOrigin } from '../../../test-support/hostile-urls.js'
@@ -87,5 +88,12 @@ describe('page headers', () => {
       nonces.add(nonce!)
     }
     expect(nonces.size).toBe(4)
+  })
+
+  // Regression (issue 11): a byte range past the end of a static file answered 416 with an empty body.
+  it('answers a static range past the end with 416, its Content-Range and the catalogue body', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/favicon.svg', headers: { range: 'bytes=999999-' } })
+    expect([res.statusCode, res.headers['content-range']]).toEqual([HttpErrors.range_not_satisfiable.status, expect.stringMatching(/^bytes \*\/\d+$/)])
+    expect(res.json()).toMatchObject({ error: HttpErrors.range_not_satisfiable.reason, error_code: HttpErrors.range_not_satisfiable.code })
   })
 })
