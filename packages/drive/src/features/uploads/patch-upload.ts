@@ -1,5 +1,5 @@
 import { type Readable, Transform, type Writable } from 'node:stream'
-import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
+import { AppError, DriveErrors, GenericErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, type MemoryLocker } from '@tus/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UploadsTable } from '../../db/schema.js'
@@ -86,8 +86,11 @@ export async function patchUpload(
     request.raw.on('aborted', () => limit.destroy(new Error('client went away')))
     try {
       newOffset = await staging.store.write(limit, upload.id, offset)
-    } catch {
+    } catch (error) {
       if (received > room) return tusError(ERRORS.ERR_SIZE_EXCEEDED)
+      // The client went away mid-body (a reload, a pause): nobody is left to read a reply, and
+      // it is no fault of ours, so it is logged as a cancelled request rather than an internal error.
+      if (request.raw.destroyed) throw new AppError(GenericErrors.cancelled, { description: 'the client went away during the PATCH body', cause: error })
       return tusError(ERRORS.FILE_WRITE_ERROR)
     }
     // The rest of the body will not be read: this connection cannot carry another request.
