@@ -9,6 +9,7 @@ import { tokenRoutes } from './features/tokens/routes.js'
 import { userRoutes } from './features/users/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
+import { clientErrorHandler } from './http/client-error.js'
 import { sendError, toAppError } from './http/error-handler.js'
 import { httpKit, requestIdOf } from './http/http-kit.js'
 
@@ -19,6 +20,14 @@ export interface IdentityRoutesOptions {
 /** Every identity route, as one encapsulated plugin the server can mount beside drive and web. */
 export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRoutesOptions) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  // Identity replies carry tokens (sign-in, sign-up, the token grant, sudo) or personal data
+  // (/v1/user/me): no cache, shared or the browser's, may keep them (RFC 6749 5.1). One rule for
+  // every reply of these routes, errors included, so a new route cannot forget it; the public
+  // documents (the JWKS, discovery, icons) set their own Cache-Control in their handlers.
+  typed.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store')
+    reply.header('pragma', 'no-cache')
+  })
   await typed.register(captchaRoutes, { deps })
   await typed.register(verificationRoutes, { deps })
   await typed.register(signUpRoutes, { deps })
@@ -41,6 +50,12 @@ export function baseServerOptions(
       reply.header('x-request-id', request.id)
       return sendError(request, reply, toAppError(error), domainOf(request))
     },
+    // Requests Node's parser refuses never reach Fastify's routing (20 KB of headers, a
+    // `Content-Length: abc`); they get the contract's body too, written by hand.
+    clientErrorHandler: clientErrorHandler((path) => domainOf({ url: path } as FastifyRequest)),
+    // Node answers an HTTP/1.1 request without Host with its own empty 400; the HTTP kit refuses
+    // it instead, in the contract's shape (httpKit's onRequest hook).
+    http: { requireHostHeader: false },
     loggerInstance: deps.logger,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     bodyLimit: MAX_JSON_BODY_BYTES,

@@ -4,11 +4,12 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
-import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
+import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { detectPlatform } from './components/platform/detect-platform'
 import { createI18n } from './i18n/i18n'
 import { documentLocale, localeFromPath } from './i18n/locale-routing'
 import { loadLocaleMessages } from './i18n/messages'
+import { NonceProvider } from './security/nonce'
 
 /** Gives up on a render that has not finished streaming (a hung loader) after this long. */
 export const streamTimeout = 5_000
@@ -46,7 +47,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(error)
 }
 
-export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext) {
   // Only a document request reaches this function, which is exactly the "first access" the
   // locale cookie and the browser-language redirect apply to (spec 2).
   const detected = documentLocale(request)
@@ -55,6 +56,10 @@ export default async function handleRequest(request: Request, responseStatusCode
 
   const url = new URL(request.url)
   const i18n = (await serverI18n).get(localeFromPath(url.pathname))!
+  // This response's script nonce, drawn by the web plugin, which names it in the page's CSP:
+  // React Router's scripts, the streamed data, React's own inline scripts and the colour-mode
+  // script all carry it. A page rendered without one runs no script (the policy has no fallback).
+  const nonce = loadContext.cspNonce
 
   // Crawlers get the whole page at once; browsers get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
@@ -72,10 +77,13 @@ export default async function handleRequest(request: Request, responseStatusCode
       pipe(body)
     }
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={i18n}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </I18nextProvider>,
+      <NonceProvider value={nonce}>
+        <I18nextProvider i18n={i18n}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceProvider>,
       {
+        nonce,
         onShellReady() {
           if (readyEvent === 'onShellReady') respond()
         },

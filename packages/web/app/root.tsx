@@ -4,6 +4,7 @@ import type { WebPublicConfig } from '../src/public-config'
 import './app.css'
 import { COLOR_MODE_SCRIPT, FORCED_COLOR_MODE_ATTRIBUTE, forcedColorMode } from './color-mode/color-mode'
 import { ColorModeProvider } from './color-mode/color-mode-provider'
+import { useNonce } from './security/nonce'
 import { ErrorPage } from './components/error-page'
 import { localeDirection, localeFromPath } from './i18n/locale-routing'
 import { chunkFailure, clearChunkFailure, setPendingNavigation, subscribeChunkFailure } from './navigation/chunk-reload'
@@ -19,6 +20,8 @@ declare module 'react-router' {
   interface AppLoadContext {
     /** The browser-safe configuration (packages/web/src/public-config.ts), from the server. */
     publicConfig: WebPublicConfig
+    /** This response's CSP script nonce (the web plugin draws one per response). Never sent to the browser as data. */
+    cspNonce: string
   }
 }
 
@@ -46,13 +49,15 @@ function useForcedColorMode() {
 export function Layout({ children }: { children: ReactNode }) {
   const locale = localeFromPath(useLocation().pathname)
   const forced = useForcedColorMode()
+  // '' in the browser: hydration leaves the server's attributes as they are.
+  const nonce = useNonce() || undefined
   return (
     // The colour-mode script changes <html>'s class before React hydrates it.
     <html lang={locale} dir={localeDirection(locale)} {...{ [FORCED_COLOR_MODE_ATTRIBUTE]: forced ?? undefined }} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
-        <script dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
         <meta name="theme-color" content="#2f6fed" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#0b1020" media="(prefers-color-scheme: dark)" />
         <link rel="manifest" href="/manifest.webmanifest" />
@@ -63,8 +68,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <ColorModeProvider forced={forced}>{children}</ColorModeProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

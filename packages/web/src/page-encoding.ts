@@ -21,17 +21,23 @@ export function isCompressibleType(contentType: string | null | undefined): bool
   return /^text\/|[/+](json|xml|javascript)\b/i.test(contentType.trim())
 }
 
+/** `body` in one coding, compressed at once (a page the render cache gives back, about 1 ms for our pages). */
+export function encodeBody(body: Buffer, coding: VariantCoding): Buffer {
+  if (coding === 'gzip') return gzipSync(body, { level: PAGE_GZIP_LEVEL })
+  return brotliCompressSync(body, { ...brotliOptions, params: { ...brotliOptions.params, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+}
+
 /**
- * The brotli and gzip encodings of a whole page, for the render cache to keep beside the page.
- * Empty for a page too small to gain, and a coding that does not shrink the page is left out.
+ * The brotli and gzip encodings of a whole page. Empty for a page too small to gain, and a
+ * coding that does not shrink the page is left out.
  */
 export function encodePage(body: Buffer): Partial<Record<VariantCoding, Buffer>> {
   if (body.length < MIN_COMPRESS_BYTES) return {}
   const encoded: Partial<Record<VariantCoding, Buffer>> = {}
-  const br = brotliCompressSync(body, { ...brotliOptions, params: { ...brotliOptions.params, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-  if (br.length < body.length) encoded.br = br
-  const gzip = gzipSync(body, { level: PAGE_GZIP_LEVEL })
-  if (gzip.length < body.length) encoded.gzip = gzip
+  for (const coding of ['br', 'gzip'] as const) {
+    const bytes = encodeBody(body, coding)
+    if (bytes.length < body.length) encoded[coding] = bytes
+  }
   return encoded
 }
 

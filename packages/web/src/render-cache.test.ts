@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { isCacheableResponse, RenderCache } from './render-cache.js'
+import { type CachedPage, isCacheableResponse, pageWithNonce, RenderCache, splitAtNonce } from './render-cache.js'
 
-const page = (text: string, status = 200) => ({ status, headers: [['content-type', 'text/html; charset=utf-8']] as [string, string][], body: Buffer.from(text) })
+const page = (text: string, status = 200) => ({ status, headers: [['content-type', 'text/html; charset=utf-8']] as [string, string][], parts: [Buffer.from(text)] })
+const text = (stored: CachedPage | undefined) => (stored ? pageWithNonce(stored, '').toString() : undefined)
 
 describe('RenderCache', () => {
   it('keeps a page until its time is up, not a millisecond longer', () => {
@@ -9,7 +10,7 @@ describe('RenderCache', () => {
     const cache = new RenderCache({ ttlMs: 1_000, maxEntries: 10, maxBytes: 1_000, now: () => clock.now })
     cache.set('/about|web', page('about'))
     clock.now = 999
-    expect(cache.get('/about|web')?.body.toString()).toBe('about')
+    expect(text(cache.get('/about|web'))).toBe('about')
     clock.now = 1_000
     expect(cache.get('/about|web')).toBeUndefined()
     expect(cache.bytes).toBe(0)
@@ -24,12 +25,12 @@ describe('RenderCache', () => {
     expect([cache.get('a') !== undefined, cache.get('b') !== undefined, cache.get('c') !== undefined]).toEqual([true, false, true])
     cache.set('d', page('ddddddd')) // 4 + 7 > 10 bytes: a and c make room
     expect(cache.bytes).toBeLessThanOrEqual(10)
-    expect(cache.get('d')?.body.toString()).toBe('ddddddd')
+    expect(text(cache.get('d'))).toBe('ddddddd')
   })
 
-  it('counts the encodings kept beside a page against the byte budget', () => {
+  it('counts every part of a page against the byte budget', () => {
     const cache = new RenderCache({ ttlMs: 60_000, maxEntries: 10, maxBytes: 10 })
-    cache.set('a', { ...page('aaaa'), encoded: { br: Buffer.from('a'), gzip: Buffer.from('aa') } })
+    cache.set('a', { ...page(''), parts: [Buffer.from('aaaa'), Buffer.from('aaa')] })
     expect(cache.bytes).toBe(7)
     cache.set('b', page('bbbb')) // 7 + 4 > 10: a goes
     expect([cache.get('a'), cache.bytes]).toEqual([undefined, 4])
@@ -55,5 +56,15 @@ describe('isCacheableResponse', () => {
   it('never stores a response that sets a cookie or forbids storing', () => {
     expect(isCacheableResponse(new Response('x', { headers: { ...html, 'set-cookie': 'i18n_redirected=en-US' } }))).toBe(false)
     expect(isCacheableResponse(new Response('x', { headers: { ...html, 'cache-control': 'private, max-age=0' } }))).toBe(false)
+  })
+})
+
+describe('nonce templates', () => {
+  it('gives back the page with another nonce wherever the render put its own', () => {
+    const body = Buffer.from('<script nonce="N0nce+/=">a</script><p>N0nc</p><script nonce="N0nce+/=">b</script>')
+    const stored = { status: 200, headers: [], parts: splitAtNonce(body, 'N0nce+/=') }
+    expect(stored.parts).toHaveLength(3)
+    expect(pageWithNonce(stored, 'N0nce+/=').equals(body)).toBe(true)
+    expect(pageWithNonce(stored, 'fresh').toString()).toBe('<script nonce="fresh">a</script><p>N0nc</p><script nonce="fresh">b</script>')
   })
 })

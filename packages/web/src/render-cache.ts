@@ -8,19 +8,53 @@
  * and the cache is bounded in entries and bytes, evicting the least recently used first.
  */
 
-import type { VariantCoding } from './accept-encoding.js'
-
+/**
+ * A stored page. Its HTML carries the script nonce of the render that produced it, and a nonce
+ * shared by every visitor for a minute would be a nonce an attacker can read and then use in an
+ * injected script: so the page is kept as the parts between the nonce's occurrences, and each
+ * response joins them with a fresh nonce (`pageWithNonce`). No compressed copy is kept either,
+ * since compressed bytes cannot be re-joined; the plugin compresses each response after joining.
+ */
 export interface CachedPage {
   status: number
+  /** The response headers, without the Content-Security-Policy (it names the nonce; the plugin sets its own). */
   headers: [string, string][]
-  body: Buffer
-  /** The body compressed once when stored, so a hit costs no compression (page-encoding.ts). */
-  encoded?: Partial<Record<VariantCoding, Buffer>>
+  /** The body split at every occurrence of the render's nonce. */
+  parts: Buffer[]
 }
 
-/** What a page costs the byte budget: its body and every encoding kept beside it. */
+/** What a page costs the byte budget. */
 function pageBytes(page: CachedPage): number {
-  return page.body.byteLength + Object.values(page.encoded ?? {}).reduce((sum, body) => sum + body.byteLength, 0)
+  return page.parts.reduce((sum, part) => sum + part.byteLength, 0)
+}
+
+/**
+ * `body` as a nonce template: the parts between occurrences of `nonce`. The nonce is 128 random
+ * bits drawn for this render, so page content (a file name, a query echoed in the page) cannot
+ * contain it by chance or by design: every occurrence is one the render put there.
+ */
+export function splitAtNonce(body: Buffer, nonce: string): Buffer[] {
+  const needle = Buffer.from(nonce)
+  const parts: Buffer[] = []
+  let from = 0
+  for (let at = body.indexOf(needle, from); at !== -1; at = body.indexOf(needle, from)) {
+    parts.push(body.subarray(from, at))
+    from = at + needle.length
+  }
+  parts.push(body.subarray(from))
+  // Copies, so the stored page holds only its own bytes and not the render's whole buffer.
+  return parts.map((part) => Buffer.from(part))
+}
+
+/** The page's body with `nonce` wherever the render's nonce stood. */
+export function pageWithNonce(page: CachedPage, nonce: string): Buffer {
+  const needle = Buffer.from(nonce)
+  const pieces: Buffer[] = []
+  page.parts.forEach((part, index) => {
+    if (index > 0) pieces.push(needle)
+    pieces.push(part)
+  })
+  return Buffer.concat(pieces)
 }
 
 export interface RenderCacheOptions {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
+import { AppError, HttpErrors } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { type ContentCoding, negotiateEncoding, VARIANT_CODINGS, type VariantCoding } from './accept-encoding.js'
 
@@ -128,8 +129,9 @@ function sendStaticFile(request: FastifyRequest, reply: FastifyReply, file: Stat
     const size = chosen.body.length
     const span = parseByteRange(range, size)
     if (span === 'unsatisfiable') {
+      // 416 with its Content-Range (RFC 9110), and the catalogue's body like every other error.
       reply.header('content-range', `bytes */${size}`)
-      return reply.code(416).send()
+      throw new AppError(HttpErrors.range_not_satisfiable, { description: `range past the end of ${size} bytes` })
     }
     if (span) {
       reply.header('content-range', `bytes ${span.start}-${span.end}/${size}`)

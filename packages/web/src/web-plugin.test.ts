@@ -16,11 +16,15 @@ const PAGE = `<!DOCTYPE html><html><body>${'<p>A cloud drive you can host yourse
 const SERVER_BUILD = `
 const PAGE = ${JSON.stringify(PAGE)}
 const html = () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
-export const entry = { module: { default: () => new Response('unused'), documentCachePolicy: (request) => (new URL(request.url).pathname === '/cached' ? { key: 'cached', setCookies: [] } : null) } }
+const noncedPage = (nonce) => '<!DOCTYPE html><html><head><script nonce="' + nonce + '">1</script></head><body>' + PAGE + '<script nonce="' + nonce + '" type="module">2</script></body></html>'
+const cachedPaths = new Set(['/cached', '/nonced'])
+export const entry = { module: { default: () => new Response('unused'), documentCachePolicy: (request) => (cachedPaths.has(new URL(request.url).pathname) ? { key: new URL(request.url).pathname, setCookies: [] } : null) } }
 export const routes = {
   root: { id: 'root', parentId: undefined, path: '', module: {} },
   cached: { id: 'cached', parentId: 'root', path: 'cached', module: { loader: html } },
   streamed: { id: 'streamed', parentId: 'root', path: 'streamed', module: { loader: html } },
+  nonced: { id: 'nonced', parentId: 'root', path: 'nonced', module: { loader: ({ context }) => new Response(noncedPage(context.cspNonce), { headers: { 'content-type': 'text/html; charset=utf-8' } }) } },
+  uncachedNonced: { id: 'uncachedNonced', parentId: 'root', path: 'uncached-nonced', module: { loader: ({ context }) => new Response(noncedPage(context.cspNonce), { headers: { 'content-type': 'text/html; charset=utf-8' } }) } },
   tiny: { id: 'tiny', parentId: 'root', path: 'tiny', module: { loader: () => new Response('ok', { headers: { 'content-type': 'text/plain', 'content-length': '2' } }) } },
   binary: { id: 'binary', parentId: 'root', path: 'binary', module: { loader: () => new Response(new Uint8Array(4096), { headers: { 'content-type': 'application/octet-stream' } }) } },
 }
@@ -96,5 +100,31 @@ describe('webPlugin compresses the pages it renders', () => {
   it('serves no precompressed variant under a URL of its own, even through the late-chunk route', async () => {
     expect((await get('/assets/app-Ab12.js', 'gzip')).headers['content-encoding']).toBe('gzip')
     expect((await get('/assets/app-Ab12.js.gz')).statusCode).toBe(404)
+  })
+
+  // Regression (issue 11): pages had no Content-Security-Policy at all. With one, a page from the
+  // render cache must not hand every visitor the nonce of the render that stored it: an attacker
+  // who reads the page would know the nonce that admits an injected script for everyone else.
+  it('gives every response, cached or not and in every encoding, a fresh nonce that its CSP names', async () => {
+    const nonces: string[] = []
+    for (const [url, acceptEncoding] of [['/nonced', 'br'], ['/nonced', 'br'], ['/nonced', 'gzip'], ['/nonced', undefined], ['/uncached-nonced', 'br'], ['/uncached-nonced', undefined]] as const) {
+      const res = await get(url, acceptEncoding)
+      const csp = String(res.headers['content-security-policy'])
+      const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(csp)?.[1]
+      expect(nonce, csp).toBeDefined()
+      expect(csp).toContain("object-src 'none'")
+      expect(csp).toContain("base-uri 'none'")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect([res.headers['referrer-policy'], res.headers['x-content-type-options']]).toEqual(['strict-origin-when-cross-origin', 'nosniff'])
+      const body = decode(res.rawPayload, res.headers['content-encoding'] as string | undefined)
+      expect([...body.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1])).toEqual([nonce, nonce])
+      nonces.push(nonce!)
+    }
+    expect(new Set(nonces).size).toBe(nonces.length)
+  })
+
+  it('sends nosniff and the referrer policy with static files too', async () => {
+    const res = await get('/assets/app-Ab12.js')
+    expect([res.headers['referrer-policy'], res.headers['x-content-type-options']]).toEqual(['strict-origin-when-cross-origin', 'nosniff'])
   })
 })

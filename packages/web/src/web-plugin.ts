@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import { AppError, GenericErrors } from '@cumulus/protocol'
+import { AppError, GenericErrors, sameOriginLocation } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
-import { negotiateEncoding, VARIANT_CODINGS, type VariantCoding } from './accept-encoding.js'
-import { encodePage, encodeStream, isCompressibleType, MIN_COMPRESS_BYTES } from './page-encoding.js'
+import { negotiateEncoding, VARIANT_CODINGS } from './accept-encoding.js'
+import { isHtml, newNonce, pageContentSecurityPolicy, WEB_SECURITY_HEADERS } from './content-security-policy.js'
+import { encodeBody, encodeStream, isCompressibleType, MIN_COMPRESS_BYTES } from './page-encoding.js'
 import type { WebPublicConfig } from './public-config.js'
-import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, RenderCache, type RenderCacheOptions } from './render-cache.js'
+import { type CachedPage, DEFAULT_RENDER_CACHE, isCacheableResponse, pageWithNonce, RenderCache, type RenderCacheOptions, splitAtNonce } from './render-cache.js'
 import { IMMUTABLE, staticFiles } from './static-files.js'
 
 /** Where `react-router build` writes (packages/web/build): `server/index.js` and `client/`. */
@@ -47,9 +48,13 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild
   const handle = createRequestHandler(build, 'production')
-  const loadContext = Object.freeze({ publicConfig: options.publicConfig })
   const cache = options.renderCache === false ? null : new RenderCache(options.renderCache ?? DEFAULT_RENDER_CACHE)
   const cachePolicyOf = (build.entry.module as EntryServerExtras).documentCachePolicy
+
+  // nosniff and the referrer policy on everything this plugin serves; pages add their CSP below.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(WEB_SECURITY_HEADERS)
+  })
 
   // Every file present at start-up gets an exact route, so every other path reaches React
   // Router. Hashed assets also have a prefix route, which only files written by a rebuild after
@@ -89,25 +94,33 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
         const hit = cache!.get(policy.key)
         if (hit) return sendCachedPage(request, reply, hit, policy.setCookies, 'hit')
       }
-      const response = await handle(fetchRequest, loadContext)
+      // This render's script nonce (entry.server.tsx puts it on every script it writes).
+      const nonce = newNonce()
+      const response = await handle(fetchRequest, Object.freeze({ publicConfig: options.publicConfig, cspNonce: nonce }))
       if (policy) {
-        // What is stored is the page every visitor shares: this visitor's own cookies stay out.
+        // What is stored is the page every visitor shares: this visitor's own cookies stay out,
+        // and so does the nonce, which each response replaces with its own (render-cache.ts).
         const shared = withoutCookies(response, policy.setCookies)
         if (isCacheableResponse(shared)) {
           const body = Buffer.from(await response.arrayBuffer())
-          // Compressed once here rather than on every hit (about 1 ms for our pages).
-          const page: CachedPage = { status: shared.status, headers: [...shared.headers], body, encoded: encodePage(body) }
+          const headers = [...shared.headers].filter(([name]) => name !== 'content-security-policy' && name !== 'content-length')
+          const page: CachedPage = { status: shared.status, headers, parts: splitAtNonce(body, nonce) }
           cache!.set(policy.key, page)
           return sendCachedPage(request, reply, page, policy.setCookies, 'miss')
         }
       }
-      return sendFetchResponse(request, reply, response)
+      return sendFetchResponse(request, reply, response, nonce)
     },
   })
 }
 
+/** The origin this request was sent to, as the browser sees it. */
+function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`
+}
+
 function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const origin = `${request.protocol}://${request.host}`
+  const origin = originOf(request)
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue
@@ -120,12 +133,39 @@ function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
     if (!reply.raw.writableFinished) controller.abort()
   })
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body instanceof Readable
-  return new Request(new URL(request.url, origin), {
+  return new Request(requestUrlOf(request.url, origin), {
     method: request.method,
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(request.body as Readable) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit)
+}
+
+/**
+ * The URL of a request: its target appended to the origin, never resolved against it. Resolving
+ * reads a target of `//evil.example` as another host (or `//` as no URL at all); appended, it is
+ * the path `//evil.example` on this origin, which the router answers with its 404 page.
+ */
+function requestUrlOf(target: string, origin: string): URL {
+  let url: URL
+  try {
+    url = new URL(`${origin}${target.startsWith('/') ? target : `/${target}`}`)
+  } catch {
+    throw new AppError(GenericErrors.invalid_argument, { description: 'the request target or Host header is not a valid URL' })
+  }
+  url.pathname = canonicalPagePath(url.pathname)
+  return url
+}
+
+/**
+ * A page path as React Router may safely see it. The router decodes each segment and resolves
+ * the result as a URL again, so an encoded backslash, tab or newline next to a slash
+ * (`/%5c%5c`, `/%09//`) became `//`, which it read as a host (or as no URL at all: a 500).
+ * Control characters are dropped, encoded backslashes become slashes and runs of slashes one
+ * (Fastify's router ignores duplicate slashes too); `%2F` stays, as the router keeps it encoded.
+ */
+function canonicalPagePath(pathname: string): string {
+  return pathname.replace(/%(?:[01][0-9a-f]|7f)/gi, '').replace(/%5c/gi, '/').replace(/\/{2,}/g, '/')
 }
 
 /** The response's status and headers without the given Set-Cookie values (the body is not read). */
@@ -144,30 +184,44 @@ function varyOnAcceptEncoding(reply: FastifyReply): void {
   else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`)
 }
 
+/**
+ * Sends a stored page with a nonce of its own: a fresh one for every response, so no two visitors
+ * share one (an attacker who reads the page learns a nonce that is already spent). Compressed
+ * after the nonce is in, for the coding this visitor accepts.
+ */
 function sendCachedPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage, setCookies: readonly string[], state: 'hit' | 'miss'): FastifyReply {
   reply.status(page.status)
-  // The stored length is the identity body's; Fastify sets the length of what is sent.
-  for (const [name, value] of page.headers) if (name !== 'content-length') reply.header(name, value)
+  for (const [name, value] of page.headers) reply.header(name, value)
   if (setCookies.length > 0) reply.header('set-cookie', [...setCookies])
   reply.header('x-render-cache', state)
-  const codings = VARIANT_CODINGS.filter((coding) => page.encoded?.[coding])
-  if (codings.length === 0) return reply.send(page.body)
+  const nonce = newNonce()
+  reply.header('content-security-policy', pageContentSecurityPolicy(nonce))
+  const body = pageWithNonce(page, nonce)
+  if (body.length < MIN_COMPRESS_BYTES) return reply.send(body)
   varyOnAcceptEncoding(reply)
-  const coding = negotiateEncoding(request.headers['accept-encoding'], codings)
-  if (coding === 'identity') return reply.send(page.body)
+  const coding = negotiateEncoding(request.headers['accept-encoding'], VARIANT_CODINGS)
+  if (coding === 'identity') return reply.send(body)
+  const encoded = encodeBody(body, coding)
+  if (encoded.length >= body.length) return reply.send(body)
   reply.header('content-encoding', coding)
-  return reply.send(page.encoded![coding as VariantCoding])
+  return reply.send(encoded)
 }
 
 /**
  * Sends a response that is not cached (data requests, redirects, pages setting cookies, the
  * cache turned off), compressing a text body as it streams.
  */
-function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, response: Response): FastifyReply {
+function sendFetchResponse(request: FastifyRequest, reply: FastifyReply, response: Response, nonce: string): FastifyReply {
   reply.status(response.status)
+  // A page rendered for this response carries this nonce; the policy names it.
+  if (isHtml(response.headers.get('content-type'))) reply.header('content-security-policy', pageContentSecurityPolicy(nonce))
   for (const [name, value] of response.headers) {
     if (name === 'set-cookie') continue
-    reply.header(name, value)
+    // The app builds its redirects with sameOriginLocation already; this is the backstop for
+    // every Location this plugin sends, so no route (today's or tomorrow's) can redirect a
+    // visitor off our origin with a target taken from the request.
+    if (name === 'location') reply.header(name, sameOriginLocation(value, originOf(request)))
+    else reply.header(name, value)
   }
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) reply.header('set-cookie', cookies)

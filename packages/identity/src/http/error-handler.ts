@@ -3,6 +3,7 @@ import {
   ERROR_INFO_TYPE,
   type ErrorEntry,
   GenericErrors,
+  HttpErrors,
   LOCALIZED_MESSAGE_TYPE,
   type WireError,
   messageForReason,
@@ -66,6 +67,8 @@ export function toAppError(error: unknown): AppError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new AppError(GenericErrors.not_found, { description: fastifyError.message })
     if (status === 429) return new AppError(GenericErrors.resource_exhausted, { description: fastifyError.message })
+    if (status === 431) return new AppError(HttpErrors.request_header_too_large, { description: fastifyError.message })
+    if (status === 408) return new AppError(HttpErrors.request_timeout, { description: fastifyError.message })
     // Bad JSON, empty JSON body, unsupported media type, body too large, bad header...
     return new AppError(GenericErrors.invalid_argument, { description: fastifyError.message ?? 'invalid request' })
   }

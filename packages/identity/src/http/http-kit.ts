@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
-import { HEADERS } from '@cumulus/protocol'
+import { AppError, GenericErrors, HEADERS } from '@cumulus/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { authContext } from './authenticate.js'
@@ -33,6 +33,10 @@ export const httpKit = fp(
     await app.register(authContext)
     app.addHook('onRequest', async (request, reply) => {
       reply.header(HEADERS.requestId, request.id)
+      // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host.
+      if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+        throw new AppError(GenericErrors.invalid_argument, { description: 'the Host header is required', metadata: { field: 'host' } })
+      }
     })
     const anyOrigin = options.corsOrigins.includes('*')
     await app.register(cors, {

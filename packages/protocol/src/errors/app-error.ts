@@ -32,6 +32,11 @@ export class AppError extends Error {
     this.metadata = options.metadata ?? {}
     this.retryAfterSeconds = options.retryAfterSeconds
   }
+
+  /** The entry's HTTP status, for an app without our error handler (Fastify's default reads `statusCode`). */
+  get statusCode(): number {
+    return this.entry.status
+  }
 }
 
 export function isAppError(value: unknown): value is AppError {

@@ -4,6 +4,7 @@ import {
   DriveErrors,
   Errors,
   GenericErrors,
+  HttpErrors,
   LocalErrors,
   OAuthErrors,
   allErrors,
@@ -15,7 +16,7 @@ const all = allErrors()
 
 describe('error catalogue', () => {
   it('holds every group, and nothing else', () => {
-    const groups = [GenericErrors, LocalErrors, AccountErrors, OAuthErrors, DriveErrors]
+    const groups = [GenericErrors, LocalErrors, AccountErrors, OAuthErrors, DriveErrors, HttpErrors]
     const total = groups.reduce((n, g) => n + Object.keys(g).length, 0)
     expect(all).toHaveLength(total)
     expect(Object.keys(Errors)).toHaveLength(total)
@@ -26,8 +27,8 @@ describe('error catalogue', () => {
     expect(new Set(reasons).size).toBe(reasons.length)
   })
 
-  it('has unique codes outside the drive group, whose codes repeat generic ones (drive.md)', () => {
-    const driveReasons = new Set(Object.keys(DriveErrors))
+  it('has unique codes outside the drive and HTTP groups, whose codes repeat generic ones (drive.md)', () => {
+    const driveReasons = new Set([...Object.keys(DriveErrors), ...Object.keys(HttpErrors)])
     const codes = all.filter((e) => !driveReasons.has(e.reason)).map((e) => e.code)
     expect(new Set(codes).size).toBe(codes.length)
   })
@@ -67,7 +68,7 @@ describe('error catalogue', () => {
 
   it('finds entries by code and by reason', () => {
     for (const entry of all) {
-      if (!Object.hasOwn(DriveErrors, entry.reason)) expect(findErrorByCode(entry.code)).toBe(entry)
+      if (!Object.hasOwn(DriveErrors, entry.reason) && !Object.hasOwn(HttpErrors, entry.reason)) expect(findErrorByCode(entry.code)).toBe(entry)
       expect(findErrorByReason(entry.reason)).toBe(entry)
     }
     expect(findErrorByCode(0)).toBeNull()
@@ -192,5 +193,22 @@ describe('OAuth codes', () => {
     const status = statusOf[reason] ?? 400
     expect(findErrorByReason(reason)).toMatchObject({ reason, code, status })
     expect(findErrorByCode(code)?.reason).toBe(reason)
+  })
+})
+
+describe('tus and HTTP entries (issue 11: every error in the catalogue shape, with the status clients act on)', () => {
+  it.each([
+    ['upload_offset_conflict', 10, 409],
+    ['upload_expired', 5, 410],
+    ['upload_size_exceeded', 11, 413],
+    ['upload_protocol_unsupported', 9, 412],
+    ['upload_content_type_invalid', 3, 415],
+    ['upload_header_required', 3, 403],
+    ['upload_checksum_mismatch', 3, 460],
+    ['request_header_too_large', 3, 431],
+    ['request_timeout', 4, 408],
+    ['range_not_satisfiable', 11, 416],
+  ] as const)('%s is %i with HTTP %i', (reason, code, status) => {
+    expect(findErrorByReason(reason)).toEqual({ reason, code, status })
   })
 })

@@ -111,13 +111,32 @@ export const DriveErrors = defineErrors({
   task_not_found: { code: 5, status: 404 },
   task_daily_create_limit_vip: { code: 11, status: 400 },
   file_link_invalid: { code: 7, status: 403 },
+  // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
+  upload_offset_conflict: { code: 10, status: 409 },
+  upload_expired: { code: 5, status: 410 },
+  upload_size_exceeded: { code: 11, status: 413 },
+  upload_protocol_unsupported: { code: 9, status: 412 },
+  upload_content_type_invalid: { code: 3, status: 415 },
+  upload_header_required: { code: 3, status: 403 },
+  upload_checksum_mismatch: { code: 3, status: 460 },
+})
+
+/**
+ * Errors of HTTP itself, raised before or beside any service's logic (a request Node's parser
+ * refuses, a byte range past the end). Like the drive's, their numbers repeat generic ones; the
+ * reason and status tell them apart.
+ */
+export const HttpErrors = defineErrors({
+  request_header_too_large: { code: 3, status: 431 },
+  request_timeout: { code: 4, status: 408 },
+  range_not_satisfiable: { code: 11, status: 416 },
 })
 
 /** Every catalogue entry, keyed by reason. */
-export const Errors = Object.freeze({ ...GenericErrors, ...LocalErrors, ...AccountErrors, ...OAuthErrors, ...DriveErrors })
+export const Errors = Object.freeze({ ...GenericErrors, ...LocalErrors, ...AccountErrors, ...OAuthErrors, ...DriveErrors, ...HttpErrors })
 export type ErrorReason = keyof typeof Errors
 
-// Drive reasons share numbers with generic ones; a bare code names the generic (first) entry.
+// Drive and HTTP reasons share numbers with generic ones; a bare code names the generic (first) entry.
 const byCode = new Map<number, ErrorEntry>()
 for (const e of Object.values(Errors)) if (!byCode.has(e.code)) byCode.set(e.code, e)
 const byReason = new Map<string, ErrorEntry>(Object.values(Errors).map((e) => [e.reason, e]))

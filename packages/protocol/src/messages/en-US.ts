@@ -80,4 +80,15 @@ export const enUS: MessageTable = {
   task_not_found: 'The task does not exist or has been deleted',
   task_daily_create_limit_vip: "You have reached today's limit of cloud download tasks. Become a member for more",
   file_link_invalid: 'This download link is invalid or has expired',
+
+  upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
+  upload_expired: 'This upload has expired. Please upload the file again',
+  upload_size_exceeded: 'The upload is larger than its declared size',
+  upload_protocol_unsupported: 'This upload client speaks an unsupported version of the upload protocol',
+  upload_content_type_invalid: 'Upload data must be sent as application/offset+octet-stream',
+  upload_header_required: 'A required upload header is missing',
+  upload_checksum_mismatch: 'The uploaded data does not match its checksum',
+  request_header_too_large: 'The request headers are too large',
+  request_timeout: 'The request took too long to arrive. Please try again',
+  range_not_satisfiable: 'The requested range is not available',
 }

@@ -80,4 +80,15 @@ export const id: MessageTable = {
   task_not_found: 'Tugas tidak ada atau telah dihapus',
   task_daily_create_limit_vip: 'Anda telah mencapai batas tugas unduhan cloud hari ini. Jadilah anggota untuk mendapatkan lebih banyak',
   file_link_invalid: 'Tautan unduhan ini tidak valid atau telah kedaluwarsa',
+
+  upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
+  upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',
+  upload_size_exceeded: 'Unggahan lebih besar dari ukuran yang dinyatakan',
+  upload_protocol_unsupported: 'Klien unggahan ini memakai versi protokol unggahan yang tidak didukung',
+  upload_content_type_invalid: 'Data unggahan harus dikirim sebagai application/offset+octet-stream',
+  upload_header_required: 'Header unggahan yang wajib tidak ada',
+  upload_checksum_mismatch: 'Data yang diunggah tidak cocok dengan checksum-nya',
+  request_header_too_large: 'Header permintaan terlalu besar',
+  request_timeout: 'Permintaan terlalu lama tiba. Silakan coba lagi',
+  range_not_satisfiable: 'Rentang yang diminta tidak tersedia',
 }

@@ -80,4 +80,15 @@ export const ko: MessageTable = {
   task_not_found: '작업이 없거나 삭제되었습니다',
   task_daily_create_limit_vip: '오늘의 클라우드 다운로드 작업 한도에 도달했습니다. 멤버십에 가입하면 더 많이 사용할 수 있습니다',
   file_link_invalid: '다운로드 링크가 잘못되었거나 만료되었습니다',
+
+  upload_offset_conflict: '업로드가 서버와 맞지 않습니다. 서버의 위치에서 다시 이어서 업로드하세요',
+  upload_expired: '업로드가 만료되었습니다. 파일을 다시 업로드하세요',
+  upload_size_exceeded: '업로드가 선언된 크기보다 큽니다',
+  upload_protocol_unsupported: '이 업로드 클라이언트는 지원되지 않는 업로드 프로토콜 버전을 사용합니다',
+  upload_content_type_invalid: '업로드 데이터는 application/offset+octet-stream 형식으로 보내야 합니다',
+  upload_header_required: '필수 업로드 헤더가 없습니다',
+  upload_checksum_mismatch: '업로드한 데이터가 체크섬과 일치하지 않습니다',
+  request_header_too_large: '요청 헤더가 너무 큽니다',
+  request_timeout: '요청이 도착하는 데 너무 오래 걸렸습니다. 다시 시도하세요',
+  range_not_satisfiable: '요청한 범위를 사용할 수 없습니다',
 }

@@ -80,4 +80,15 @@ export const ms: MessageTable = {
   task_not_found: 'Tugas tidak wujud atau telah dipadam',
   task_daily_create_limit_vip: 'Anda telah mencapai had tugas muat turun awan hari ini. Jadi ahli untuk lebih banyak',
   file_link_invalid: 'Pautan muat turun ini tidak sah atau telah tamat tempoh',
+
+  upload_offset_conflict: 'Muat naik tidak selari dengan pelayan. Sambung semula dari kedudukan yang direkodkan pelayan',
+  upload_expired: 'Muat naik ini telah tamat tempoh. Sila muat naik fail sekali lagi',
+  upload_size_exceeded: 'Muat naik lebih besar daripada saiz yang diisytiharkan',
+  upload_protocol_unsupported: 'Klien muat naik ini menggunakan versi protokol muat naik yang tidak disokong',
+  upload_content_type_invalid: 'Data muat naik mesti dihantar sebagai application/offset+octet-stream',
+  upload_header_required: 'Pengepala muat naik yang wajib tiada',
+  upload_checksum_mismatch: 'Data yang dimuat naik tidak sepadan dengan checksumnya',
+  request_header_too_large: 'Pengepala permintaan terlalu besar',
+  request_timeout: 'Permintaan mengambil masa terlalu lama untuk tiba. Sila cuba lagi',
+  range_not_satisfiable: 'Julat yang diminta tidak tersedia',
 }

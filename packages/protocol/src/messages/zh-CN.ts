@@ -80,4 +80,15 @@ export const zhCN: MessageTable = {
   task_not_found: '任务不存在或已被删除',
   task_daily_create_limit_vip: '今日云下载任务已达上限，开通会员可获得更多',
   file_link_invalid: '下载链接无效或已过期',
+
+  upload_offset_conflict: '上传进度与服务器不一致，请从服务器记录的位置继续上传',
+  upload_expired: '此上传已过期，请重新上传文件',
+  upload_size_exceeded: '上传的数据超过了声明的大小',
+  upload_protocol_unsupported: '此上传客户端使用的上传协议版本不受支持',
+  upload_content_type_invalid: '上传数据必须以 application/offset+octet-stream 格式发送',
+  upload_header_required: '缺少必需的上传请求头',
+  upload_checksum_mismatch: '上传的数据与其校验和不一致',
+  request_header_too_large: '请求头过大',
+  request_timeout: '请求到达时间过长，请重试',
+  range_not_satisfiable: '请求的范围不可用',
 }

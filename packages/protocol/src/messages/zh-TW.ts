@@ -80,4 +80,15 @@ export const zhTW: MessageTable = {
   task_not_found: '任務不存在或已被刪除',
   task_daily_create_limit_vip: '今日雲端下載任務已達上限，成為會員可獲得更多',
   file_link_invalid: '下載連結無效或已過期',
+
+  upload_offset_conflict: '上傳進度與伺服器不一致，請從伺服器記錄的位置繼續上傳',
+  upload_expired: '此上傳已過期，請重新上傳檔案',
+  upload_size_exceeded: '上傳的資料超過了宣告的大小',
+  upload_protocol_unsupported: '此上傳用戶端使用的上傳協定版本不受支援',
+  upload_content_type_invalid: '上傳資料必須以 application/offset+octet-stream 格式傳送',
+  upload_header_required: '缺少必要的上傳標頭',
+  upload_checksum_mismatch: '上傳的資料與其檢查碼不符',
+  request_header_too_large: '請求標頭過大',
+  request_timeout: '請求抵達時間過長，請重試',
+  range_not_satisfiable: '請求的範圍無法使用',
 }

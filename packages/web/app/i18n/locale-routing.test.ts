@@ -17,6 +17,8 @@ import {
   splitLocalePath,
   switchLocalePath,
 } from './locale-routing'
+import { hostileFragment, staysOnOrigin } from '../../../../test-support/hostile-urls'
+import { loader as defaultLocaleLoader } from '../routes/default-locale-redirect'
 
 const request = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers })
 
@@ -132,5 +134,44 @@ describe('the locale cookie', () => {
     expect(readCookie('xi18n_redirected=ko; i18n_redirected=id', 'i18n_redirected')).toBe('id')
     expect(readCookie('i18n_redirected=%E0%A4', 'i18n_redirected')).toBe('%E0%A4')
     expect(readCookie(null, 'i18n_redirected')).toBeNull()
+  })
+})
+
+describe('locale redirects stay on our origin', () => {
+  // Regression: documentLocale (and the /en-US catch-all's loader) answered `/en-US//evil.example`
+  // with `Location: //evil.example`, which a browser follows to evil.example.
+  const ORIGIN = 'http://localhost'
+  const sendable = (fragment: string) => fragment.replace(/[\x00-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+
+  it('documentLocale sends every hostile /en-US path and root query to a Location on the origin', () => {
+    fc.assert(
+      fc.property(hostileFragment, fc.constantFrom('/en-US/', '/en-US', '/?'), fc.constantFrom('', 'ko', 'zh-TW'), (fragment, prefix, language) => {
+        let req: Request
+        try {
+          req = request(`${prefix}${sendable(fragment)}`, language ? { 'accept-language': language } : {})
+        } catch {
+          return // not a URL a browser could send
+        }
+        const location = documentLocale(req).redirect?.headers.get('location')
+        if (location != null) expect(staysOnOrigin(location, ORIGIN), `${prefix}${fragment} -> ${location}`).toBe(true)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('the /en-US catch-all loader does too', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileFragment, async (fragment) => {
+        let req: Request
+        try {
+          req = request(`/en-US/${sendable(fragment)}`)
+        } catch {
+          return
+        }
+        const response = (await defaultLocaleLoader({ request: req, params: {}, context: {} } as never)) as Response
+        expect(staysOnOrigin(response.headers.get('location')!, ORIGIN), `${fragment} -> ${response.headers.get('location')}`).toBe(true)
+      }),
+      { numRuns: 500 },
+    )
   })
 })

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale, LOCALE_COOKIE, isLocale, negotiateLocale } from '@cumulus/protocol'
+import { DEFAULT_LOCALE, LOCALES, type Locale, LOCALE_COOKIE, isLocale, negotiateLocale, sameOriginLocation } from '@cumulus/protocol'
 
 /**
  * Locale routing (product spec 2 and 9): the default locale (en-US) has no path prefix, every
@@ -63,7 +63,11 @@ export function switchLocalePath(pathname: string, search: string, to: Locale): 
   return `${localizePath(splitLocalePath(pathname).path, to)}${search}`
 }
 
-/** `/en-US/about?x` -> `/about?x`: the default locale is never a prefix. Null when not such a path. */
+/**
+ * `/en-US/about?x` -> `/about?x`: the default locale is never a prefix. Null when not such a path.
+ * The result is built from the request's path, so `/en-US//evil.example` gives `//evil.example`:
+ * never send it as a Location without `sameOriginLocation` (see `documentLocale`).
+ */
 export function defaultLocaleRedirect(pathname: string, search: string): string | null {
   if (pathname !== `/${DEFAULT_LOCALE}` && !pathname.startsWith(`/${DEFAULT_LOCALE}/`)) return null
   return `${pathname.slice(DEFAULT_LOCALE.length + 1) || '/'}${search}`
@@ -114,13 +118,14 @@ export interface DocumentLocale {
 export function documentLocale(request: Request): DocumentLocale {
   const url = new URL(request.url)
   const toDefault = defaultLocaleRedirect(url.pathname, url.search)
-  if (toDefault !== null) return { redirect: new Response(null, { status: 301, headers: { location: toDefault } }), setCookie: null }
+  // The target comes from the request's path: `sameOriginLocation` keeps it on this origin.
+  if (toDefault !== null) return { redirect: new Response(null, { status: 301, headers: { location: sameOriginLocation(toDefault, url.origin) } }), setCookie: null }
   if (url.pathname !== '/') return { redirect: null, setCookie: null }
   const cookieHeader = request.headers.get('cookie')
   const detection = detectLocale({ pathname: url.pathname, cookieHeader, acceptLanguage: request.headers.get('accept-language') })
   const setCookie = readCookie(cookieHeader, LOCALE_COOKIE.name) === detection.locale ? null : localeCookie(detection.locale)
   if (detection.locale === DEFAULT_LOCALE) return { redirect: null, setCookie }
-  const headers = new Headers({ location: `${localizePath('/', detection.locale)}${url.search}`, vary: 'cookie, accept-language' })
+  const headers = new Headers({ location: sameOriginLocation(`${localizePath('/', detection.locale)}${url.search}`, url.origin), vary: 'cookie, accept-language' })
   if (setCookie) headers.append('set-cookie', setCookie)
   return { redirect: new Response(null, { status: 302, headers }), setCookie: null }
 }

@@ -1,3 +1,5 @@
+import { sameOriginLocation } from '@cumulus/protocol'
+
 /**
  * Spec 2: navigation to an external URL is refused unless explicitly allowed. Every navigation
  * whose target comes from outside the code (a `?redirect=` parameter, a server reply) goes
@@ -36,9 +38,8 @@ export function resolveNavigationTarget(to: string, origin: string, options: { e
   return { kind: 'refused', reason: 'external_not_allowed', host: url.host || url.protocol }
 }
 
-/** A same-origin path from an untrusted `redirect` value, or `fallback`. */
+/** A same-origin path from an untrusted `redirect` value, or `fallback` (the server's rule: `sameOriginLocation`). */
 export function safeRedirectPath(redirect: string | null | undefined, origin: string, fallback: string): string {
-  if (!redirect) return fallback
-  const target = resolveNavigationTarget(redirect, origin)
-  return target.kind === 'internal' ? target.path : fallback
+  if (!redirect || redirect.trim() === '') return fallback
+  return sameOriginLocation(redirect, origin, fallback)
 }

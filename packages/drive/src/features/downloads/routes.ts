@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { AppError, DriveErrors } from '@cumulus/protocol'
+import { AppError, DriveErrors, HttpErrors } from '@cumulus/protocol'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -56,9 +56,12 @@ export async function downloadRoutes(base: FastifyInstance, { deps }: DriveRoute
     // that changed since (or a date validator, which we do not compare) gets the whole body.
     const ifRange = header(request, 'if-range')
     const range = ifRange !== undefined && ifRange.trim() !== etag ? ({ kind: 'whole' } as const) : parseRange(header(request, 'range'), size)
-    // 416 and its Content-Range are HTTP's own answer to a range past the end (RFC 9110 §15.5.17);
-    // download managers rely on it, so it is not an error body.
-    if (range.kind === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).header('content-length', '0').send()
+    // 416 and its Content-Range are HTTP's answer to a range past the end (RFC 9110 §15.5.17),
+    // which download managers rely on; the body is the contract's, like every other error's.
+    if (range.kind === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${size}`)
+      throw new AppError(HttpErrors.range_not_satisfiable, { description: `range past the end of ${size} bytes` })
+    }
 
     const isHead = request.method === 'HEAD'
     const slice = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined

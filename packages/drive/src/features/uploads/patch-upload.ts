@@ -1,11 +1,12 @@
 import { type Readable, Transform, type Writable } from 'node:stream'
-import { TUS_VERSION } from '@cumulus/protocol'
+import { AppError, DriveErrors, GenericErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, type MemoryLocker } from '@tus/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UploadsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { recordUploadProgress } from './progress.js'
+import { tusAppError } from './tus-errors.js'
 import { type StagingArea } from '../../domain/index.js'
 
 /** A PATCH body went past the upload's declared size. */
@@ -32,8 +33,15 @@ export async function patchUpload(
   reply: FastifyReply,
   shutdown: AbortSignal,
 ): Promise<FastifyReply> {
-  const tusError = (error: { status_code: number; body: string }) => reply.code(error.status_code).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(error.body)
-  if (request.headers['tus-resumable'] === undefined) return reply.code(412).header('tus-version', TUS_VERSION).type('text/plain; charset=utf-8').send('Tus-Resumable Required\n')
+  // Errors keep tus's status and headers (clients act on them) and get the contract's body.
+  const tusError = (error: { status_code: number; body: string }): never => {
+    reply.header('tus-resumable', TUS_VERSION)
+    throw tusAppError(error.status_code, error.body)
+  }
+  if (request.headers['tus-resumable'] === undefined) {
+    reply.header('tus-version', TUS_VERSION)
+    throw tusAppError(412, 'Tus-Resumable Required')
+  }
   const offsetHeader = request.headers['upload-offset']
   if (typeof offsetHeader !== 'string') return tusError(ERRORS.MISSING_OFFSET)
   if (!/^\d{1,16}$/.test(offsetHeader)) return tusError(ERRORS.INVALID_OFFSET)
@@ -78,8 +86,11 @@ export async function patchUpload(
     request.raw.on('aborted', () => limit.destroy(new Error('client went away')))
     try {
       newOffset = await staging.store.write(limit, upload.id, offset)
-    } catch {
+    } catch (error) {
       if (received > room) return tusError(ERRORS.ERR_SIZE_EXCEEDED)
+      // The client went away mid-body (a reload, a pause): nobody is left to read a reply, and
+      // it is no fault of ours, so it is logged as a cancelled request rather than an internal error.
+      if (request.raw.destroyed) throw new AppError(GenericErrors.cancelled, { description: 'the client went away during the PATCH body', cause: error })
       return tusError(ERRORS.FILE_WRITE_ERROR)
     }
     // The rest of the body will not be read: this connection cannot carry another request.
@@ -92,7 +103,10 @@ export async function patchUpload(
     try {
       await finishUpload(deps, upload.id)
     } catch (error) {
-      if (error instanceof UploadNotFinishable) return reply.code(409).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`${error.message}\n`)
+      if (error instanceof UploadNotFinishable) {
+        reply.header('tus-resumable', TUS_VERSION)
+        throw new AppError(DriveErrors.file_upload_incomplete, { description: error.message })
+      }
       throw error
     }
   } else {

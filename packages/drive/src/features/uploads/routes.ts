@@ -13,6 +13,7 @@ import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { patchUpload } from './patch-upload.js'
+import { tusAppError } from './tus-errors.js'
 import { stagingOf } from '../../domain/index.js'
 
 export const UPLOADS_PATH = '/drive/v1/uploads'
@@ -152,12 +153,20 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
 
   /** Sends tus's Response through Fastify, so the reply gets the app's own headers (request id, CORS) and logging like any other. */
   async function sendTusResponse(request: FastifyRequest, reply: FastifyReply, response: Response): Promise<FastifyReply> {
-    reply.code(response.status)
+    const failed = response.status >= 400
     response.headers.forEach((value, name) => {
       // A preflight's allowances are the app's CORS policy (it reflects the requested headers); tus's fixed lists would narrow them.
       if ((name.startsWith('access-control-allow-') || name === 'access-control-max-age') && reply.hasHeader(name)) return
+      // An error's body is ours (below): tus's text length and type do not describe it.
+      if (failed && (name === 'content-type' || name === 'content-length')) return
       reply.header(name, value)
     })
+    if (failed) {
+      // tus 1.0: a 412 names the versions the server speaks.
+      if (response.status === 412) reply.header('tus-version', TUS_VERSION)
+      throw tusAppError(response.status, await response.text())
+    }
+    reply.code(response.status)
     const body = response.status === 204 || request.method === 'HEAD' ? undefined : await response.text()
     return reply.send(body)
   }
@@ -213,7 +222,10 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
     handler: async (request, reply) => {
       const upload = await requireOwnUpload(deps, callerOf(request), request.params.id)
       if (request.method === 'PATCH') {
-        if (!isTusBody(request)) return reply.code(415).header('tus-resumable', TUS_VERSION).type('text/plain; charset=utf-8').send(`PATCH bodies must be ${TUS_BODY_TYPE}\n`)
+        if (!isTusBody(request)) {
+          reply.header('tus-resumable', TUS_VERSION)
+          throw tusAppError(415, `PATCH bodies must be ${TUS_BODY_TYPE}`)
+        }
         return patchUpload(deps, staging, locker, upload, request, reply, shutdown.signal)
       }
       if (request.method === 'HEAD') {

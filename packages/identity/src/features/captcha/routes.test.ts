@@ -227,12 +227,20 @@ describe('captcha routes', () => {
       await expect(verifyCaptchaToken(deps, { token: body.captcha_token, clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: SIGN_IN, singleUse: true })).resolves.toBeTruthy()
     })
 
-    it('refuses an open redirect but still hands over the token', async () => {
+    // Regression (issue 11): a redirect_uri the client never registered got a 200 (and the page
+    // then posted the token elsewhere); it is the catalogue's invalid_request, on the page and on verify.
+    it('refuses a redirect_uri the client has not registered with invalid_request, on the page and on verify', async () => {
       const { app } = await setup({ captcha: { mode: 'always' } })
       const challenge = await challengeFromInit(app)
-      const res = await app.inject({ method: 'POST', url: '/captcha/challenge/verify', payload: { challenge, nonce: solve(challenge, BITS), redirect_uri: 'https://evil.example/', state: 'st' } })
-      expect(res.statusCode).toBe(200)
-      expect(res.json()).toMatchObject({ redirect_to: '', state: 'st', captcha_token: expect.any(String) })
+      for (const redirect_uri of ['https://evil.example/', '//evil.example/', 'http://127.0.0.1:3000@evil.example/', 'http://127.0.0.1:3000.evil.example/']) {
+        const page = await app.inject({ method: 'GET', url: `/captcha/challenge?${new URLSearchParams({ challenge, redirect_uri, state: 'st' })}` })
+        const verify = await app.inject({ method: 'POST', url: '/captcha/challenge/verify', payload: { challenge, nonce: solve(challenge, BITS), redirect_uri, state: 'st' } })
+        for (const res of [page, verify]) {
+          expect(res.statusCode, redirect_uri).toBe(OAuthErrors.invalid_request.status)
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+          expect(res.json()).toMatchObject({ error: OAuthErrors.invalid_request.reason, error_code: OAuthErrors.invalid_request.code, details: [{ metadata: { field: 'redirect_uri' } }, {}] })
+        }
+      }
     })
 
     it('refuses a reused challenge and a wrong nonce with captcha_invalid', async () => {
@@ -321,10 +329,10 @@ describe('captcha routes', () => {
       await expect(verifyCaptchaToken(deps, { token: target.searchParams.get('captcha_token')!, clientId: WEB_CLIENT_ID, deviceId: 'device-1', action: SIGN_IN, singleUse: true })).resolves.toBeTruthy()
     })
 
-    it('posts the token to the framing web app when there is no allowed redirect', async () => {
+    it('posts the token to the framing web app when there is no redirect_uri', async () => {
       const { app } = await setup({ captcha: { mode: 'always' } })
       const challenge = await challengeFromInit(app)
-      const page = await runPage(app, `/captcha/challenge?${new URLSearchParams({ challenge, redirect_uri: 'https://evil.example/', state: 'st', locale: 'ko' })}`, { subtle: true, framed: true })
+      const page = await runPage(app, `/captcha/challenge?${new URLSearchParams({ challenge, state: 'st', locale: 'ko' })}`, { subtle: true, framed: true })
       expect(page.navigations).toEqual([])
       expect(page.status.textContent).toBe(CHALLENGE_TEXTS.ko.verified)
       expect(page.messages).toEqual([{ message: { type: 'cumulus:captcha', captcha_token: expect.any(String), expires_in: 300, state: 'st' }, targetOrigin: 'http://127.0.0.1:3000' }])

@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { callerContext, clientIdOf, normalizeDeviceId } from '../../http/request-context.js'
-import { CHALLENGE_PAGE_PATH, CHALLENGE_VERIFY_PATH } from './challenge.js'
+import { CHALLENGE_PAGE_PATH, CHALLENGE_VERIFY_PATH, findLiveChallenge } from './challenge.js'
 import { renderChallengePage } from './challenge-page.js'
 import { initCaptcha } from './init-captcha.js'
+import { requireRedirectTarget } from './redirect-target.js'
 import { CaptchaInitBody, CaptchaInitReplySchema, ChallengePageQuery, ChallengeVerifyBody, ChallengeVerifyReplySchema } from './schema.js'
 import { verifyChallenge } from './verify-challenge.js'
 
@@ -27,6 +28,11 @@ export async function captchaRoutes(base: FastifyInstance, { deps }: { deps: Ide
 
   app.get(CHALLENGE_PAGE_PATH, { schema: { querystring: ChallengePageQuery } }, async (request, reply) => {
     const { challenge, redirect_uri, state, locale } = request.query
+    // A redirect_uri the challenge's client has not registered is refused here, in the contract's
+    // error shape, rather than carried into a page that would send a token to it.
+    const claims = redirect_uri ? findLiveChallenge(deps, challenge) : null
+    const client = claims ? deps.clients.find(claims.clientId) : null
+    if (client) requireRedirectTarget(client, redirect_uri ?? '')
     const page = renderChallengePage(deps, { challenge, redirectUri: redirect_uri ?? '', state: state ?? '', locale, acceptLanguage: request.headers['accept-language'] })
     return reply.headers(page.headers).type('text/html; charset=utf-8').send(page.html)
   })

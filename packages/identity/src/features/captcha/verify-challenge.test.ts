@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
-import { AccountErrors, AppError, WEB_CLIENT_ID } from '@cumulus/protocol'
+import { AccountErrors, AppError, OAuthErrors, WEB_CLIENT_ID } from '@cumulus/protocol'
+import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { hostileFragment, hostileRedirect } from '../../../../../test-support/hostile-urls.js'
 import { CONFIDENTIAL_CLIENT, OTHER_CLIENT, type TestDeps, buildTestDeps } from '../../../test/test-app.js'
 import { verifyCaptchaToken } from './captcha-token.js'
 import { issueChallenge, leadingZeroBits } from './challenge.js'
@@ -93,9 +95,10 @@ describe('verifyChallenge', () => {
 
   it('never redirects to a URI the client has not registered', async () => {
     const challenge = newChallenge()
-    const reply = await verifyChallenge(t.deps, { challenge, nonce: solve(challenge, BITS), redirectUri: 'https://evil.example/steal', state: 'xyz' })
-    expect(reply.redirect_to).toBe('')
-    expect(reply.captcha_token).not.toBe('')
+    const error = await verifyChallenge(t.deps, { challenge, nonce: solve(challenge, BITS), redirectUri: 'https://evil.example/steal', state: 'xyz' }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ entry: OAuthErrors.invalid_request, metadata: { field: 'redirect_uri' } })
+    // Refused before the challenge is burnt: the user can still finish it without the bad redirect.
+    await expect(verifyChallenge(t.deps, { challenge, nonce: solve(challenge, BITS), redirectUri: '', state: 'xyz' })).resolves.toMatchObject({ redirect_to: '' })
   })
 })
 
@@ -104,18 +107,19 @@ describe('allowedRedirectTarget', () => {
   const client = { ...CONFIDENTIAL_CLIENT, redirectUris: ['http://127.0.0.1:9/callback', 'https://app.example', 'com.example.drive:/captcha'] }
 
   it.each([
-    'http://127.0.0.1:3000/',
-    'http://127.0.0.1:3000/sign-in?x=1#top',
     'http://127.0.0.1:9/callback',
     'http://127.0.0.1:9/callback?state=1',
     'http://127.0.0.1:9/callback/deeper',
     'https://app.example/any/where',
     'com.example.drive:/captcha?x=1',
   ])('allows %s', (uri) => {
-    expect(allowedRedirectTarget(publicUrl, client, uri)?.toString()).toBe(new URL(uri).toString())
+    expect(allowedRedirectTarget(client, uri)?.toString()).toBe(new URL(uri).toString())
   })
 
   it.each([
+    // The service's own origin is not enough: only what the client registered.
+    'http://127.0.0.1:3000/',
+    'http://127.0.0.1:3000/sign-in?x=1#top',
     'https://evil.example/',
     'http://127.0.0.1:3000.evil.example/',
     'http://127.0.0.1:3001/',
@@ -133,11 +137,29 @@ describe('allowedRedirectTarget', () => {
     'com.evil:/captcha',
     '',
   ])('refuses %s', (uri) => {
-    expect(allowedRedirectTarget(publicUrl, client, uri)).toBeNull()
+    expect(allowedRedirectTarget(client, uri)).toBeNull()
   })
 
-  it('allows nothing but the own origin for a client without redirect URIs', () => {
-    expect(allowedRedirectTarget(publicUrl, OTHER_CLIENT, 'http://127.0.0.1:9/callback')).toBeNull()
-    expect(allowedRedirectTarget(publicUrl, OTHER_CLIENT, 'http://127.0.0.1:3000/x')).not.toBeNull()
+  it('allows nothing for a client without redirect URIs, not even the own origin', () => {
+    expect(allowedRedirectTarget(OTHER_CLIENT, 'http://127.0.0.1:9/callback')).toBeNull()
+    expect(allowedRedirectTarget(OTHER_CLIENT, 'http://127.0.0.1:3000/x')).toBeNull()
+  })
+
+  // Regression (issue 11): the page sent the token to any URL on the service's own origin, even
+  // for a client that never registered it. Only a registered URI, or under one, is a target.
+  it('allows only targets under a registered URI, whatever an attacker writes', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileRedirect, hostileFragment.map((f) => `http://127.0.0.1:9/callback${f}`), hostileFragment.map((f) => `https://app.example${f}`)), (uri) => {
+        const target = allowedRedirectTarget(client, uri)
+        if (target === null) return
+        expect(target.username + target.password).toBe('')
+        const under = client.redirectUris.some((raw) => {
+          const registered = new URL(raw)
+          return target.origin === registered.origin && target.protocol === registered.protocol && (target.pathname === registered.pathname || target.pathname.startsWith(registered.pathname.endsWith('/') ? registered.pathname : `${registered.pathname}/`))
+        })
+        expect(under, `${uri} -> ${target.href}`).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
   })
 })

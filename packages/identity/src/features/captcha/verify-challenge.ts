@@ -2,7 +2,7 @@ import { AccountErrors, AppError } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import { issueCaptchaToken } from './captcha-token.js'
 import { findLiveChallenge, isProofOfWork } from './challenge.js'
-import { allowedRedirectTarget, withCaptchaResult } from './redirect-target.js'
+import { requireRedirectTarget, withCaptchaResult } from './redirect-target.js'
 
 export interface VerifyChallengeInput {
   challenge: string
@@ -16,7 +16,7 @@ export interface VerifyChallengeReply {
   captcha_token: string
   expires_in: number
   state: string
-  /** redirect_uri with the result in its query, or '' when there is none or it is not allowed. */
+  /** redirect_uri with the result in its query, or '' when there is none. */
   redirect_to: string
 }
 
@@ -27,7 +27,8 @@ function invalid(description: string): AppError {
 /**
  * `POST /captcha/challenge/verify`: checks the challenge's signature and expiry and the proof of
  * work, burns the challenge, and issues a captcha token for the client, device, action and target
- * the challenge was made for. Wrong, expired or reused → captcha_invalid (4002).
+ * the challenge was made for. Wrong, expired or reused → captcha_invalid (4002); a redirect_uri not
+ * registered for the challenge's client → invalid_request (4121), before the challenge is burnt.
  */
 export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clients' | 'clock' | 'counters' | 'hmacKey'>, input: VerifyChallengeInput): Promise<VerifyChallengeReply> {
   const claims = findLiveChallenge(deps, input.challenge)
@@ -35,6 +36,7 @@ export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clien
   if (!isProofOfWork(input.challenge, input.nonce, claims.bits)) throw invalid('nonce does not solve the challenge')
   const client = deps.clients.find(claims.clientId)
   if (!client) throw invalid('the challenge names a client that is no longer registered')
+  const target = requireRedirectTarget(client, input.redirectUri)
   // Burnt only once the work checks out, atomically: two tabs (or a replayed request) posting
   // the same solution get one token between them, so one solved challenge is worth one token.
   const remainingSeconds = Math.max(1, Math.ceil((claims.expiresAtSeconds * 1000 - deps.clock.nowMs()) / 1000))
@@ -46,7 +48,6 @@ export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clien
     action: claims.action,
     targetBindings: claims.targetBindings,
   })
-  const target = allowedRedirectTarget(deps.config.publicUrl, client, input.redirectUri)
   return {
     captcha_token: captchaToken,
     expires_in: expiresIn,
