@@ -104,6 +104,22 @@ describe(`the domain-event outbox and dispatcher on ${testBackend()}`, () => {
     expect(delivered.length).toBe(20)
   })
 
+  it('skips an event that another node delivered and pruned between reading it and claiming it', async () => {
+    await recordEvents(db, [frozen('u0', 1_000), frozen('u1', 2_000), frozen('u2', 3_000)])
+    const seen: string[] = []
+    const subscriber: EventSubscriber = {
+      name: 'drive',
+      types: [ACCOUNT_FROZEN],
+      handle: async (event) => {
+        seen.push(event.subjectId)
+        // While this pass handles u0, another node delivers u1 and prunes it: the row this pass read is gone.
+        if (event.subjectId === 'u0') await db.deleteFrom('domain_events').where('subject_id', '=', 'u1').execute()
+      },
+    }
+    await expect(dispatcher(subscriber).deliverPending()).resolves.toBe(2)
+    expect(seen).toEqual(['u0', 'u2'])
+  })
+
   it('takes over a delivery whose node died once its lease has run out', async () => {
     const drive = recorder('drive')
     await recordEvents(db, [frozen('u1')])

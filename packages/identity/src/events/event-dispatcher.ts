@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import type { Logger } from 'pino'
 import type { IdentityDatabase } from '../db/schema.js'
 import type { Clock } from '../lib/clock.js'
+import { isForeignKeyViolation } from '../stores/errors.js'
 import type { DomainEvent, DomainEventType, EventNotifier } from './domain-event.js'
 
 /**
@@ -177,12 +178,18 @@ export class EventDispatcher implements EventNotifier {
   async #claim(subscriber: string, eventId: string, isNew: boolean, nowMs: number): Promise<number | null> {
     const leaseUntil = nowMs + this.#leaseMs
     if (isNew) {
-      const inserted = await this.#db
-        .insertInto('domain_event_deliveries')
-        .values({ event_id: eventId, subscriber, state: 'pending', attempts: 1, lease_until: leaseUntil, last_error: null, updated_at: nowMs })
-        .onConflict((oc) => oc.columns(['subscriber', 'event_id']).doNothing())
-        .executeTakeFirst()
-      return Number(inserted.numInsertedOrUpdatedRows) === 1 ? 1 : null
+      try {
+        const inserted = await this.#db
+          .insertInto('domain_event_deliveries')
+          .values({ event_id: eventId, subscriber, state: 'pending', attempts: 1, lease_until: leaseUntil, last_error: null, updated_at: nowMs })
+          .onConflict((oc) => oc.columns(['subscriber', 'event_id']).doNothing())
+          .executeTakeFirst()
+        return Number(inserted.numInsertedOrUpdatedRows) === 1 ? 1 : null
+      } catch (err) {
+        // Another node delivered it and pruned it between our read and this claim: nothing left to do.
+        if (isForeignKeyViolation(err)) return null
+        throw err
+      }
     }
     const claimed = await this.#db
       .updateTable('domain_event_deliveries')
@@ -237,11 +244,15 @@ export class EventDispatcher implements EventNotifier {
   }
 
   async #markDoneUnclaimed(subscriber: string, eventId: string, nowMs: number): Promise<void> {
-    await this.#db
-      .insertInto('domain_event_deliveries')
-      .values({ event_id: eventId, subscriber, state: 'done', attempts: 0, lease_until: nowMs, last_error: null, updated_at: nowMs })
-      .onConflict((oc) => oc.columns(['subscriber', 'event_id']).doNothing())
-      .execute()
+    try {
+      await this.#db
+        .insertInto('domain_event_deliveries')
+        .values({ event_id: eventId, subscriber, state: 'done', attempts: 0, lease_until: nowMs, last_error: null, updated_at: nowMs })
+        .onConflict((oc) => oc.columns(['subscriber', 'event_id']).doNothing())
+        .execute()
+    } catch (err) {
+      if (!isForeignKeyViolation(err)) throw err // pruned meanwhile by another node: already handled
+    }
   }
 
   /** Deletes events every subscriber has handled once they are older than the retention. */

@@ -19,3 +19,9 @@ export function asUniqueViolation(error: unknown): UniqueViolationError | null {
   }
   return null
 }
+
+/** The row a write refers to is gone (SQLite's and PostgreSQL's foreign-key violations). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503'
+}
