@@ -33,23 +33,35 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCostKiB: 19_456, timeCost: 2
 export class Argon2Hasher implements PasswordHasher {
   // Made once at construction so the first unknown-user sign-in costs one hash like any other.
   private readonly decoy: Promise<string>
+  private readonly slots: Slots
 
-  constructor(private readonly params: Argon2Params = OWASP_ARGON2ID) {
+  /**
+   * `concurrency` caps the hashes running at once (default 3). libuv's pool has four threads
+   * (UV_THREADPOOL_SIZE) that file reads and writes, DNS and zlib share: a burst of sign-ins
+   * must leave one for them, or every download and upload on the node stalls behind it.
+   */
+  constructor(
+    private readonly params: Argon2Params = OWASP_ARGON2ID,
+    concurrency = 3,
+  ) {
+    this.slots = new Slots(concurrency)
     this.decoy = this.hash(randomSecret())
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, {
-      algorithm: ARGON2ID,
-      memoryCost: this.params.memoryCostKiB,
-      timeCost: this.params.timeCost,
-      parallelism: this.params.parallelism,
-    })
+    return this.slots.run(() =>
+      hash(password, {
+        algorithm: ARGON2ID,
+        memoryCost: this.params.memoryCostKiB,
+        timeCost: this.params.timeCost,
+        parallelism: this.params.parallelism,
+      }),
+    )
   }
 
   async verify(encoded: string, password: string): Promise<boolean> {
     try {
-      return await verify(encoded, password)
+      return await this.slots.run(() => verify(encoded, password))
     } catch {
       return false
     }
@@ -59,5 +71,27 @@ export class Argon2Hasher implements PasswordHasher {
     // The decoy has the same parameters as real hashes, so it costs the same time.
     await this.verify(await this.decoy, password)
     return false
+  }
+}
+
+/** At most `size` tasks at once; the rest wait in arrival order. */
+class Slots {
+  #free: number
+  readonly #waiting: (() => void)[] = []
+
+  constructor(size: number) {
+    this.#free = size
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.#waiting.shift()
+      if (next) next()
+      else this.#free++
+    }
   }
 }
