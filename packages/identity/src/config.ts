@@ -45,6 +45,12 @@ export interface IdentityConfig {
     /** A rotated refresh token still works this long (two tabs refreshing at once). */
     refreshReuseGraceSeconds: number
     sudoTtlSeconds: number
+    /**
+     * How long a node reuses the session check of an access token (stores/session-cache.ts).
+     * Revocations through the service reach every node at once (Redis when configured); this
+     * bounds only what bypasses it. 0: every request reads the database.
+     */
+    sessionCacheSeconds: number
   }
   lockout: {
     windowSeconds: number
@@ -84,6 +90,7 @@ export const IDENTITY_DEFAULTS = {
     refreshIdleTtlSeconds: 60 * 60 * 24 * 90,
     refreshReuseGraceSeconds: 30,
     sudoTtlSeconds: 300,
+    sessionCacheSeconds: 5,
   },
   lockout: { windowSeconds: 15 * 60, maxFailuresPerAccount: 5, maxFailuresPerIp: 50 },
   verification: {

@@ -35,3 +35,5 @@ export {
   type NewDomainEvent,
 } from './events/domain-event.js'
 export { EventDispatcher, type EventDispatcherOptions, type EventHandler, type EventSubscriber } from './events/event-dispatcher.js'
+export { CachingMembershipStore, CachingSessionStore, CachingUserStore, type InvalidationChannel, SessionCache, type SessionInvalidation } from './stores/session-cache.js'
+export { RedisInvalidationChannel } from './stores/redis-invalidation-channel.js'

@@ -342,6 +342,7 @@ const envSchema = z.object({
   VERIFICATION_SENDS_PER_ADDRESS_PER_DAY: wholeNumber(1, MAX_SEND_BUDGET).optional(),
   VERIFICATION_SENDS_PER_IP_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
   VERIFICATION_SENDS_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
+  SESSION_CACHE_SECONDS: wholeNumber(0, 60).optional(),
   CUMULUS_CLIENTS: clients.optional(),
   CORS_ORIGINS: corsOrigins.optional(),
   TRUST_PROXY: trustProxy.optional(),
@@ -427,6 +428,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     clients: [webClient, ...extraClients],
     corsOrigins: values.CORS_ORIGINS ?? [origin],
     captcha: { ...defaults.captcha, mode: (values.CAPTCHA_MODE ?? defaults.captcha.mode) as CaptchaMode },
+    tokens: { ...defaults.tokens, sessionCacheSeconds: values.SESSION_CACHE_SECONDS ?? defaults.tokens.sessionCacheSeconds },
     verification: {
       ...defaults.verification,
       resendIntervalSeconds: values.VERIFICATION_RESEND_INTERVAL_SECONDS ?? defaults.verification.resendIntervalSeconds,

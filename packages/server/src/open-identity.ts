@@ -9,6 +9,8 @@ import {
   type OpenedDatabase,
   type PasswordHasher,
   RedisCounterStore,
+  RedisInvalidationChannel,
+  SessionCache,
   type SmsSender,
   createIdentityDeps,
   createMailer,
@@ -94,6 +96,11 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
     const mailer = input.mailer ?? createMailer({ transport: config.mail.transport, from: config.mail.from })
     if (!input.mailer) closers.push(() => mailer.close())
 
+    // The session check's cache; with Redis, a revocation on one node reaches the others at once.
+    const channel = config.redisUrl ? new RedisInvalidationChannel(config.redisUrl, `${REDIS_PREFIX}session-invalidations`, (err) => logger.warn({ err: err.message }, 'redis connection problem')) : undefined
+    await channel?.ready()
+    const sessionCache = new SessionCache({ ttlMs: config.identity.tokens.sessionCacheSeconds * 1000, channel })
+    closers.push(() => sessionCache.close())
     const events = new EventDispatcher({ db: database.db, clock, logger: logger.child({ part: 'events' }) })
     closers.push(() => events.stop())
     const deps = createIdentityDeps({
@@ -108,6 +115,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
       hmacKey: input.keys.hmacKey,
       logger,
       events: input.deliverEvents === false ? NO_EVENT_NOTIFIER : events,
+      sessionCache,
     })
     return { deps, events, database, close: closeAll }
   } catch (err) {

@@ -1,0 +1,254 @@
+import type { MembershipRecord, MembershipStore } from './membership-store.js'
+import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
+import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
+
+/** What changed: one session, or everything about one user (profile, status, membership, sessions). */
+export type SessionInvalidation = { sessionId: string } | { userId: string }
+
+/**
+ * Carries invalidations between the nodes that share one database, so a session revoked on one
+ * node stops working on every node at once rather than when the other nodes' entries expire.
+ * Delivery is best effort (Redis pub/sub): a message lost while a node was disconnected is
+ * covered by the cache's short lifetime.
+ */
+export interface InvalidationChannel {
+  publish(message: SessionInvalidation): void
+  subscribe(handler: (message: SessionInvalidation) => void): void
+  close(): Promise<void>
+}
+
+export interface SessionCacheOptions {
+  /** How long one lookup is reused at most; 0 turns the cache off. */
+  ttlMs: number
+  /** Entries kept at most (oldest dropped first). */
+  maxEntries?: number
+  channel?: InvalidationChannel | undefined
+}
+
+interface Entry {
+  value: ActiveSession
+  until: number
+}
+
+/**
+ * The result of the session check that every authenticated request runs (session live, user,
+ * membership), kept for a moment per session. Without it every API call costs a database round
+ * trip, which on PostgreSQL was most of the cost of a `GET /v1/user/me`.
+ *
+ * Correctness rests on invalidation, not on the lifetime: every write through the stores that can
+ * change a cached answer (revocation, a reused refresh token, profile, status, deletion, erasure,
+ * membership) drops the entries it touches here and on the other nodes, before it returns. A
+ * lookup that started before such a write never fills the cache (the generation check), so a
+ * stale answer cannot be stored after its invalidation. Writes that bypass the stores (an operator
+ * editing the database by hand, another process without the channel) are seen within `ttlMs`.
+ */
+export class SessionCache {
+  readonly #ttlMs: number
+  readonly #maxEntries: number
+  readonly #entries = new Map<string, Entry>()
+  readonly #channel: InvalidationChannel | undefined
+  #generation = 0
+
+  constructor(options: SessionCacheOptions) {
+    this.#ttlMs = options.ttlMs
+    this.#maxEntries = options.maxEntries ?? 10_000
+    this.#channel = options.channel
+    this.#channel?.subscribe((message) => this.#drop(message))
+  }
+
+  get enabled(): boolean {
+    return this.#ttlMs > 0
+  }
+
+  /** The cached answer for a session still live at `nowMs`, or undefined. */
+  get(sessionId: string, nowMs: number): ActiveSession | undefined {
+    const entry = this.#entries.get(sessionId)
+    if (!entry) return undefined
+    if (entry.until <= nowMs || entry.value.session.expiresAtMs <= nowMs) {
+      this.#entries.delete(sessionId)
+      return undefined
+    }
+    return entry.value
+  }
+
+  /** Taken before a lookup; `set` ignores the result when an invalidation happened since. */
+  generation(): number {
+    return this.#generation
+  }
+
+  set(sessionId: string, value: ActiveSession, nowMs: number, generation: number): void {
+    if (!this.enabled || generation !== this.#generation) return
+    if (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next()
+      if (!oldest.done) this.#entries.delete(oldest.value)
+    }
+    this.#entries.set(sessionId, { value, until: nowMs + this.#ttlMs })
+  }
+
+  /** Drops what `message` names here and tells the other nodes. */
+  invalidate(message: SessionInvalidation): void {
+    this.#drop(message)
+    this.#channel?.publish(message)
+  }
+
+  #drop(message: SessionInvalidation): void {
+    this.#generation++
+    if ('sessionId' in message) {
+      this.#entries.delete(message.sessionId)
+      return
+    }
+    for (const [id, entry] of this.#entries) if (entry.value.user.id === message.userId) this.#entries.delete(id)
+  }
+
+  async close(): Promise<void> {
+    this.#entries.clear()
+    await this.#channel?.close()
+  }
+}
+
+/** SessionStore whose `findActive` is served from the cache, and whose revocations invalidate it. */
+export class CachingSessionStore implements SessionStore {
+  constructor(
+    private readonly inner: SessionStore,
+    private readonly cache: SessionCache,
+  ) {}
+
+  create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string): Promise<void> {
+    return this.inner.create(session, refreshTokenHash)
+  }
+
+  async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {
+    const cached = this.cache.get(sessionId, nowMs)
+    if (cached) return cached
+    const generation = this.cache.generation()
+    const active = await this.inner.findActive(sessionId, nowMs)
+    if (active) this.cache.set(sessionId, active, nowMs, generation)
+    return active
+  }
+
+  async rotateRefreshToken(input: RotateInput): Promise<RotationResult> {
+    const result = await this.inner.rotateRefreshToken(input)
+    // A reuse revoked the whole session.
+    if (result.kind === 'reused') this.cache.invalidate({ sessionId: result.sessionId })
+    return result
+  }
+
+  findByRefreshToken(tokenHash: string): Promise<SessionRecord | null> {
+    return this.inner.findByRefreshToken(tokenHash)
+  }
+
+  async revoke(sessionId: string, reason: string, nowMs: number): Promise<void> {
+    try {
+      await this.inner.revoke(sessionId, reason, nowMs)
+    } finally {
+      this.cache.invalidate({ sessionId })
+    }
+  }
+
+  async revokeAllForUser(userId: string, reason: string, nowMs: number, exceptSessionId?: string): Promise<number> {
+    try {
+      return await this.inner.revokeAllForUser(userId, reason, nowMs, exceptSessionId)
+    } finally {
+      this.cache.invalidate({ userId })
+    }
+  }
+
+  createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number): Promise<void> {
+    return this.inner.createSudoToken(tokenHash, userId, sessionId, expiresAtMs)
+  }
+
+  findSudoToken(tokenHash: string, nowMs: number): Promise<{ userId: string; sessionId: string } | null> {
+    return this.inner.findSudoToken(tokenHash, nowMs)
+  }
+
+  deleteSudoToken(tokenHash: string): Promise<void> {
+    return this.inner.deleteSudoToken(tokenHash)
+  }
+
+  purgeEnded(beforeMs: number): Promise<number> {
+    return this.inner.purgeEnded(beforeMs)
+  }
+}
+
+/** UserStore whose writes invalidate the cached sessions of the user they change. */
+export class CachingUserStore implements UserStore {
+  constructor(
+    private readonly inner: UserStore,
+    private readonly cache: SessionCache,
+  ) {}
+
+  create(user: NewUser): Promise<UserRecord> {
+    return this.inner.create(user)
+  }
+  findById(id: string): Promise<UserRecord | null> {
+    return this.inner.findById(id)
+  }
+  findByEmail(email: string): Promise<UserRecord | null> {
+    return this.inner.findByEmail(email)
+  }
+  findByPhone(phoneNumber: string): Promise<UserRecord | null> {
+    return this.inner.findByPhone(phoneNumber)
+  }
+  findByUsername(username: string): Promise<UserRecord | null> {
+    return this.inner.findByUsername(username)
+  }
+  findWithMembership(id: string): Promise<{ user: UserRecord; membership: MembershipRecord | null } | null> {
+    return this.inner.findWithMembership(id)
+  }
+  findByIds(ids: readonly string[]): Promise<UserRecord[]> {
+    return this.inner.findByIds(ids)
+  }
+  list(options: { limit: number; offset?: number }): Promise<UserRecord[]> {
+    return this.inner.list(options)
+  }
+
+  async update(id: string, patch: UserPatch, nowMs: number): Promise<void> {
+    try {
+      await this.inner.update(id, patch, nowMs)
+    } finally {
+      this.cache.invalidate({ userId: id })
+    }
+  }
+
+  async requestDeletion(id: string, nowMs: number, eraseAtMs: number): Promise<void> {
+    try {
+      await this.inner.requestDeletion(id, nowMs, eraseAtMs)
+    } finally {
+      this.cache.invalidate({ userId: id })
+    }
+  }
+
+  async cancelDeletion(id: string, nowMs: number): Promise<boolean> {
+    try {
+      return await this.inner.cancelDeletion(id, nowMs)
+    } finally {
+      this.cache.invalidate({ userId: id })
+    }
+  }
+
+  async eraseDue(nowMs: number): Promise<string[]> {
+    const erased = await this.inner.eraseDue(nowMs)
+    for (const userId of erased) this.cache.invalidate({ userId })
+    return erased
+  }
+}
+
+/** MembershipStore whose grants invalidate the member's cached sessions (they carry vip_info). */
+export class CachingMembershipStore implements MembershipStore {
+  constructor(
+    private readonly inner: MembershipStore,
+    private readonly cache: SessionCache,
+  ) {}
+
+  find(userId: string): Promise<MembershipRecord | null> {
+    return this.inner.find(userId)
+  }
+
+  async grant(userId: string, input: { days: number; isYear: boolean; level: number; vasType: string; nowMs: number }): Promise<MembershipRecord> {
+    try {
+      return await this.inner.grant(userId, input)
+    } finally {
+      this.cache.invalidate({ userId })
+    }
+  }
+}
