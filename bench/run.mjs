@@ -23,6 +23,10 @@ const BENCHMARKS = {
     description: 'server-rendered / and /account/login per second on the composed server vs a bare React Router app (goal >= 0.6), first-visit JS gzipped in Chromium (login goal < 150 KiB), and first-visit JS+CSS as transferred for /, login and signed-in /drive (goal < 200 KiB)',
     load: () => import('./web.mjs'),
   },
+  soak: {
+    description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
+    load: () => import('./soak.mjs'),
+  },
 }
 
 function list(stream) {
@@ -30,6 +34,7 @@ function list(stream) {
   for (const [name, b] of Object.entries(BENCHMARKS)) stream.write(`  ${name.padEnd(10)} ${b.description}\n`)
   stream.write('\nEnvironment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (16), BENCH_BACKENDS (sqlite,postgres),\n')
   stream.write('             BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL, UV_THREADPOOL_SIZE (libuv default 4)\n')
+  stream.write('             soak: BENCH_SOAK_MINUTES (10, fractions allowed), BENCH_SOAK_USERS (32), BENCH_SOAK_WEB (auto), BENCH_SOAK_GC (true), BENCH_SOAK_SNAPSHOTS (false)\n')
 }
 
 const name = process.argv[2]
