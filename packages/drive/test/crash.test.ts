@@ -99,10 +99,13 @@ async function downloaded(base: string, token: string, fileId: string) {
 }
 
 /** Resolves once upload `id`'s staging file holds more than `bytes` bytes. */
-async function stagedMoreThan(id: string, bytes: number): Promise<void> {
+/** Waits until the staged file holds more than `bytes`, or `unless` settles first. */
+async function stagedMoreThan(id: string, bytes: number, unless?: Promise<unknown>): Promise<void> {
   const { stat } = await import('node:fs/promises')
   const path = `${environment.dataDir}/uploads/${id}`
-  for (;;) {
+  let settled = false
+  void unless?.finally(() => (settled = true))
+  while (!settled) {
     const size = await stat(path).then((s) => s.size, () => 0)
     if (size > bytes) return
     await new Promise((resolve) => setImmediate(resolve))
@@ -141,7 +144,7 @@ describe('a crash in the middle of an upload', () => {
     await stagedMoreThan(uploadId, 1_000_000)
     // Its completion may already have adopted the staged file (gone from uploads/) when the poll
     // looks: then the PATCH has answered, and the kill lands after the completion.
-    await Promise.race([stagedMoreThan(c.endpoint.split('/').pop() as string, finishing.length - 1), lastPatch])
+    await stagedMoreThan(c.endpoint.split('/').pop() as string, finishing.length - 1, lastPatch)
     child.process.kill('SIGKILL')
     await exited(child.process)
     inFlight.destroy()

@@ -57,7 +57,11 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   return { db, kind: 'sqlite', close: () => db.destroy() }
 }
 
-/** Distinct SQL texts kept prepared; the app issues a few dozen, so this never evicts in practice. */
+/**
+ * Distinct SQL texts kept prepared, least recently used dropped first. The fixed statements are a
+ * few dozen, but `IN (?, ?, …)` lists make one text per length (the soak bench saw 352 in three
+ * minutes), so the cache fills and must keep the hot statements rather than the oldest.
+ */
 const STATEMENT_CACHE_SIZE = 500
 
 /**
@@ -76,11 +80,14 @@ function withStatementCache(database: SQLite.Database): SQLite.Database {
       }
       return (sql: string) => {
         let statement = cache.get(sql)
-        if (!statement) {
+        if (statement) {
+          // Map order is insertion order: re-inserting marks it most recently used.
+          cache.delete(sql)
+        } else {
           statement = prepare(sql)
           if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!)
-          cache.set(sql, statement)
         }
+        cache.set(sql, statement)
         return statement
       }
     },
