@@ -4,7 +4,7 @@ import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, MemoryLocker, Metadata, Server, type Upload } from '@tus/server'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Caller, DriveDeps } from '../../deps.js'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr } from '../../http/schemas.js'
@@ -177,6 +177,17 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
 
   // PATCH bodies (and creation-with-upload) go to tus as the raw stream, unread.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null))
+
+  // A Content-Type Fastify cannot even parse (FST_ERR_CTP_INVALID_MEDIA_TYPE) is refused before
+  // the handler runs; a tus client gets the same 415 as for any other wrong type, with
+  // Tus-Resumable. Everything else goes on to the app's error handler.
+  app.setErrorHandler((error, _request, reply) => {
+    if ((error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      reply.header('tus-resumable', TUS_VERSION)
+      throw tusAppError(415, `bodies must be ${TUS_BODY_TYPE}`)
+    }
+    throw error
+  })
 
   // The app's CORS plugin answers preflights itself; on these paths it lets tus add its discovery
   // headers (Tus-Version, Tus-Extension) and allows the tus methods.
