@@ -118,6 +118,55 @@ describe('shutdown with connections open', () => {
     expect(await uploadOffset(restarted, token, endpoint)).toBe(SENT_BYTES)
   })
 
+  // Issue 11: a PATCH cut by the server closing must keep the bytes that reached the server, so
+  // the client resumes from there rather than from 0. Fastify's own app.close() (what a host
+  // embedding the app calls), then a new server on the same data folder, then tus HEAD.
+  it.each([
+    ['a Content-Length body, one write', { chunked: false, parts: [SENT_BYTES] }],
+    ['a Content-Length body, several writes of odd sizes', { chunked: false, parts: [1, 4093, 70_001, 12_345] }],
+    ['a chunked body', { chunked: true, parts: [10_000, 33_333, 7] }],
+  ] as const)('app.close() during a PATCH (%s) keeps every byte that reached the server; HEAD after a restart answers that offset', async (_name, { chunked, parts }) => {
+    environment = await testEnvironment()
+    const config = loadConfig(environment.env)
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const serverSockets: Socket[] = []
+    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
+    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { token, endpoint } = await signUpAndCreateUpload(base)
+
+    const patch = await openConnection(base)
+    connections.push(patch)
+    const head = [
+      `PATCH ${new URL(endpoint).pathname} HTTP/1.1`,
+      `Host: ${new URL(base).host}`,
+      `Authorization: Bearer ${token}`,
+      `Tus-Resumable: ${TUS_VERSION}`,
+      'Upload-Offset: 0',
+      'Content-Type: application/offset+octet-stream',
+      chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${UPLOAD_SIZE_BYTES}`,
+      '',
+      '',
+    ].join('\r\n')
+    patch.socket.write(head)
+    let wireBytes = Buffer.byteLength(head)
+    for (const [index, size] of parts.entries()) {
+      const data = Buffer.alloc(size, 0x61 + index)
+      const framed = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data
+      patch.socket.write(framed)
+      wireBytes += framed.length
+      await vi.waitFor(() => expect(serverSockets.at(-1)?.bytesRead).toBe(wireBytes))
+    }
+    const sentBytes = parts.reduce((sum, size) => sum + size, 0)
+
+    await server.app.close()
+    await patch.closed
+    expect(patch.received()).toMatch(new RegExp(`^HTTP/1\\.1 204 [\\s\\S]*\\r\\nupload-offset: ${sentBytes}\\r\\n`, 'i'))
+
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await uploadOffset(restarted, token, endpoint)).toBe(sentBytes)
+  })
+
   it('cumulus serve exits 0 on SIGTERM with those connections open: the graceful path, not the SHUTDOWN_TIMEOUT_MS give-up', async () => {
     environment = await testEnvironment({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' })
     const stdout = new Captured()
