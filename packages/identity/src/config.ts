@@ -24,11 +24,15 @@ export interface IdentityConfig {
   captcha: {
     mode: CaptchaMode
     tokenTtlSeconds: number
-    /** Sign-in failures (per account or device) after which captcha init answers with a challenge. */
+    /**
+     * Sign-in failures (per account, per (account, IP) pair, or per device) after which captcha
+     * init answers with a challenge; also the most one pair adds to its IP's count (decision 018).
+     */
     challengeAfterFailures: number
     /**
      * The same for one IP, much higher: everyone behind a NAT or an office proxy shares it, and one
-     * user's failures must not put the others behind a challenge.
+     * user's failures must not put the others behind a challenge. Each (account, IP) pair adds at
+     * most `challengeAfterFailures` to it.
      */
     challengeAfterIpFailures: number
     /** Leading zero bits the proof-of-work challenge asks for at the threshold (the least work). */

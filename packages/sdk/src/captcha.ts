@@ -1,4 +1,4 @@
-import { AccountErrors, CAPTCHA_REJECT, CAPTCHA_TOKEN_MARGIN_SECONDS, type CaptchaInitReply, GenericErrors } from '@cumulus/protocol'
+import { AccountErrors, CAPTCHA_REJECT, type CaptchaInitReply, GenericErrors } from '@cumulus/protocol'
 import { IdentityError } from './errors.js'
 import type { CaptchaChallenge, CaptchaResult } from './options.js'
 import { type KeyValueStorage, readJson, storageKeys, writeJson } from './storage.js'
@@ -25,11 +25,6 @@ export function captchaAction(method: string, path: string): string {
 /** Spec 5: a captcha token is expired when `expires_at` is missing or passed. */
 export function isCaptchaExpired(info: Partial<CaptchaTokenInfo> | null | undefined, nowMs: number): boolean {
   return !info || !info.token || typeof info.expires_at !== 'number' || !(info.expires_at > nowMs)
-}
-
-/** Spec 4: a token's lifetime is `expires_in` minus 30 s. */
-export function captchaExpiresAt(expiresInSeconds: number, nowMs: number): number {
-  return nowMs + (expiresInSeconds - CAPTCHA_TOKEN_MARGIN_SECONDS) * 1000
 }
 
 /** Spec 7: adds `redirect_uri` and `state` to a challenge URL, as the captcha frame needs. */
@@ -73,15 +68,18 @@ export class CaptchaManager {
   }
 
   /**
-   * A token for `action`: the stored one when it is for that action and unexpired (and
-   * `force` is not set), else a new one from captcha init, which may need the user to
-   * pass a challenge through `onCaptcha`. Rejects `cancelled` (1) when the challenge is
-   * closed without a result, `captcha_required` (4001) when a challenge is needed and
-   * there is no `onCaptcha`.
+   * A token for one protected call of `action`. The server spends a token on the call it
+   * authorises (decision 014), so a token is handed out once: it is marked spent in storage as
+   * it is taken, before the call sends it, whatever the reply; the next call, or a call running
+   * beside this one in another tab sharing the storage, gets its own from captcha init. A stored
+   * token not yet spent is taken when it is for that action and unexpired (spec 4, 5) and `force`
+   * is not set. Captcha init may need the user to pass a challenge through `onCaptcha`. Rejects
+   * `cancelled` (1) when the challenge is closed without a result, `captcha_required` (4001) when
+   * a challenge is needed and there is no `onCaptcha`.
    */
   async token(action: string, meta: Record<string, unknown>, { force = false }: { force?: boolean } = {}): Promise<string> {
     const stored = this.stored()
-    if (!force && stored && stored.action === action && !isCaptchaExpired(stored, Date.now())) return stored.token
+    if (!force && stored && stored.action === action && !isCaptchaExpired(stored, Date.now())) return this.#take(stored)
     const reply = await this.#deps.transport.send<CaptchaInitReply>({
       method: 'POST',
       path: CAPTCHA_INIT_PATH,
@@ -89,28 +87,19 @@ export class CaptchaManager {
         client_id: this.#deps.clientId,
         action,
         device_id: this.#deps.deviceId(),
-        // The previous token tells the risk engine this is a known caller.
+        // The previous token, spent or not, tells the risk engine this is a known caller.
         captcha_token: stored?.token ?? '',
         meta,
       },
     })
     if (typeof reply.captcha_token === 'string' && reply.captcha_token !== '') {
-      return this.#store(action, reply.captcha_token, reply.expires_in)
+      return this.#take({ action, token: reply.captcha_token })
     }
     if (typeof reply.url !== 'string' || reply.url === '') {
       throw IdentityError.of(GenericErrors.internal, 'captcha init answered neither a token nor a url', { status: 200 })
     }
     const result = await this.#challenge(reply.url, { action, expiresIn: reply.expires_in })
-    return this.#store(action, result.captchaToken, result.expiresIn)
-  }
-
-  /**
-   * Marks the stored token spent (sign-in tokens are single-use) while keeping it as the
-   * "previous token" for the next init.
-   */
-  markSpent(): void {
-    const stored = this.stored()
-    if (stored) writeJson(this.#deps.storage, this.#key, { ...stored, expires_at: 0 })
+    return this.#take({ action, token: result.captchaToken })
   }
 
   /** Forgets the stored token. Idempotent. */
@@ -134,9 +123,14 @@ export class CaptchaManager {
     return result
   }
 
-  #store(action: string, token: string, expiresInSeconds: number): string {
-    const expiresIn = Number(expiresInSeconds) || 0
-    writeJson(this.#deps.storage, this.#key, { action, token, expires_at: captchaExpiresAt(expiresIn, Date.now()) } satisfies CaptchaTokenInfo)
+  /**
+   * Hands a token to one call and stores it spent (`expires_at` 0: expired, spec 5) in the same
+   * synchronous step, so no other call (in this tab or another on the same storage) can take it
+   * in between. It stays stored as the "previous token" for the next init. Its lifetime from
+   * init (spec 4: `expires_in` minus 30 s) no longer matters: it is used once, now.
+   */
+  #take({ action, token }: { action: string; token: string }): string {
+    writeJson(this.#deps.storage, this.#key, { action, token, expires_at: 0 } satisfies CaptchaTokenInfo)
     return token
   }
 }

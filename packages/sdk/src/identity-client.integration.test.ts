@@ -271,6 +271,45 @@ describe(`IdentityClient against the real service (${testBackend()}, captcha aut
     expect(pathsOf(service.requests.slice(from))).toEqual(['POST:/v1/shield/captcha/init', 'POST:/v1/auth/signin', 'POST:/v1/shield/captcha/init', 'POST:/v1/auth/signin'])
   })
 
+  // Bug (issue 11): the server spends a captcha token on every guarded call (decision 014), but
+  // the SDK kept a token for reuse by the same action until 30 s before it expired. So the second
+  // protected call in a row (a "resend code", a second sign-in) sent a spent token, got
+  // captcha_invalid (4002), and only then asked captcha init for a fresh one.
+  it('sends a different captcha token with each protected call in a row and never gets captcha_invalid', async () => {
+    const email = uniqueEmail('one-token-one-call')
+    await signUpByEmail(service, clientFor(service), email)
+    const refusals: string[] = []
+    const fetch: FetchFunction = async (input, init) => {
+      const res = await service.fetch(input, init)
+      if (res.status >= 400) refusals.push(String(((await res.clone().json()) as { error?: unknown }).error))
+      return res
+    }
+    const client = clientFor(service, { fetch })
+    const from = service.requests.length
+
+    advanceClock(PAST_RESEND_INTERVAL)
+    await client.sendVerification({ email, usage: 'SIGN_IN', target: 'USER' })
+    advanceClock(PAST_RESEND_INTERVAL)
+    await client.sendVerification({ email, usage: 'SIGN_IN', target: 'USER' })
+    await rejection(client.signIn({ username: email, password: 'not the password' }))
+    await client.signIn({ username: email, password: PASSWORD })
+
+    const sent = service.requests.slice(from)
+    expect(pathsOf(sent)).toEqual([
+      'POST:/v1/shield/captcha/init',
+      'POST:/v1/auth/verification',
+      'POST:/v1/shield/captcha/init',
+      'POST:/v1/auth/verification',
+      'POST:/v1/shield/captcha/init',
+      'POST:/v1/auth/signin',
+      'POST:/v1/shield/captcha/init',
+      'POST:/v1/auth/signin',
+    ])
+    const tokens = sent.filter((r) => !r.url.endsWith('/captcha/init')).map((r) => r.headers[HEADERS.captchaToken])
+    expect(new Set(tokens).size).toBe(4)
+    expect(refusals).toEqual([AccountErrors.invalid_account_or_password.reason])
+  })
+
   it('rotates to the next origin when the first is unreachable', async () => {
     const email = uniqueEmail('rotation')
     await signUpByEmail(service, clientFor(service), email)

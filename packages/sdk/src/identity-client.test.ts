@@ -105,25 +105,68 @@ describe('sign-in with captcha', () => {
     expect(fake.of('POST /v1/shield/captcha/init').map((x) => x.body?.meta)).toEqual([{ phone_number: '+15550000' }, { username: 'alice' }])
   })
 
-  it('reuses an unexpired token for the same action, and refreshes it after expiry or for another action', async () => {
+  // Issue 11: captcha tokens are single-use on the server (decision 014). The SDK kept a token
+  // for reuse by the same action until 30 s before expiry, so every second protected call sent a
+  // spent token, got captcha_invalid (4002), and only then asked captcha init for a fresh one.
+  it('takes a fresh token from captcha init for every protected call, whatever the reply, and passes the spent one as previous', async () => {
+    const fake = server({
+      'POST /v1/shield/captcha/init': captchaOk,
+      'POST /v1/auth/verification': [() => json({ verification_id: 'v', expires_in: 600, selected_channel: 'VERIFICATION_EMAIL', is_user: false }), () => wire(GenericErrors.resource_exhausted), () => json({ verification_id: 'v', expires_in: 600, selected_channel: 'VERIFICATION_EMAIL', is_user: false })],
+      'POST /v1/auth/signin': [() => wire(AccountErrors.invalid_account_or_password), () => tokens(1)],
+    })
+    const storage = new MemoryStorage()
+    const c = client(fake, { storage, retry: 0 })
+    const send = () => c.sendVerification({ email: 'a@b.c', usage: 'REGISTER' })
+    await send()
+    await expect(send()).rejects.toMatchObject({ error: GenericErrors.resource_exhausted.reason })
+    await send()
+    await expect(c.signIn({ username: 'a@b.c', password: 'wrong' })).rejects.toMatchObject({ error: AccountErrors.invalid_account_or_password.reason })
+    await c.signIn({ username: 'a@b.c', password: 'pw' })
+
+    const inits = fake.of('POST /v1/shield/captcha/init')
+    const sent = [...fake.of('POST /v1/auth/verification'), ...fake.of('POST /v1/auth/signin')].map((x) => x.headers['x-captcha-token'])
+    expect(inits).toHaveLength(5)
+    expect(new Set(sent).size).toBe(5)
+    // Each init names the token the call before it spent.
+    expect(inits.map((x) => x.body?.captcha_token)).toEqual(['', ...sent.slice(0, 4)])
+    // Storage keeps the last token, spent (expired, spec 5), under the client's key (spec 3).
+    expect(JSON.parse(storage.getItem('web:captcha')!)).toEqual({ action: 'POST:/v1/auth/signin', token: sent[4], expires_at: 0 })
+  })
+
+  it('two protected calls at once each take a token of their own', async () => {
     const fake = server({
       'POST /v1/shield/captcha/init': captchaOk,
       'POST /v1/auth/verification': () => json({ verification_id: 'v', expires_in: 600, selected_channel: 'VERIFICATION_EMAIL', is_user: false }),
-      'POST /v1/auth/signin': () => tokens(1),
     })
     const c = client(fake)
+    await Promise.all([c.sendVerification({ email: 'a@b.c', usage: 'REGISTER' }), c.sendVerification({ email: 'd@e.f', usage: 'REGISTER' })])
+    const sent = fake.of('POST /v1/auth/verification').map((x) => x.headers['x-captcha-token'])
+    expect(sent).toHaveLength(2)
+    expect(sent[0]).not.toBe(sent[1])
+  })
+
+  it('takes a stored token no call has sent yet once, while it is unexpired and for the same action (spec 4, 5)', async () => {
+    const fake = server({
+      'POST /v1/shield/captcha/init': captchaOk,
+      'POST /v1/auth/verification': () => json({ verification_id: 'v', expires_in: 600, selected_channel: 'VERIFICATION_EMAIL', is_user: false }),
+    })
+    const storage = new MemoryStorage()
+    const c = client(fake, { storage })
     const send = () => c.sendVerification({ email: 'a@b.c', usage: 'REGISTER' })
+    const stored = (action: string, token: string, expiresAt: number) => storage.setItem('web:captcha', JSON.stringify({ action, token, expires_at: expiresAt }))
+
+    stored('POST:/v1/auth/verification', 'unsent', Date.now() + 1_000)
     await send()
-    await vi.advanceTimersByTimeAsync(269_000) // 300 - 30 s lifetime, 1 s before
     await send()
+    expect(fake.of('POST /v1/auth/verification').map((x) => x.headers['x-captcha-token'])).toEqual(['unsent', expect.stringMatching(/^ct-/)])
     expect(fake.of('POST /v1/shield/captcha/init')).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(1_000)
+
+    stored('POST:/v1/auth/verification', 'expired', Date.now())
     await send()
-    expect(fake.of('POST /v1/shield/captcha/init')).toHaveLength(2)
-    const previous = fake.of('POST /v1/auth/verification')[1]?.headers['x-captcha-token']
-    expect(fake.of('POST /v1/shield/captcha/init')[1]?.body?.captcha_token).toBe(previous)
-    await c.signIn({ username: 'a@b.c', password: 'pw' })
-    expect(fake.of('POST /v1/shield/captcha/init')).toHaveLength(3)
+    stored('POST:/v1/auth/signin', 'other action', Date.now() + 60_000)
+    await send()
+    expect(fake.of('POST /v1/auth/verification').map((x) => x.headers['x-captcha-token']).slice(2)).toEqual([expect.stringMatching(/^ct-/), expect.stringMatching(/^ct-/)])
+    expect(fake.of('POST /v1/shield/captcha/init').map((x) => x.body?.captcha_token).slice(1)).toEqual(['expired', 'other action'])
   })
 
   it('refreshes the token and retries on captcha errors, at most 3 times', async () => {

@@ -198,8 +198,9 @@ export class IdentityClient {
   /**
    * Any identity call, with the protocol headers, origin rotation and retries; with
    * `auth`, the bearer token (refreshed when expired and once after a 401); with
-   * `captcha`, a captcha token, refreshed and the call retried up to 3 times on a
-   * captcha error (never after a CAPTCHA_REJECT). Resolves with the reply's JSON body.
+   * `captcha`, a captcha token of its own (tokens are single-use: each attempt takes a fresh
+   * one), and the call retried up to 3 times on a captcha error (never after a
+   * CAPTCHA_REJECT). Resolves with the reply's JSON body.
    */
   async request<T = unknown>(method: HttpMethod | string, path: string, options: RequestOptions = {}): Promise<T> {
     if (!options.captcha) return this.#send<T>(method, path, options)
@@ -265,12 +266,10 @@ export class IdentityClient {
 
   /** Signs in with a username (`+` phone, `@` e-mail, else a username) and password; captcha handled inside. */
   async signIn({ username, password }: { username: string; password: string }): Promise<Credentials> {
-    // Sign-in tokens are single-use whatever the outcome: a wrong password spends it too. Keep it
-    // only as "previous" for the next init.
     const reply = await this.request<TokenReply>('POST', PATHS.signIn, {
       body: { client_id: this.clientId, client_secret: this.#options.clientSecret, username, password },
       captcha: { meta: usernameMeta(username) },
-    }).finally(() => this.#captcha.markSpent())
+    })
     return this.#acceptTokens(reply, 'sign_in', { method: 'password', kind: classifyUsername(username) })
   }
 
@@ -286,7 +285,7 @@ export class IdentityClient {
         verification_token: verificationToken,
       },
       captcha: { meta: usernameMeta(username) },
-    }).finally(() => this.#captcha.markSpent())
+    })
     return this.#acceptTokens(reply, 'sign_in', { method: 'code', kind: classifyUsername(username) })
   }
 

@@ -111,6 +111,27 @@ describe('raw requests over a socket', () => {
     expect(JSON.parse(response!.body).details[0].domain).toBe('drive')
   })
 
+  // Issue 11: Fastify's body errors answered invalid_argument (400) here too.
+  it('answers a body over the limit with request_body_too_large (413) and closes the connection, whether announced or streamed', async () => {
+    const oversized = `{"client_id":"cumulus-web","username":"${'a'.repeat(256 * 1024)}"}`
+    const announced = await send(`POST /v1/auth/signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${oversized.length}\r\n\r\n${oversized}`)
+    const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`
+    const streamed = await send(`POST /drive/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk(oversized.slice(0, 1000))}${chunk(oversized.slice(1000))}0\r\n\r\n`)
+    for (const [response, domain] of [[announced, 'identity'], [streamed, 'drive']] as const) {
+      expect(response?.status).toBe(HttpErrors.request_body_too_large.status)
+      expectCatalogueError(response!, domain)
+      expect(JSON.parse(response!.body)).toMatchObject({ error: HttpErrors.request_body_too_large.reason, details: [{ domain }, {}] })
+      expect(response!.headers['connection']).toBe('close')
+    }
+  })
+
+  it('answers a Content-Type that cannot be parsed with unsupported_media_type (415)', async () => {
+    const response = await send('POST /v1/shield/captcha/init HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ;;;\r\nContent-Length: 2\r\n\r\n{}')
+    expect(response?.status).toBe(HttpErrors.unsupported_media_type.status)
+    expectCatalogueError(response!, '415')
+    expect(JSON.parse(response!.body).error).toBe(HttpErrors.unsupported_media_type.reason)
+  })
+
   it('answers every hostile raw request with the catalogue shape whenever it is an error', async () => {
     const token = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'G\u0000T', '', 'GET GET', 'get', 'PRI')
     const path = fc.oneof(

@@ -32,9 +32,10 @@ export interface CumulusServer {
   /** Delivers domain events (account.frozen, account.erased, …) to the services that subscribe. */
   events: EventDispatcher
   /**
-   * Stops accepting connections, closes idle ones, ends upload PATCHes in flight with the bytes
-   * received, gives other requests IN_FLIGHT_GRACE_MS to finish, then stops housekeeping and
-   * closes the event delivery, the database, counters and mailer. Idempotent.
+   * Stops accepting connections, closes idle ones, ends upload PATCHes and creations with upload
+   * in flight with the bytes received, gives other requests IN_FLIGHT_GRACE_MS to finish, then
+   * stops housekeeping and closes the event delivery, the database, counters and mailer.
+   * Idempotent.
    */
   close(): Promise<void>
 }
@@ -109,8 +110,9 @@ export const IN_FLIGHT_GRACE_MS = 5_000
 
 /**
  * Closes the app: no new connections, idle keep-alive connections closed at once (Node's
- * server.close()), upload PATCHes ended with the bytes they have (the uploads' preClose hook),
- * other requests given IN_FLIGHT_GRACE_MS, then the onClose hooks (housekeeping, database).
+ * server.close()), upload bodies (PATCH, creation with upload) ended with the bytes they have
+ * (the uploads' preClose hook), other requests given IN_FLIGHT_GRACE_MS, then the onClose hooks
+ * (housekeeping, database).
  */
 async function closeWithGrace(app: FastifyInstance, logger: Logger): Promise<void> {
   const cut = setTimeout(() => {

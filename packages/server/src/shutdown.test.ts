@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Captured, type TestEnvironment, testEnvironment } from '../test/test-env.js'
 import { loadConfig } from './config.js'
 import { runCli } from './run-cli.js'
-import { type CumulusServer, buildServer } from './server.js'
+import { type CumulusServer, IN_FLIGHT_GRACE_MS, buildServer } from './server.js'
 
 const UPLOAD_SIZE_BYTES = 1024 * 1024
 const SENT_BYTES = 64 * 1024
@@ -116,6 +116,103 @@ describe('shutdown with connections open', () => {
     server = await buildServer(config, { housekeeping: false, web: false })
     const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
     expect(await uploadOffset(restarted, token, endpoint)).toBe(SENT_BYTES)
+  })
+
+  // Issue 11: a PATCH cut by the server closing must keep the bytes that reached the server, so
+  // the client resumes from there rather than from 0. Fastify's own app.close() (what a host
+  // embedding the app calls), then a new server on the same data folder, then tus HEAD.
+  it.each([
+    ['a Content-Length body, one write', { chunked: false, parts: [SENT_BYTES] }],
+    ['a Content-Length body, several writes of odd sizes', { chunked: false, parts: [1, 4093, 70_001, 12_345] }],
+    ['a chunked body', { chunked: true, parts: [10_000, 33_333, 7] }],
+  ] as const)('app.close() during a PATCH (%s) keeps every byte that reached the server; HEAD after a restart answers that offset', async (_name, { chunked, parts }) => {
+    environment = await testEnvironment()
+    const config = loadConfig(environment.env)
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const serverSockets: Socket[] = []
+    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
+    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { token, endpoint } = await signUpAndCreateUpload(base)
+
+    const patch = await openConnection(base)
+    connections.push(patch)
+    const head = [
+      `PATCH ${new URL(endpoint).pathname} HTTP/1.1`,
+      `Host: ${new URL(base).host}`,
+      `Authorization: Bearer ${token}`,
+      `Tus-Resumable: ${TUS_VERSION}`,
+      'Upload-Offset: 0',
+      'Content-Type: application/offset+octet-stream',
+      chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${UPLOAD_SIZE_BYTES}`,
+      '',
+      '',
+    ].join('\r\n')
+    patch.socket.write(head)
+    let wireBytes = Buffer.byteLength(head)
+    for (const [index, size] of parts.entries()) {
+      const data = Buffer.alloc(size, 0x61 + index)
+      const framed = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data
+      patch.socket.write(framed)
+      wireBytes += framed.length
+      await vi.waitFor(() => expect(serverSockets.at(-1)?.bytesRead).toBe(wireBytes))
+    }
+    const sentBytes = parts.reduce((sum, size) => sum + size, 0)
+
+    await server.app.close()
+    await patch.closed
+    expect(patch.received()).toMatch(new RegExp(`^HTTP/1\\.1 204 [\\s\\S]*\\r\\nupload-offset: ${sentBytes}\\r\\n`, 'i'))
+
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await uploadOffset(restarted, token, endpoint)).toBe(sentBytes)
+  })
+
+  // Issue 11: a creation with upload (tus POST with a body) was not cut like a PATCH. app.close()
+  // waited for its body for as long as the client kept the connection (server.close() for its
+  // 5 s grace, then cut the connection), and the client never got the URL of the bytes it sent.
+  it('app.close() during a creation with upload answers 201 with the URL and the bytes received; HEAD after a restart answers that offset', async () => {
+    environment = await testEnvironment()
+    const config = loadConfig(environment.env)
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const serverSockets: Socket[] = []
+    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
+    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const signUp = await fetch(`${base}/v1/auth/signup/anonymously`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: WEB_CLIENT_ID }) })
+    const { access_token: token } = (await signUp.json()) as { access_token: string }
+
+    const post = await openConnection(base)
+    connections.push(post)
+    const head = [
+      'POST /drive/v1/uploads HTTP/1.1',
+      `Host: ${new URL(base).host}`,
+      `Authorization: Bearer ${token}`,
+      `Tus-Resumable: ${TUS_VERSION}`,
+      `Upload-Length: ${UPLOAD_SIZE_BYTES}`,
+      `Upload-Metadata: filename ${Buffer.from('created.bin').toString('base64')}`,
+      'Content-Type: application/offset+octet-stream',
+      `Content-Length: ${UPLOAD_SIZE_BYTES}`,
+      '',
+      '',
+    ].join('\r\n')
+    post.socket.write(head)
+    post.socket.write(Buffer.alloc(SENT_BYTES, 0x62))
+    await vi.waitFor(() => expect(serverSockets.at(-1)?.bytesRead).toBe(Buffer.byteLength(head) + SENT_BYTES))
+
+    const closedAt = Date.now()
+    await server.app.close()
+    await post.closed
+    // Not the grace period: the body was cut at once.
+    expect(Date.now() - closedAt).toBeLessThan(IN_FLIGHT_GRACE_MS)
+    const reply = post.received()
+    expect(reply).toMatch(/^HTTP\/1\.1 201 /)
+    expect(reply).toMatch(new RegExp(`\\r\\nupload-offset: ${SENT_BYTES}\\r\\n`, 'i'))
+    expect(reply).toMatch(/\r\nconnection: close\r\n/i)
+    const endpoint = /\r\nlocation: (\S+)\r\n/i.exec(reply)?.[1]
+    expect(endpoint).toBeDefined()
+
+    server = await buildServer(config, { housekeeping: false, web: false })
+    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await uploadOffset(restarted, token, endpoint!)).toBe(SENT_BYTES)
   })
 
   it('cumulus serve exits 0 on SIGTERM with those connections open: the graceful path, not the SHUTDOWN_TIMEOUT_MS give-up', async () => {

@@ -69,7 +69,11 @@ export function toAppError(error: unknown): AppError {
     if (status === 429) return new AppError(GenericErrors.resource_exhausted, { description: fastifyError.message })
     if (status === 431) return new AppError(HttpErrors.request_header_too_large, { description: fastifyError.message })
     if (status === 408) return new AppError(HttpErrors.request_timeout, { description: fastifyError.message })
-    // Bad JSON, empty JSON body, unsupported media type, body too large, bad header...
+    // FST_ERR_CTP_BODY_TOO_LARGE and FST_ERR_CTP_INVALID_MEDIA_TYPE: the status says what a
+    // client should do (send less, send another type), so it is kept, as HTTP's own entries.
+    if (status === 413) return new AppError(HttpErrors.request_body_too_large, { description: fastifyError.message })
+    if (status === 415) return new AppError(HttpErrors.unsupported_media_type, { description: fastifyError.message })
+    // Bad JSON, a body shorter than its Content-Length, bad header...
     return new AppError(GenericErrors.invalid_argument, { description: fastifyError.message ?? 'invalid request' })
   }
   return new AppError(GenericErrors.internal, { cause: error })

@@ -208,6 +208,8 @@ describe('tus and HTTP entries (issue 11: every error in the catalogue shape, wi
     ['request_header_too_large', 3, 431],
     ['request_timeout', 4, 408],
     ['range_not_satisfiable', 11, 416],
+    ['request_body_too_large', 3, 413],
+    ['unsupported_media_type', 3, 415],
   ] as const)('%s is %i with HTTP %i', (reason, code, status) => {
     expect(findErrorByReason(reason)).toEqual({ reason, code, status })
   })

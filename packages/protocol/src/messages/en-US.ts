@@ -91,4 +91,6 @@ export const enUS: MessageTable = {
   request_header_too_large: 'The request headers are too large',
   request_timeout: 'The request took too long to arrive. Please try again',
   range_not_satisfiable: 'The requested range is not available',
+  request_body_too_large: 'The request body is too large',
+  unsupported_media_type: "The request's content type is not supported",
 }

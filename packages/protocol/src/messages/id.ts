@@ -91,4 +91,6 @@ export const id: MessageTable = {
   request_header_too_large: 'Header permintaan terlalu besar',
   request_timeout: 'Permintaan terlalu lama tiba. Silakan coba lagi',
   range_not_satisfiable: 'Rentang yang diminta tidak tersedia',
+  request_body_too_large: 'Isi permintaan terlalu besar',
+  unsupported_media_type: 'Jenis konten permintaan tidak didukung',
 }

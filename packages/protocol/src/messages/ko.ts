@@ -91,4 +91,6 @@ export const ko: MessageTable = {
   request_header_too_large: '요청 헤더가 너무 큽니다',
   request_timeout: '요청이 도착하는 데 너무 오래 걸렸습니다. 다시 시도하세요',
   range_not_satisfiable: '요청한 범위를 사용할 수 없습니다',
+  request_body_too_large: '요청 본문이 너무 큽니다',
+  unsupported_media_type: '요청의 콘텐츠 유형을 지원하지 않습니다',
 }

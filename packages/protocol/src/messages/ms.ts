@@ -91,4 +91,6 @@ export const ms: MessageTable = {
   request_header_too_large: 'Pengepala permintaan terlalu besar',
   request_timeout: 'Permintaan mengambil masa terlalu lama untuk tiba. Sila cuba lagi',
   range_not_satisfiable: 'Julat yang diminta tidak tersedia',
+  request_body_too_large: 'Kandungan permintaan terlalu besar',
+  unsupported_media_type: 'Jenis kandungan permintaan tidak disokong',
 }

@@ -91,4 +91,6 @@ export const zhCN: MessageTable = {
   request_header_too_large: '请求头过大',
   request_timeout: '请求到达时间过长，请重试',
   range_not_satisfiable: '请求的范围不可用',
+  request_body_too_large: '请求正文过大',
+  unsupported_media_type: '不支持该请求的内容类型',
 }

@@ -91,4 +91,6 @@ export const zhTW: MessageTable = {
   request_header_too_large: '請求標頭過大',
   request_timeout: '請求抵達時間過長，請重試',
   range_not_satisfiable: '請求的範圍無法使用',
+  request_body_too_large: '請求內容過大',
+  unsupported_media_type: '不支援該請求的內容類型',
 }

@@ -1,10 +1,11 @@
-import { type Readable, Transform, type Writable } from 'node:stream'
+import { Transform } from 'node:stream'
 import { AppError, DriveErrors, GenericErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, type MemoryLocker } from '@tus/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UploadsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
+import { pipeUntil } from './pipe-until.js'
 import { recordUploadProgress } from './progress.js'
 import { tusAppError } from './tus-errors.js'
 import { type StagingArea } from '../../domain/index.js'
@@ -114,29 +115,4 @@ export async function patchUpload(
     reply.header('upload-expires', new Date(upload.expires_at).toUTCString())
   }
   return reply.code(204).headers({ 'tus-resumable': TUS_VERSION, 'upload-offset': String(newOffset), 'cache-control': 'no-store' }).send()
-}
-
-/**
- * Pipes `body` into `into` until the body ends or `stop` aborts. On abort, what `body` has
- * already received (and buffered) still goes through, then `into` ends there and `body` stays
- * paused. Returns a function telling whether the body was cut short that way.
- */
-function pipeUntil(body: Readable, into: Writable, stop: AbortSignal): () => boolean {
-  let cut = false
-  const cutHere = () => {
-    if (body.readableEnded || into.writableEnded) return
-    cut = true
-    body.unpipe(into)
-    body.pause()
-    for (let chunk: Buffer | null = body.read(); chunk !== null; chunk = body.read()) into.write(chunk)
-    into.end()
-  }
-  if (stop.aborted) {
-    cutHere()
-  } else {
-    body.pipe(into)
-    stop.addEventListener('abort', cutHere, { once: true })
-    into.once('close', () => stop.removeEventListener('abort', cutHere))
-  }
-  return () => cut
 }

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events'
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { AppError, DriveErrors, TUS_VERSION } from '@cumulus/protocol'
 import { ERRORS, MemoryLocker, Metadata, Server, type Upload } from '@tus/server'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Caller, DriveDeps } from '../../deps.js'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr } from '../../http/schemas.js'
@@ -13,6 +13,7 @@ import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { patchUpload } from './patch-upload.js'
+import { pipeUntil } from './pipe-until.js'
 import { tusAppError } from './tus-errors.js'
 import { stagingOf } from '../../domain/index.js'
 
@@ -21,12 +22,11 @@ export const UPLOADS_PATH = '/drive/v1/uploads'
 const TUS_BODY_TYPE = 'application/offset+octet-stream'
 
 /**
- * The request as tus takes it (a web Request); the body stays the raw, unread stream. Only a
- * tus body (application/offset+octet-stream) is passed on: any other body Fastify has already
- * parsed, and a PATCH with one is refused before tus (415). Header values a web Headers object
- * cannot hold (control characters) are dropped rather than failing the request.
+ * The request as tus takes it (a web Request), with `body` as its body when given (a creation
+ * with upload; HEAD, DELETE and OPTIONS carry none). Header values a web Headers object cannot
+ * hold (control characters) are dropped rather than failing the request.
  */
-function toTusRequest(request: FastifyRequest): Request {
+function toTusRequest(request: FastifyRequest, body?: Readable): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.raw.headers)) {
     if (value === undefined) continue
@@ -38,12 +38,29 @@ function toTusRequest(request: FastifyRequest): Request {
       }
     }
   }
-  const hasBody = (request.method === 'PATCH' || request.method === 'POST') && isTusBody(request)
   return new Request(new URL(request.url, 'http://drive.internal'), {
     method: request.method,
     headers,
-    ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(body ? { body: Readable.toWeb(body) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit)
+}
+
+/**
+ * The body of a creation with upload as tus reads it: the raw, unread request stream, ended
+ * where it is when `shutdown` aborts, as a PATCH's is (patch-upload.ts). tus then stores what
+ * came and answers 201 with the upload's URL and that offset, so the client can resume; without
+ * the cut, the close waited out its grace period and cut the connection, and the client never
+ * learnt the URL of the bytes it had sent. Only a tus body (application/offset+octet-stream) is
+ * passed on: any other body Fastify has already parsed.
+ */
+function creationBody(request: FastifyRequest, shutdown: AbortSignal): { body: Readable | undefined; cutShort(): boolean } {
+  if (!isTusBody(request)) return { body: undefined, cutShort: () => false }
+  const body = new PassThrough()
+  const cutShort = pipeUntil(request.raw, body, shutdown)
+  // pipe() does not pass a failing or vanishing client on: tus's read must fail, not wait forever.
+  request.raw.on('error', (error) => body.destroy(error))
+  request.raw.on('aborted', () => body.destroy(new Error('client went away')))
+  return { body, cutShort }
 }
 
 function isTusBody(request: FastifyRequest): boolean {
@@ -178,6 +195,17 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
   // PATCH bodies (and creation-with-upload) go to tus as the raw stream, unread.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null))
 
+  // A Content-Type Fastify cannot even parse (FST_ERR_CTP_INVALID_MEDIA_TYPE) is refused before
+  // the handler runs; a tus client gets the same 415 as for any other wrong type, with
+  // Tus-Resumable. Everything else goes on to the app's error handler.
+  app.setErrorHandler((error, _request, reply) => {
+    if ((error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      reply.header('tus-resumable', TUS_VERSION)
+      throw tusAppError(415, `bodies must be ${TUS_BODY_TYPE}`)
+    }
+    throw error
+  })
+
   // The app's CORS plugin answers preflights itself; on these paths it lets tus add its discovery
   // headers (Tus-Version, Tus-Extension) and allows the tus methods.
   const preflight = { config: { cors: { methods: 'GET,HEAD,POST,PATCH,DELETE,OPTIONS', preflightContinue: true } } as Record<string, unknown> }
@@ -186,7 +214,8 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
 
   app.post(UPLOADS_PATH, { preHandler: authenticate }, async (request, reply) => {
     const creation = creationOf(request)
-    const tusRequest = toTusRequest(request)
+    const { body, cutShort } = creationBody(request, shutdown.signal)
+    const tusRequest = toTusRequest(request, body)
     let uploadId: string | undefined
     if (creation) {
       const started = await startUpload(deps, callerOf(request), { name: creation.name, parentId: creation.parentId, sizeBytes: creation.sizeBytes, completeAtOnce: false })
@@ -211,6 +240,8 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
         await finishUpload(deps, uploadId)
       }
     }
+    // The rest of the body will not be read: this connection cannot carry another request.
+    if (cutShort()) reply.header('connection', 'close')
     return sendTusResponse(request, reply, response)
   })
 

@@ -53,16 +53,34 @@ describe('assessCaptchaRisk', () => {
   // Regression (issue 11): three failures from one IP put every account behind it (a NAT) behind a challenge.
   it('asks for a challenge once the IP reaches its own, much higher, threshold, not before', async () => {
     const { deps } = await setup({ captcha: { challengeAfterFailures: 3, challengeAfterIpFailures: 20 } })
-    await fail(deps, lockoutKeys.ip('203.0.113.7'), 19)
+    await fail(deps, lockoutKeys.ipRisk('203.0.113.7'), 19)
     expect((await assessCaptchaRisk(deps, input({ meta: { username: 'someone-else' } }))).risk).toBe('low')
-    await fail(deps, lockoutKeys.ip('203.0.113.7'), 1)
+    await fail(deps, lockoutKeys.ipRisk('203.0.113.7'), 1)
     expect((await assessCaptchaRisk(deps, input({ meta: { username: 'someone-else' } }))).risk).toBe('challenge')
+  })
+
+  it('asks for a challenge once the (account, IP) pair reaches challengeAfterFailures, for that pair only', async () => {
+    const { deps } = await setup({ captcha: { challengeAfterFailures: 3 } })
+    const pair = lockoutKeys.accountAtIp('ann@example.com', '203.0.113.7')
+    await fail(deps, pair, 2)
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
+    await fail(deps, pair, 1)
+    expect((await assessCaptchaRisk(deps, input())).risk).toBe('challenge')
+    // The pair's failures alone (the account-wide count has run out) ask nothing of another IP or account.
+    expect((await assessCaptchaRisk(deps, input({ ip: '198.51.100.1' }))).risk).toBe('low')
+    expect((await assessCaptchaRisk(deps, input({ meta: { username: 'bob' } }))).risk).toBe('low')
+  })
+
+  it('keeps pair keys of IPv6 addresses and odd identifiers apart', () => {
+    expect(lockoutKeys.accountAtIp('x', '2001:db8::1')).toBe('signin:account-ip:2001%3Adb8%3A%3A1:x')
+    expect(lockoutKeys.accountAtIp('1:x', '2001:db8::')).not.toBe(lockoutKeys.accountAtIp('x', '2001:db8::1'))
   })
 
   it('does not hold one account’s failures against another account, IP or device', async () => {
     const { deps } = await setup({ captcha: { challengeAfterFailures: 3 } })
     await fail(deps, lockoutKeys.account('someone-else@example.com'), 5)
-    await fail(deps, lockoutKeys.ip('198.51.100.1'), 5)
+    await fail(deps, lockoutKeys.ipRisk('198.51.100.1'), 5)
+    await fail(deps, lockoutKeys.accountAtIp('ann@example.com', '198.51.100.1'), 5)
     await fail(deps, lockoutKeys.device('device-2'), 5)
     expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
   })
@@ -74,7 +92,7 @@ describe('assessCaptchaRisk', () => {
 
   it('is always low in mode off, even after failures and beyond the init limit', async () => {
     const { deps } = await setup({ captcha: { mode: 'off', initPerIpPerMinute: 1 } })
-    await fail(deps, lockoutKeys.ip('203.0.113.7'), 10)
+    await fail(deps, lockoutKeys.ipRisk('203.0.113.7'), 10)
     for (let i = 0; i < 3; i++) expect((await assessCaptchaRisk(deps, input())).risk).toBe('low')
   })
 

@@ -13,6 +13,20 @@ export const lockoutKeys = {
   /** Failed password checks from one device id. */
   device: (deviceId: string) => `signin:device:${deviceId}`,
   /**
+   * Failed password checks against one account identifier from one IP address (decision 018):
+   * captcha init challenges that pair after `challengeAfterFailures`. The IP comes first,
+   * URI-encoded (an IPv6 address holds colons), and the identifier last, as typed when it is
+   * unparseable, so no identifier can name another IP's key.
+   */
+  accountAtIp: (identifier: string, ip: string) => `signin:account-ip:${encodeURIComponent(ip)}:${identifier}`,
+  /**
+   * Failed password checks from one IP as captcha init weighs them (decision 018): each
+   * (account, IP) pair adds at most `challengeAfterFailures`, so one person hammering one account
+   * does not put everyone else behind that NAT behind a challenge; a spray across accounts does.
+   * The lockout (`signin:ip:…`) still counts every failure.
+   */
+  ipRisk: (ip: string) => `signin:ip-risk:${ip}`,
+  /**
    * Password checks in flight under a failure key (`signin:account:…` or `signin:ip:…`): each
    * holds one of the limit's places until it is settled (decision 015). A prefix, not a suffix:
    * an unparseable username is used as typed, so `victim@example.com:pending` must not name

@@ -79,7 +79,7 @@ export async function checkPassword(deps: Deps, check: PasswordCheck): Promise<b
   try {
     matches = check.passwordHash ? await deps.hasher.verify(check.passwordHash, check.password) : await deps.hasher.verifyDecoy(check.password)
   } finally {
-    await settle(deps, budgets, matches, check.deviceId)
+    await settle(deps, budgets, matches, check)
   }
   return matches
 }
@@ -127,17 +127,35 @@ function pause(round: number): Promise<void> {
   return sleep(Math.min(2 ** Math.min(round, 6), MAX_PAUSE_MS) + Math.random() * 5)
 }
 
-async function settle(deps: Deps, budgets: Budget[], matched: boolean, deviceId: string): Promise<void> {
+async function settle(deps: Deps, budgets: Budget[], matched: boolean, check: PasswordCheck): Promise<void> {
   const { counters, config } = deps
+  const identifiers = [...new Set(check.accountIdentifiers)]
   if (matched) {
-    // A success clears the account's failures; the IP's stay (one account's owner says nothing
-    // about the other guesses from that network).
-    await Promise.all(budgets.slice(0, -1).map((b) => counters.reset(b.failureKey)))
+    // A success clears the account's failures, from everywhere and from this IP; the IP's stay
+    // (one account's owner says nothing about the other guesses from that network).
+    await Promise.all([
+      ...budgets.slice(0, -1).map((b) => counters.reset(b.failureKey)),
+      ...identifiers.map((identifier) => counters.reset(lockoutKeys.accountAtIp(identifier, check.ip))),
+    ])
   } else {
     await Promise.all([
       ...budgets.map((b) => counters.increment(b.failureKey, config.lockout.windowSeconds)),
-      ...(deviceId ? [counters.increment(lockoutKeys.device(deviceId), config.lockout.windowSeconds)] : []),
+      ...(check.deviceId ? [counters.increment(lockoutKeys.device(check.deviceId), config.lockout.windowSeconds)] : []),
+      countCaptchaRisk(deps, identifiers, check.ip),
     ])
   }
   await Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
+}
+
+/**
+ * Counts a failure for captcha init's risk (decision 018): against each (account identifier, IP)
+ * pair, and against the IP's risk only while it is among the first `challengeAfterFailures` of
+ * one of those pairs. Each count is one atomic increment, so a burst counts every failure once
+ * and one pair never gives its IP more than `challengeAfterFailures`, however many run at once.
+ */
+async function countCaptchaRisk(deps: Deps, identifiers: string[], ip: string): Promise<void> {
+  const { counters, config } = deps
+  const pairs = await Promise.all(identifiers.map((identifier) => counters.increment(lockoutKeys.accountAtIp(identifier, ip), config.lockout.windowSeconds)))
+  const fewest = Math.min(...pairs.map((pair) => pair.count))
+  if (fewest <= config.captcha.challengeAfterFailures) await counters.increment(lockoutKeys.ipRisk(ip), config.lockout.windowSeconds)
 }
