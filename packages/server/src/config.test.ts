@@ -32,6 +32,7 @@ describe('loadConfig defaults', () => {
       dataDir,
       database: { kind: 'sqlite', sqlitePath: join(dataDir, 'cumulus.db') },
       redisUrl: undefined,
+      redisPrefix: 'cumulus:',
       publicUrl: 'http://localhost:3000',
       mail: { transport: { kind: 'file', directory: join(dataDir, 'outbox') }, from: 'Cumulus <no-reply@localhost>' },
       sms: { kind: 'file', directory: join(dataDir, 'sms') },
@@ -75,6 +76,12 @@ describe('loadConfig defaults', () => {
     expect(config.sms).toEqual({ kind: 'file', directory: '/srv/cumulus/sms' })
     expect(config.identity.corsOrigins).toEqual(['https://drive.example.com'])
     expect(config.identity.clients[0]!.redirectUris).toEqual(['https://drive.example.com/'])
+  })
+
+  it('takes REDIS_PREFIX for keys and channels, and refuses one that could break a key', () => {
+    expect(loadConfig({ REDIS_PREFIX: 'site-b:' }).redisPrefix).toBe('site-b:')
+    expect(() => loadConfig({ REDIS_PREFIX: 'has space' })).toThrow(/REDIS_PREFIX/)
+    expect(() => loadConfig({ REDIS_PREFIX: 'x'.repeat(65) })).toThrow(/REDIS_PREFIX/)
   })
 
   it('treats empty values as unset', () => {

@@ -15,6 +15,9 @@ import { z } from 'zod'
  * a frozen object that the composition root passes down; no other module reads `process.env`.
  */
 
+/** Redis keys and channels start with this unless REDIS_PREFIX says otherwise. */
+export const DEFAULT_REDIS_PREFIX = 'cumulus:'
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
@@ -40,6 +43,8 @@ export interface CumulusConfig {
   database: DatabaseConfig
   /** Redis for counters shared by several nodes; undefined keeps counters in process memory. */
   redisUrl: string | undefined
+  /** Prefix of every Redis key and channel (REDIS_PREFIX), so installations can share one Redis. */
+  redisPrefix: string
   /** Absolute base URL, no trailing slash. */
   publicUrl: string
   mail: {
@@ -330,6 +335,7 @@ const envSchema = z.object({
   CUMULUS_DATA_DIR: z.string().optional(),
   DATABASE_URL: databaseUrl.optional(),
   REDIS_URL: redisUrl.optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: 'must be 1 to 64 letters, digits or : _ . -' }).optional(),
   PUBLIC_URL: publicUrl.optional(),
   MAIL_URL: mailUrl.optional(),
   MAIL_FROM: z
@@ -445,6 +451,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     dataDir,
     database: databaseConfig(values.DATABASE_URL, dataDir),
     redisUrl: values.REDIS_URL,
+    redisPrefix: values.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
     publicUrl,
     mail: {
       transport: values.MAIL_URL ?? { kind: 'file', directory: join(dataDir, 'outbox') },
@@ -531,6 +538,7 @@ export function redactConfig(config: CumulusConfig) {
     dataDir: config.dataDir,
     database: config.database.kind === 'postgres' ? { ...config.database, url: redactUrl(config.database.url) } : { ...config.database },
     redisUrl: config.redisUrl === undefined ? undefined : redactUrl(config.redisUrl),
+    redisPrefix: config.redisPrefix,
     publicUrl: config.publicUrl,
     mail: { transport: redactTransport(config.mail.transport), from: config.mail.from },
     sms: redactTransport(config.sms),

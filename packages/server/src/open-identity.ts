@@ -59,8 +59,6 @@ export interface OpenedIdentity {
   close(): Promise<void>
 }
 
-/** Counter keys live under this prefix in a shared Redis. */
-const REDIS_PREFIX = 'cumulus:'
 const STARTUP_PROBE_TIMEOUT_MS = 5_000
 
 /**
@@ -97,7 +95,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
     if (!input.mailer) closers.push(() => mailer.close())
 
     // The session check's cache; with Redis, a revocation on one node reaches the others at once.
-    const channel = config.redisUrl ? new RedisInvalidationChannel(config.redisUrl, `${REDIS_PREFIX}session-invalidations`, (err) => logger.warn({ err: err.message }, 'redis connection problem')) : undefined
+    const channel = config.redisUrl ? new RedisInvalidationChannel(config.redisUrl, `${config.redisPrefix}session-invalidations`, (err) => logger.warn({ err: err.message }, 'redis connection problem')) : undefined
     await channel?.ready()
     const sessionCache = new SessionCache({ ttlMs: config.identity.tokens.sessionCacheSeconds * 1000, channel })
     closers.push(() => sessionCache.close())
@@ -126,7 +124,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
 
 async function openCounters(config: CumulusConfig, clock: Clock, logger: Logger): Promise<CounterStore> {
   if (!config.redisUrl) return new MemoryCounterStore(clock)
-  const counters = new RedisCounterStore(config.redisUrl, REDIS_PREFIX, (err) => logger.warn({ err: err.message }, 'redis connection problem'))
+  const counters = new RedisCounterStore(config.redisUrl, config.redisPrefix, (err) => logger.warn({ err: err.message }, 'redis connection problem'))
   // Probe once so a wrong REDIS_URL stops the start instead of failing every sign-in later.
   let timer: NodeJS.Timeout | undefined
   try {

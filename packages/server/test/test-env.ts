@@ -33,6 +33,9 @@ export async function testEnvironment(extra: Record<string, string> = {}): Promi
     await postgresAdmin(`CREATE DATABASE ${database}`)
     env.DATABASE_URL = databaseUrlOf(database)
     env.REDIS_URL = REDIS_URL
+    // Every run and both Vitest projects share this Redis: keys of their own, so that one run's
+    // counters (anonymous sign-ups per IP, send budgets) never spend another's.
+    env.REDIS_PREFIX = `cumulus-test-${randomBytes(6).toString('hex')}:`
     // Every run and both Vitest projects share this Redis, where the service-wide send budget
     // lives for an hour: earlier runs must not spend this one's.
     env.VERIFICATION_SENDS_PER_HOUR = '1000000'
