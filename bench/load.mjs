@@ -14,6 +14,9 @@
 //   seconds        measured duration
 //   kind           'fixed'   same request every time (`body`: string, optional)
 //                  'bodies'  one body per connection (`bodies`: { warmup: string[], main: string[] })
+//                  'numbered' a new body for every request: `body` (string) with each `{{n}}`
+//                            replaced by a token unique within the run (phase initial and a
+//                            counter), e.g. for creates that must not clash on a name
 //                  'refresh' OAuth refresh chains (`chains`: { warmup: string[], main: string[] },
 //                            `bodyBase`: object merged with { refresh_token }); each connection owns
 //                            one chain and always sends the newest refresh token of it.
@@ -57,6 +60,22 @@ function requestsFor(phase) {
         setupRequest(req) {
           req.state.body ??= bodies[next++ % bodies.length]
           req.body = req.state.body
+          return req
+        },
+        onResponse(status, body) {
+          if (status < 200 || status > 299) noteFailure(status, body)
+        },
+      },
+    ]
+  }
+  if (spec.kind === 'numbered') {
+    const tag = phase.slice(0, 1)
+    let next = 0
+    return [
+      {
+        ...base,
+        setupRequest(req) {
+          req.body = spec.body.replaceAll('{{n}}', `${tag}${next++}`)
           return req
         },
         onResponse(status, body) {

@@ -19,6 +19,10 @@ const BENCHMARKS = {
     description: 'drive: tus upload vs fs write+fsync (goal >= 0.6), signed-link download vs createReadStream to a socket (goal >= 0.8), one page of a 100,000-file folder (goal p99 < 20 ms on SQLite)',
     load: () => import('./drive.mjs'),
   },
+  'drive-writes': {
+    description: 'drive creates on SQLite and PostgreSQL: POST /drive/v1/files into folders of 0, 10,000, 100,000 items vs raw single-row inserts (goal >= 0.3), :batchCopy of 1,000 files vs raw multi-row inserts (goal >= 0.5), a 10,000-file tree copy, slope 100,000 vs empty (goal >= 0.9)',
+    load: () => import('./drive-writes.mjs'),
+  },
   web: {
     description: 'server-rendered / and /account/login per second on the composed server vs a bare React Router app (goal >= 0.6), first-visit JS gzipped in Chromium (login goal < 150 KiB), and first-visit JS+CSS as transferred for /, login and signed-in /drive (goal < 200 KiB)',
     load: () => import('./web.mjs'),
@@ -31,9 +35,11 @@ const BENCHMARKS = {
 
 function list(stream) {
   stream.write('Usage: npm run bench -- <name>\n\nBenchmarks:\n')
-  for (const [name, b] of Object.entries(BENCHMARKS)) stream.write(`  ${name.padEnd(10)} ${b.description}\n`)
+  for (const [name, b] of Object.entries(BENCHMARKS)) stream.write(`  ${name.padEnd(12)} ${b.description}\n`)
   stream.write('\nEnvironment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (16), BENCH_BACKENDS (sqlite,postgres),\n')
   stream.write('             BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL, UV_THREADPOOL_SIZE (libuv default 4)\n')
+  stream.write('             drive-writes: BENCH_CONNECTIONS (32 here), BENCH_WRITES_FOLDER_SIZES (0,10000,100000), BENCH_WRITES_BULK_FILES (1000),\n')
+  stream.write('             BENCH_WRITES_COPY_FILES (10000), BENCH_WRITES_COPY_ROUNDS (3), BENCH_WRITES_DIAGNOSE (1: PostgreSQL sampling and EXPLAIN)\n')
   stream.write('             soak: BENCH_SOAK_MINUTES (10, fractions allowed), BENCH_SOAK_USERS (32), BENCH_SOAK_WEB (auto), BENCH_SOAK_GC (true), BENCH_SOAK_SNAPSHOTS (false)\n')
 }
 

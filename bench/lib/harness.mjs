@@ -142,7 +142,7 @@ export async function runLoops({ concurrency, warmupSeconds, seconds, op }) {
 const fmtRate = (n) => (n === null || n === undefined ? '-' : n >= 100 ? Math.round(n).toString() : n.toFixed(1))
 const fmtMs = (n) => (n === null || n === undefined ? '-' : n === 0 ? '<1' : n >= 100 ? Math.round(n).toString() : n.toFixed(n >= 10 ? 1 : 2))
 
-/** Rows: { backend, metric, ours, baseline, ratio, goal, pass, oursP50, oursP99, baseP50, baseP99, non2xx } */
+/** Rows: { backend, metric, ours, baseline, ratio, goal (null: no goal, shown as info), pass, oursP50, oursP99, baseP50, baseP99, non2xx } */
 export function formatTable(rows) {
   const header = ['backend', 'metric', 'ours/s', 'baseline/s', 'ratio', 'goal', 'result', 'ours p50/p99 ms', 'baseline p50/p99 ms', 'non-2xx']
   const body = rows.map((r) => [
@@ -151,8 +151,8 @@ export function formatTable(rows) {
     fmtRate(r.ours),
     fmtRate(r.baseline),
     r.ratio === null ? '-' : r.ratio.toFixed(2),
-    `>= ${r.goal}`,
-    r.invalid ? 'INVALID' : r.pass ? 'pass' : 'MISSED',
+    r.goal === null ? '-' : `>= ${r.goal}`,
+    r.invalid ? 'INVALID' : r.goal === null ? 'info' : r.pass ? 'pass' : 'MISSED',
     `${fmtMs(r.oursP50)} / ${fmtMs(r.oursP99)}`,
     `${fmtMs(r.baseP50)} / ${fmtMs(r.baseP99)}`,
     String(r.non2xx ?? 0),
