@@ -3,7 +3,7 @@ import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../db/schema.js'
 import { isId, newId } from '../lib/ids.js'
 import { categoryOf, mimeTypeOf } from './mime.js'
-import { freeName, nameKey, splitExtension } from './names.js'
+import { freeName, freeNames, nameKey, splitExtension } from './names.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -123,6 +123,48 @@ export async function insertItem(db: Db, item: NewItem): Promise<FilesTable> {
     if (attempt >= 100) throw new Error(`no free name for "${item.name}" after ${attempt} attempts`)
     name = await freeName(item.name, (c) => takenNames(db, item.userId, item.parentId, c), isFolder)
   }
+}
+
+/**
+ * The bulk form of insertItem, for the features that land many items at once (unpacking, torrents,
+ * share restores): names resolved per folder in one lookup (freeNames), multi-row inserts that
+ * claim their names as insertItem does, and only the rows a concurrent writer beat to a name go
+ * through insertItem one by one. Returns the rows in the order of `items`.
+ */
+export async function insertItems(db: Db, items: readonly NewItem[]): Promise<FilesTable[]> {
+  const rows: FilesTable[] = new Array(items.length)
+  const byFolder = new Map<string, number[]>()
+  items.forEach((item, i) => {
+    const key = `${item.userId}\u0000${item.parentId}`
+    const group = byFolder.get(key)
+    if (group) group.push(i)
+    else byFolder.set(key, [i])
+  })
+  for (const indexes of byFolder.values()) {
+    const { userId, parentId } = items[indexes[0]!]!
+    const names = await freeNames(
+      indexes.map((i) => ({ name: items[i]!.name, isFolder: items[i]!.kind === FOLDER_KIND })),
+      (candidates) => takenNames(db, userId, parentId, candidates),
+    )
+    indexes.forEach((i, k) => (rows[i] = itemRow(items[i]!, names[k]!, items[i]!.kind === FOLDER_KIND)))
+  }
+  // 22 columns a row: 500 rows stay under SQLite's and PostgreSQL's bound-parameter limits.
+  for (let start = 0; start < rows.length; start += 500) {
+    const chunk = rows.slice(start, start + 500)
+    const claimed = await db
+      .insertInto('drive_files')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['user_id', 'parent_id', 'name']).where(sql<boolean>`trashed = 0`).doNothing())
+      .returning('id')
+      .execute()
+    if (claimed.length === chunk.length) continue
+    const landed = new Set(claimed.map((r) => r.id))
+    for (let k = 0; k < chunk.length; k++) {
+      if (landed.has(chunk[k]!.id)) continue
+      rows[start + k] = await insertItem(db, items[start + k]!)
+    }
+  }
+  return rows
 }
 
 function itemRow(item: NewItem, name: string, isFolder: boolean): FilesTable {
