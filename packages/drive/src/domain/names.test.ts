@@ -1,7 +1,7 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkName } from './names.js'
+import { checkName, freeName, freeNames } from './names.js'
 
 const reasonOf = (raw: unknown): string | null => {
   try {
@@ -43,5 +43,42 @@ describe('checkName', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('freeNames', () => {
+  const lookups = (taken: Set<string>) => {
+    const calls: string[][] = []
+    return { calls, taken: async (candidates: string[]) => (calls.push(candidates), new Set(candidates.filter((c) => taken.has(c)))) }
+  }
+
+  it('names a whole batch with one lookup when nothing clashes', async () => {
+    const l = lookups(new Set())
+    expect(await freeNames(['a.txt', 'b', 'c.tar.gz'].map((name) => ({ name, isFolder: name === 'b' })), l.taken)).toEqual(['a.txt', 'b', 'c.tar.gz'])
+    expect(l.calls).toHaveLength(1)
+  })
+
+  it('gives clashes suffixes, in order, counting the names given earlier in the batch', async () => {
+    const l = lookups(new Set(['a.txt', 'a(1).txt', 'dir']))
+    const names = await freeNames([{ name: 'a.txt', isFolder: false }, { name: 'a.txt', isFolder: false }, { name: 'dir', isFolder: true }, { name: 'new', isFolder: true }, { name: 'new', isFolder: true }], l.taken)
+    expect(names).toEqual(['a(2).txt', 'a(3).txt', 'dir(1)', 'new', 'new(1)'])
+    expect(l.calls).toHaveLength(2)
+  })
+
+  it('agrees with freeName for one item, and never gives a taken or repeated name (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('a', 'a.txt', 'b', 'a(1)', 'a(1).txt', 'x.y.z'), { maxLength: 30 }), fc.uniqueArray(fc.constantFrom('a', 'a.txt', 'a(1)', 'a(2)', 'a(1).txt', 'b', 'b(1)', 'x.y.z', 'x.y(1).z'), { maxLength: 9 }), async (wanted, existing) => {
+        const taken = new Set<string>(existing)
+        const names = await freeNames(wanted.map((name) => ({ name, isFolder: false })), lookups(taken).taken)
+        expect(new Set(names).size).toBe(names.length)
+        for (const name of names) expect(taken.has(name)).toBe(false)
+        if (wanted.length === 1) expect(names[0]).toBe(await freeName(wanted[0]!, lookups(taken).taken, false))
+      }),
+    )
+  })
+
+  it('goes past the first 50 suffixes when a folder holds them all', async () => {
+    const taken = new Set(['a', ...Array.from({ length: 60 }, (_, n) => `a(${n + 1})`)])
+    expect(await freeNames([{ name: 'a', isFolder: true }], lookups(taken).taken)).toEqual(['a(61)'])
   })
 })

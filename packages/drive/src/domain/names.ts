@@ -53,14 +53,46 @@ export function splitExtension(name: string): { stem: string; extension: string 
  * service names clashes. `taken` answers for a batch of candidates at once.
  */
 export async function freeName(name: string, taken: (candidates: string[]) => Promise<Set<string>>, isFolder: boolean): Promise<string> {
-  const { stem, extension } = isFolder ? { stem: name, extension: '' } : splitExtension(name)
-  for (let start = 0; ; start += 50) {
-    const candidates: string[] = []
-    for (let n = start; n < start + 50; n++) candidates.push(n === 0 ? name : fitName(`${stem}(${n})`, extension))
-    const used = await taken(candidates)
-    const free = candidates.find((c) => !used.has(c))
-    if (free !== undefined) return free
+  const [free] = await freeNames([{ name, isFolder }], taken)
+  return free as string
+}
+
+/** Candidates looked up per item per round: a folder holding "a" … "a(49)" costs one more round. */
+const CANDIDATES_PER_ROUND = 50
+
+/**
+ * freeName for many new items of one folder at once, with one `taken` call per round for all of
+ * them (a batch of 1,000 names costs one lookup when nothing clashes, not 1,000). Items are served
+ * in order, and a name given to one is taken for the next ("a", "a" → "a", "a(1)").
+ */
+export async function freeNames(items: readonly { name: string; isFolder: boolean }[], taken: (candidates: string[]) => Promise<Set<string>>): Promise<string[]> {
+  const result: (string | undefined)[] = items.map(() => undefined)
+  const given = new Set<string>()
+  const parts = items.map(({ name, isFolder }) => (isFolder ? { stem: name, extension: '' } : splitExtension(name)))
+  const candidatesOf = (i: number, round: number) => {
+    const { name } = items[i]!
+    const { stem, extension } = parts[i]!
+    const out: string[] = []
+    for (let n = round * CANDIDATES_PER_ROUND; n < (round + 1) * CANDIDATES_PER_ROUND; n++) out.push(n === 0 ? name : fitName(`${stem}(${n})`, extension))
+    return out
   }
+  let open = items.map((_, i) => i)
+  for (let round = 0; open.length > 0; round++) {
+    // Round 0 asks only for the names themselves; a clash asks for its suffixes next round.
+    const asked = open.map((i) => (round === 0 ? [items[i]!.name] : candidatesOf(i, round - 1)))
+    const used = await taken([...new Set(asked.flat())])
+    const still: number[] = []
+    open.forEach((i, k) => {
+      const free = asked[k]!.find((c) => !used.has(c) && !given.has(c))
+      if (free === undefined) still.push(i)
+      else {
+        result[i] = free
+        given.add(free)
+      }
+    })
+    open = still
+  }
+  return result as string[]
 }
 
 /** stem + extension, with the stem cut (on a character boundary) so the whole fits 255 bytes. */

@@ -51,6 +51,7 @@ class StagingFileStore extends FileStore {
     this.extensions = [...TUS_EXTENSIONS]
   }
 
+
   /**
    * @tus/file-store's write, with large buffered writes, and the GCID computed on the way when
    * this process has seen every byte before `offset` (else the finish hashes the file, as after a
@@ -105,6 +106,12 @@ class StagingFileStore extends FileStore {
     return offset + received
   }
 }
+
+// @tus/file-store creates the folder from its constructor and throws any error from the callback,
+// where nothing can catch it: a data folder removed meanwhile (a server closed just after it
+// started) crashed the process. Staging creates the folder itself, as a promise its methods
+// await. (The method is private in the typings, hence not an override.)
+Object.defineProperty(StagingFileStore.prototype, 'checkOrCreateDirectory', { value: () => {} })
 
 export class StagingArea {
   /** The tus data store over this folder (the tus server writes PATCH bodies through it). */

@@ -1,7 +1,7 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { addBlobRefsInBulk, countByGcid, freeName, nameKey, reserveSpace, subtreeParents, takenNames } from '../../domain/index.js'
+import { addBlobRefsInBulk, countByGcid, freeNames, nameKey, reserveSpace, subtreeParents, takenNames } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
 import { chunks } from '../../lib/rows.js'
 import { refuseIntoItself } from './move.js'
@@ -38,7 +38,6 @@ export async function copyItems(db: Db, userId: string, items: readonly FilesTab
 
   const copies: FilesTable[] = []
   const tops: FilesTable[] = []
-  const namesUsedHere = new Set<string>()
   const copyOf = (source: FilesTable, parentId: string, name: string): FilesTable => ({
     ...source,
     id: newId(),
@@ -55,16 +54,14 @@ export async function copyItems(db: Db, userId: string, items: readonly FilesTab
     created_at: nowMs,
   })
 
-  for (const item of items) {
-    if (isUnfinishedFile(item)) continue
-    const isFolder = item.kind === FOLDER_KIND
-    // The copies are inserted at the end, so names chosen earlier in this request count as taken too.
-    const name = await freeName(item.name, async (candidates) => {
-      const taken = await takenNames(db, userId, targetId, candidates)
-      for (const c of candidates) if (namesUsedHere.has(c)) taken.add(c)
-      return taken
-    }, isFolder)
-    namesUsedHere.add(name)
+  // Every top-level name in one lookup (per round of suffixes), not one per item.
+  const sources = items.filter((item) => !isUnfinishedFile(item))
+  const names = await freeNames(
+    sources.map((item) => ({ name: item.name, isFolder: item.kind === FOLDER_KIND })),
+    (candidates) => takenNames(db, userId, targetId, candidates),
+  )
+  for (const [index, item] of sources.entries()) {
+    const name = names[index] as string
     const top = copyOf(item, targetId, name)
     copies.push(top)
     tops.push(top)

@@ -12,7 +12,7 @@ export async function createFolder(deps: DriveDeps, caller: Caller, input: { nam
   const name = checkName(input.name)
   const nowMs = deps.clock.nowMs()
   const row = await retryOnNameRace(() => deps.db.transaction().execute(async (trx) => {
-    const parentId = await liveFolder(trx, caller.userId, input.parentId)
+    const parentId = await liveFolder(trx, caller.userId, input.parentId, { forInsert: true })
     const created = await insertItem(trx, { userId: caller.userId, parentId, name, kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', folderType: input.folderType ?? 'NORMAL', nowMs })
     await recordEvents(trx, nowMs, caller.userId, 'TYPE_CREATE', [created])
     return created

@@ -69,7 +69,7 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       // One at a time per user, so a burst cannot slip past the daily limit between count and insert.
       await lockUserTree(trx, caller.userId)
       await requireDailyAllowance(deps, trx, caller, nowMs)
-      const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId) : await downloadFolder(trx, caller.userId, locale, nowMs)
+      const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId, { forInsert: true }) : await downloadFolder(trx, caller.userId, locale, nowMs)
       return recordTask(trx, { userId: caller.userId, type: 'offline', name, phase: 'PHASE_TYPE_PENDING', progress: 0, params: { url: source.url, parent_id: folderId }, fileName: name, nowMs })
     }),
   )

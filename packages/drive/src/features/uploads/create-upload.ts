@@ -70,7 +70,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
     const gcid = input.gcid
     const instant = await retryOnNameRace(() =>
       deps.db.transaction().execute(async (trx) => {
-        const parentId = await liveFolder(trx, caller.userId, input.parentId)
+        const parentId = await liveFolder(trx, caller.userId, input.parentId, { forInsert: true })
         if (!(await mayReuseContent(trx, deps.config, caller.userId, gcid))) return null
         // First write of the transaction: when the content is not stored, nothing has changed yet.
         if (!(await addBlobRef(trx, gcid, 1, nowMs, size))) return null
@@ -94,7 +94,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
   try {
     started = await retryOnNameRace(() =>
       deps.db.transaction().execute(async (trx) => {
-        const parentId = await liveFolder(trx, caller.userId, input.parentId)
+        const parentId = await liveFolder(trx, caller.userId, input.parentId, { forInsert: true })
         await reserveSpace(trx, caller.userId, size, limit)
         const file = await insertItem(trx, { userId: caller.userId, parentId, name, kind: FILE_KIND, size, gcid: null, phase: 'PHASE_TYPE_PENDING', uploadId, nowMs })
         await trx.insertInto('drive_uploads').values({ id: uploadId, file_id: file.id, user_id: caller.userId, size, created_at: nowMs, expires_at: expiresAtMs }).execute()
