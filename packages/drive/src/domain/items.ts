@@ -22,10 +22,12 @@ export function isPostgres(db: Db): boolean {
  */
 export async function findOwned(db: Db, userId: string, id: string, options: { share?: boolean } = {}): Promise<FilesTable> {
   if (!isId(id)) throw notFound(id)
-  let query = db.selectFrom('drive_files').selectAll().where('id', '=', id).where('user_id', '=', userId)
+  // By id alone, owner checked here: with `user_id = ?` in the query, PostgreSQL without fresh
+  // statistics walks the user's whole (user_id, …) index instead of probing the primary key.
+  let query = db.selectFrom('drive_files').selectAll().where('id', '=', id)
   if (options.share && isPostgres(db)) query = query.forShare()
   const row = await query.executeTakeFirst()
-  if (!row) throw notFound(id)
+  if (!row || row.user_id !== userId) throw notFound(id)
   return row
 }
 
@@ -165,6 +167,45 @@ export async function insertItems(db: Db, items: readonly NewItem[]): Promise<Fi
     }
   }
   return rows
+}
+
+/**
+ * PostgreSQL's fast path for creating one item: the parent check (share-locked, as liveFolder
+ * does), the insert that claims the name and its activity event, as ONE statement. A create in a
+ * transaction costs five round trips (BEGIN, check, insert, event, COMMIT), during which the
+ * connection is held; this costs one, and a statement is atomic on its own. Returns null when it
+ * stored nothing: the parent is not a live folder of the user's, or the name is taken. The caller
+ * then takes the transactional path, which says which, or picks a free name.
+ */
+export async function insertItemInOneStatement(db: Kysely<DriveDatabase>, item: NewItem, eventType: string): Promise<FilesTable | null> {
+  const row = itemRow(item, item.name, item.kind === FOLDER_KIND)
+  const columns = Object.keys(row) as (keyof FilesTable)[]
+  // VALUES, not SELECT: its parameters take their types from the columns. A parent that is not
+  // a live folder of the user's leaves parent_id null, which the NOT NULL constraint refuses.
+  const values = columns.map((c) => (c === 'parent_id' && item.parentId !== '' ? sql`(select id from parent)` : sql`${row[c]}`))
+  let rows: { id: string }[]
+  try {
+    ;({ rows } = await sql<{ id: string }>`
+      with locked as materialized (
+        -- By primary key alone (see findOwned); the owner and state are checked on the row.
+        select id, user_id, trashed, kind from drive_files where id = ${item.parentId} for share
+      ), parent as (
+        select id from locked where user_id = ${item.userId} and trashed = 0 and kind = ${FOLDER_KIND}
+      ), created as (
+        insert into drive_files (${sql.join(columns.map((c) => sql.ref(c)))})
+        values (${sql.join(values)})
+        on conflict (user_id, parent_id, name) where trashed = 0 do nothing
+        returning id, name
+      ), event as (
+        insert into drive_events (id, user_id, type, file_id, file_name, created_at)
+        select ${newId('E')}, ${item.userId}, ${eventType}, id, name, ${item.nowMs} from created
+      )
+      select id from created`.execute(db))
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === '23502') return null
+    throw error
+  }
+  return rows.length === 1 ? row : null
 }
 
 function itemRow(item: NewItem, name: string, isFolder: boolean): FilesTable {
