@@ -2,6 +2,7 @@ import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../db/schema.js'
 import { isId, newId } from '../lib/ids.js'
+import type { EventType } from './events.js'
 import { categoryOf, mimeTypeOf } from './mime.js'
 import { freeName, freeNames, nameKey, splitExtension } from './names.js'
 
@@ -177,7 +178,7 @@ export async function insertItems(db: Db, items: readonly NewItem[]): Promise<Fi
  * stored nothing: the parent is not a live folder of the user's, or the name is taken. The caller
  * then takes the transactional path, which says which, or picks a free name.
  */
-export async function insertItemInOneStatement(db: Kysely<DriveDatabase>, item: NewItem, eventType: string): Promise<FilesTable | null> {
+export async function insertItemInOneStatement(db: Kysely<DriveDatabase>, item: NewItem, eventType: EventType): Promise<FilesTable | null> {
   const row = itemRow(item, item.name, item.kind === FOLDER_KIND)
   const columns = Object.keys(row) as (keyof FilesTable)[]
   // VALUES, not SELECT: its parameters take their types from the columns. A parent that is not
