@@ -43,7 +43,6 @@
 // BENCH_LOG_LEVEL (warn).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -52,7 +51,7 @@ import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { commonSettings, fmtCpu, formatTable, machineCpu, pct, runLoad as runLoadRaw, runLoops as runLoopsRaw, systemBusy, withCpuAccounting, writeResults } from './lib/harness.mjs'
+import { commonSettings, createBenchSchema, fmtCpu, freePort, withPg, formatTable, machineCpu, pct, runLoad as runLoadRaw, runLoops as runLoopsRaw, systemBusy, withCpuAccounting, writeResults } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const runLoad = (spec) => withCpuAccounting(() => runLoadRaw(spec), CPU_COUNT)
@@ -176,27 +175,6 @@ const liveChildren = async (db, folderId) =>
 
 // --- databases and the server -----------------------------------------------------------------
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-/** Runs `fn(client)` with a short-lived PostgreSQL connection of the bench's own. */
-async function withPg(url, fn) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
 
 /**
  * The server's database settings: SQLite in the data dir, or a new PostgreSQL schema (dropped by
@@ -204,12 +182,9 @@ async function withPg(url, fn) {
  */
 async function benchDatabase(kind, s) {
   if (kind === 'sqlite') return { env: {}, detail: 'SQLite in a temp data dir (WAL, synchronous=NORMAL)', destroy: async () => {} }
-  const schema = `bench_writes_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
+  const { schema, drop } = await createBenchSchema(s.postgresUrl, 'bench_writes')
   const applicationName = `cumulus-bench-${schema}`
-  const autovacuum = await withPg(s.postgresUrl, async (c) => {
-    await c.query(`CREATE SCHEMA ${schema}`)
-    return (await c.query('SHOW autovacuum')).rows[0].autovacuum
-  })
+  const autovacuum = await withPg(s.postgresUrl, async (c) => (await c.query('SHOW autovacuum')).rows[0].autovacuum)
   const url = new URL(s.postgresUrl)
   url.searchParams.set('schema', schema)
   url.searchParams.set('application_name', applicationName)
@@ -219,7 +194,7 @@ async function benchDatabase(kind, s) {
     applicationName,
     autovacuum,
     detail: `PostgreSQL schema ${schema} at ${url.host}${url.pathname} (server pool 10, default; autovacuum=${autovacuum})`,
-    destroy: () => withPg(s.postgresUrl, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+    destroy: drop,
   }
 }
 

@@ -20,7 +20,6 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, mkdtempSync, openSync, closeSync, fsyncSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Agent, createServer, request } from 'node:http'
-import { createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -29,7 +28,7 @@ import { nameColumns } from '@cumulus/drive'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import Fastify from 'fastify'
-import { BENCH_DIR, systemBusy, pct, writeResults } from './lib/harness.mjs'
+import { BENCH_DIR, freePort, systemBusy, pct, writeResults } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const GOALS = { download: 0.8, upload: 0.6, listP99Ms: 20 }
@@ -239,16 +238,6 @@ async function benchList(base, agent, token, folderId, requests) {
   return { pages: tokens.length, seen, ours: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) }, baseline: { p50: percentile(bareLatencies, 50), p99: percentile(bareLatencies, 99) } }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 export async function main() {
   const s = settings()

@@ -37,9 +37,8 @@ import {
 import { verify as argon2Verify } from '@node-rs/argon2'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
-import pg from 'pg'
 import { pino } from 'pino'
-import { commonSettings, formatTable, runLoad as runLoadRaw, runLoops as runLoopsRaw, withCpuAccounting, writeResults, fmtCpu, pct, systemBusy } from './lib/harness.mjs'
+import { commonSettings, createBenchSchema, formatTable, runLoad as runLoadRaw, runLoops as runLoopsRaw, withCpuAccounting, writeResults, fmtCpu, pct, systemBusy } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const runLoad = (spec) => withCpuAccounting(() => runLoadRaw(spec), CPU_COUNT)
@@ -95,25 +94,12 @@ async function openBenchDatabase(kind, s) {
       },
     }
   }
-  const schema = `bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: s.postgresUrl })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`)
-  } finally {
-    await admin.end()
-  }
+  const { schema, drop } = await createBenchSchema(s.postgresUrl, 'bench')
   // poolSize left at openDatabase's default (10), as packages/server does.
   const opened = openDatabase({ databaseUrl: s.postgresUrl, sqlitePath: '', postgresSchema: schema })
   const destroy = async () => {
     await opened.close().catch(() => {})
-    const cleanup = new pg.Client({ connectionString: s.postgresUrl })
-    await cleanup.connect()
-    try {
-      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-    } finally {
-      await cleanup.end()
-    }
+    await drop()
   }
   try {
     await migrateIdentity(opened.db)

@@ -30,13 +30,11 @@ import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
-import pg from 'pg'
-import { BENCH_DIR, machineCpu, pct, systemBusy, writeResults } from './lib/harness.mjs'
+import { BENCH_DIR, createBenchSchema, freePort, machineCpu, pct, systemBusy, writeResults } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const SERVER_SCRIPT = join(BENCH_DIR, 'lib', 'soak-server.mjs')
@@ -102,16 +100,6 @@ function settings() {
 // ---------------------------------------------------------------------------------------------
 // The server process
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** Forks the server; resolves once it listens, with a handle to sample, snapshot and close it. */
 async function startServer(spec, log) {
@@ -181,29 +169,10 @@ async function startServer(spec, log) {
 /** A fresh database for the run: SQLite in the data folder, or a new PostgreSQL schema (dropped by destroy). */
 async function openBackend(kind, s) {
   if (kind === 'sqlite') return { databaseUrl: undefined, detail: 'SQLite file in a temp data folder', destroy: async () => {} }
-  const schema = `soak_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: s.postgresUrl })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`)
-  } finally {
-    await admin.end()
-  }
+  const { schema, drop } = await createBenchSchema(s.postgresUrl, 'soak')
   const url = new URL(s.postgresUrl)
   url.searchParams.set('schema', schema)
-  return {
-    databaseUrl: url.href,
-    detail: `PostgreSQL schema ${schema} at ${url.host}${url.pathname}`,
-    async destroy() {
-      const cleanup = new pg.Client({ connectionString: s.postgresUrl })
-      await cleanup.connect()
-      try {
-        await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      } finally {
-        await cleanup.end()
-      }
-    },
-  }
+  return { databaseUrl: url.href, detail: `PostgreSQL schema ${schema} at ${url.host}${url.pathname}`, destroy: drop }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,7 +29,6 @@
 // BENCH_LOG_LEVEL (warn), CHROMIUM_PATH (/usr/bin/chromium).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -41,7 +40,7 @@ import Fastify from 'fastify'
 import { chromium } from 'playwright-core'
 import { pino } from 'pino'
 import { webBuildIsStale } from '../scripts/build-web.mjs'
-import { BENCH_DIR, commonSettings, formatTable, runLoad as runLoadRaw, withCpuAccounting, writeResults, fmtCpu, pct, systemBusy } from './lib/harness.mjs'
+import { BENCH_DIR, commonSettings, freePort, formatTable, runLoad as runLoadRaw, withCpuAccounting, writeResults, fmtCpu, pct, systemBusy } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const runLoad = (spec) => withCpuAccounting(() => runLoadRaw(spec), CPU_COUNT)
@@ -95,17 +94,6 @@ function buildBaseline(log) {
   return 'built now'
 }
 
-/** A free port on 127.0.0.1, so PUBLIC_URL can name the port the server then listens on. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 async function expectPage(url, marker, what) {
   const response = await fetch(url, { headers: REQUEST_HEADERS, redirect: 'manual' })

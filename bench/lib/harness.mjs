@@ -1,9 +1,12 @@
 // Shared benchmark plumbing: settings from the environment, the out-of-process load generator,
 // in-process raw loops, and the result table.
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { createServer as createNetServer } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 
 export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)))
 const LOAD_SCRIPT = join(BENCH_DIR, 'load.mjs')
@@ -184,3 +187,33 @@ export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '-
 
 /** CPU milliseconds per operation, '-' when unknown. */
 export const fmtCpu = (ms) => (ms === null || ms === undefined ? '-' : ms.toFixed(ms >= 10 ? 1 : 3))
+
+/** A free port on 127.0.0.1, so PUBLIC_URL can name the port the server then listens on. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Runs `fn(client)` on a short-lived PostgreSQL connection of the bench's own. */
+export async function withPg(url, fn) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A new schema `<prefix>_<time>_<random>` for one run; `drop()` removes it and all it holds. */
+export async function createBenchSchema(url, prefix) {
+  const schema = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  await withPg(url, (c) => c.query(`CREATE SCHEMA ${schema}`))
+  return { schema, drop: () => withPg(url, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)) }
+}
