@@ -5,7 +5,7 @@ import { type Socket, connect } from 'node:net'
 import { TUS_VERSION, WEB_CLIENT_ID } from '@cumulus/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Captured, type TestEnvironment, testEnvironment } from '../test/test-env.js'
-import { loadConfig } from './config.js'
+import { type CumulusConfig, loadConfig } from './config.js'
 import { runCli } from './run-cli.js'
 import { type CumulusServer, IN_FLIGHT_GRACE_MS, buildServer } from './server.js'
 
@@ -79,6 +79,20 @@ describe('shutdown with connections open', () => {
   let environment: TestEnvironment | undefined
   let server: CumulusServer | undefined
   const connections: RawConnection[] = []
+  /** Builds and starts a server (on `config`, else a fresh environment's) and records the sockets it accepts. */
+  async function startServer(config?: CumulusConfig) {
+    if (!config) {
+      environment = await testEnvironment()
+      config = loadConfig(environment.env)
+    }
+    const started = await buildServer(config, { housekeeping: false, web: false })
+    server = started
+    const serverSockets: Socket[] = []
+    started.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
+    const base = await started.app.listen({ port: 0, host: '127.0.0.1' })
+    return { config, base, serverSockets, started }
+  }
+
   afterEach(async () => {
     for (const connection of connections.splice(0)) connection.socket.destroy()
     await server?.close()
@@ -88,12 +102,7 @@ describe('shutdown with connections open', () => {
   })
 
   it('close() closes an idle keep-alive connection and ends a half-sent upload PATCH, keeping the bytes it received', async () => {
-    environment = await testEnvironment()
-    const config = loadConfig(environment.env)
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const serverSockets: Socket[] = []
-    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
-    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { config, base, serverSockets, started } = await startServer()
 
     const { token, endpoint } = await signUpAndCreateUpload(base)
     const idle = await idleKeepAlive(base)
@@ -102,7 +111,7 @@ describe('shutdown with connections open', () => {
     // The server has read every byte sent so far (the PATCH is the newest connection).
     await vi.waitFor(() => expect(serverSockets.at(-1)?.bytesRead).toBe(patch.headerBytes + SENT_BYTES))
 
-    await server.close()
+    await started.close()
 
     await idle.closed
     await patch.closed
@@ -113,8 +122,7 @@ describe('shutdown with connections open', () => {
     expect(reply).toMatch(/\r\nconnection: close\r\n/i)
 
     // After a restart the client resumes where the server said it stopped.
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { base: restarted } = await startServer(config)
     expect(await uploadOffset(restarted, token, endpoint)).toBe(SENT_BYTES)
   })
 
@@ -126,12 +134,7 @@ describe('shutdown with connections open', () => {
     ['a Content-Length body, several writes of odd sizes', { chunked: false, parts: [1, 4093, 70_001, 12_345] }],
     ['a chunked body', { chunked: true, parts: [10_000, 33_333, 7] }],
   ] as const)('app.close() during a PATCH (%s) keeps every byte that reached the server; HEAD after a restart answers that offset', async (_name, { chunked, parts }) => {
-    environment = await testEnvironment()
-    const config = loadConfig(environment.env)
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const serverSockets: Socket[] = []
-    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
-    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { config, base, serverSockets, started } = await startServer()
     const { token, endpoint } = await signUpAndCreateUpload(base)
 
     const patch = await openConnection(base)
@@ -158,12 +161,11 @@ describe('shutdown with connections open', () => {
     }
     const sentBytes = parts.reduce((sum, size) => sum + size, 0)
 
-    await server.app.close()
+    await started.app.close()
     await patch.closed
     expect(patch.received()).toMatch(new RegExp(`^HTTP/1\\.1 204 [\\s\\S]*\\r\\nupload-offset: ${sentBytes}\\r\\n`, 'i'))
 
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { base: restarted } = await startServer(config)
     expect(await uploadOffset(restarted, token, endpoint)).toBe(sentBytes)
   })
 
@@ -171,12 +173,7 @@ describe('shutdown with connections open', () => {
   // waited for its body for as long as the client kept the connection (server.close() for its
   // 5 s grace, then cut the connection), and the client never got the URL of the bytes it sent.
   it('app.close() during a creation with upload answers 201 with the URL and the bytes received; HEAD after a restart answers that offset', async () => {
-    environment = await testEnvironment()
-    const config = loadConfig(environment.env)
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const serverSockets: Socket[] = []
-    server.app.server.on('connection', (socket: Socket) => serverSockets.push(socket))
-    const base = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { config, base, serverSockets, started } = await startServer()
     const signUp = await fetch(`${base}/v1/auth/signup/anonymously`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: WEB_CLIENT_ID }) })
     const { access_token: token } = (await signUp.json()) as { access_token: string }
 
@@ -199,7 +196,7 @@ describe('shutdown with connections open', () => {
     await vi.waitFor(() => expect(serverSockets.at(-1)?.bytesRead).toBe(Buffer.byteLength(head) + SENT_BYTES))
 
     const closedAt = Date.now()
-    await server.app.close()
+    await started.app.close()
     await post.closed
     // Not the grace period: the body was cut at once.
     expect(Date.now() - closedAt).toBeLessThan(IN_FLIGHT_GRACE_MS)
@@ -210,8 +207,7 @@ describe('shutdown with connections open', () => {
     const endpoint = /\r\nlocation: (\S+)\r\n/i.exec(reply)?.[1]
     expect(endpoint).toBeDefined()
 
-    server = await buildServer(config, { housekeeping: false, web: false })
-    const restarted = await server.app.listen({ port: 0, host: '127.0.0.1' })
+    const { base: restarted } = await startServer(config)
     expect(await uploadOffset(restarted, token, endpoint!)).toBe(SENT_BYTES)
   })
 
