@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto'
-import { DriveErrors, ERROR_INFO_TYPE, HttpErrors, LOCALIZED_MESSAGE_TYPE, TUS_VERSION, WEB_CLIENT_ID, findErrorByReason } from '@cumulus/protocol'
+import { DriveErrors, HttpErrors, TUS_VERSION, WEB_CLIENT_ID } from '@cumulus/protocol'
 import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectCatalogueError } from '../../../test-support/catalogue-error.js'
 import { type TestEnvironment, testEnvironment } from '../test/test-env.js'
 import { loadConfig } from './config.js'
 import { type CumulusServer, buildServer } from './server.js'
@@ -30,21 +31,7 @@ const ROUTES = [
 function expectCatalogueShape(res: LightMyRequestResponse, domain: string, context: string) {
   expect(res.statusCode, context).toBeGreaterThanOrEqual(400)
   expect(res.statusCode, context).toBeLessThan(500)
-  expect(res.headers['content-type'], context).toBe('application/json; charset=utf-8')
-  const body = res.json()
-  expect(body, context).toEqual({
-    error: expect.any(String),
-    error_code: expect.any(Number),
-    error_description: expect.any(String),
-    error_uri: '',
-    details: [
-      { '@type': ERROR_INFO_TYPE, reason: expect.any(String), domain, metadata: expect.any(Object) },
-      { '@type': LOCALIZED_MESSAGE_TYPE, locale: expect.any(String), message: expect.any(String) },
-    ],
-  })
-  const entry = findErrorByReason(body.error)
-  expect({ code: entry?.code, status: entry?.status }, context).toEqual({ code: body.error_code, status: res.statusCode })
-  return body
+  return expectCatalogueError({ status: res.statusCode, contentType: res.headers['content-type'], text: res.body }, domain, context)
 }
 
 describe('body errors in the composed server', () => {

@@ -1,8 +1,9 @@
 import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { ERROR_INFO_TYPE, HttpErrors, GenericErrors, LOCALIZED_MESSAGE_TYPE, findErrorByReason } from '@cumulus/protocol'
+import { HttpErrors, GenericErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectCatalogueError } from '../../../test-support/catalogue-error.js'
 import { type TestEnvironment, testEnvironment } from '../test/test-env.js'
 import { loadConfig } from './config.js'
 import { type CumulusServer, buildServer } from './server.js'
@@ -61,23 +62,10 @@ function firstResponse(bytes: Buffer): RawResponse | null {
   return { status, headers, body: body.toString('utf8') }
 }
 
-/** The body is the contract's error body (identity.md "Error body") for a catalogue entry of this status. */
-function expectCatalogueError(response: RawResponse, context: string) {
-  expect(response.headers['content-type'], context).toBe('application/json; charset=utf-8')
-  const body = JSON.parse(response.body)
-  expect(body, context).toEqual({
-    error: expect.any(String),
-    error_code: expect.any(Number),
-    error_description: expect.any(String),
-    error_uri: '',
-    details: [
-      { '@type': ERROR_INFO_TYPE, reason: expect.any(String), domain: expect.stringMatching(/^(identity|drive)$/), metadata: expect.any(Object) },
-      { '@type': LOCALIZED_MESSAGE_TYPE, locale: expect.any(String), message: expect.any(String) },
-    ],
-  })
-  const entry = findErrorByReason(body.error)
-  expect({ code: entry?.code, status: entry?.status }, context).toEqual({ code: body.error_code, status: response.status })
-}
+
+/** Identity or drive, whichever route the raw request aimed at. */
+const DOMAINS = /^(identity|drive)$/
+const asReply = (response: RawResponse) => ({ status: response.status, contentType: response.headers['content-type'], text: response.body })
 
 describe('raw requests over a socket', () => {
   let environment: TestEnvironment
@@ -99,7 +87,7 @@ describe('raw requests over a socket', () => {
   it('answers 20 KB of headers with request_header_too_large (431) in the catalogue shape', async () => {
     const response = await send(`GET /v1/user/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`)
     expect(response?.status).toBe(HttpErrors.request_header_too_large.status)
-    expectCatalogueError(response!, '431')
+    expectCatalogueError(asReply(response!), DOMAINS, '431')
     expect(JSON.parse(response!.body)).toMatchObject({ error: HttpErrors.request_header_too_large.reason, details: [{}, { locale: 'en-US' }] })
     expect(response!.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
   })
@@ -107,7 +95,7 @@ describe('raw requests over a socket', () => {
   it('answers a malformed request (Content-Length: abc) with invalid_argument (400) in the catalogue shape', async () => {
     const response = await send('POST /drive/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n{}')
     expect(response?.status).toBe(GenericErrors.invalid_argument.status)
-    expectCatalogueError(response!, 'content-length')
+    expectCatalogueError(asReply(response!), DOMAINS, 'content-length')
     expect(JSON.parse(response!.body).details[0].domain).toBe('drive')
   })
 
@@ -119,7 +107,7 @@ describe('raw requests over a socket', () => {
     const streamed = await send(`POST /drive/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk(oversized.slice(0, 1000))}${chunk(oversized.slice(1000))}0\r\n\r\n`)
     for (const [response, domain] of [[announced, 'identity'], [streamed, 'drive']] as const) {
       expect(response?.status).toBe(HttpErrors.request_body_too_large.status)
-      expectCatalogueError(response!, domain)
+      expectCatalogueError(asReply(response!), DOMAINS, domain)
       expect(JSON.parse(response!.body)).toMatchObject({ error: HttpErrors.request_body_too_large.reason, details: [{ domain }, {}] })
       expect(response!.headers['connection']).toBe('close')
     }
@@ -128,7 +116,7 @@ describe('raw requests over a socket', () => {
   it('answers a Content-Type that cannot be parsed with unsupported_media_type (415)', async () => {
     const response = await send('POST /v1/shield/captcha/init HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ;;;\r\nContent-Length: 2\r\n\r\n{}')
     expect(response?.status).toBe(HttpErrors.unsupported_media_type.status)
-    expectCatalogueError(response!, '415')
+    expectCatalogueError(asReply(response!), DOMAINS, '415')
     expect(JSON.parse(response!.body).error).toBe(HttpErrors.unsupported_media_type.reason)
   })
 
@@ -157,7 +145,7 @@ describe('raw requests over a socket', () => {
         // A connection that closed without a reply (a body promised but never sent) is not an answer.
         if (response === null || response.status < 400) return
         // Every answer to these API paths, and to what could not be parsed at all, is the catalogue's.
-        expectCatalogueError(response, context)
+        expectCatalogueError(asReply(response), DOMAINS, context)
       }),
       { numRuns: 150 },
     )

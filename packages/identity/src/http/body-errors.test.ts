@@ -1,7 +1,8 @@
-import { ERROR_INFO_TYPE, HttpErrors, LOCALIZED_MESSAGE_TYPE, findErrorByReason, messageForReason } from '@cumulus/protocol'
+import { HttpErrors, messageForReason } from '@cumulus/protocol'
 import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectCatalogueError } from '../../../../test-support/catalogue-error.js'
 import { type TestApp, buildTestApp } from '../../test/test-app.js'
 import { MAX_JSON_BODY_BYTES } from './body-parsers.js'
 
@@ -25,25 +26,10 @@ const ROUTES = [
   ['DELETE', '/v1/user/me'],
 ] as const
 
-/** The contract's error body (identity.md "Error body"), exactly, for a catalogue entry of the reply's status. */
 function expectCatalogueShape(res: LightMyRequestResponse, context: string) {
   expect(res.statusCode, context).toBeGreaterThanOrEqual(400)
   expect(res.statusCode, context).toBeLessThan(500)
-  expect(res.headers['content-type'], context).toBe('application/json; charset=utf-8')
-  const body = res.json()
-  expect(body, context).toEqual({
-    error: expect.any(String),
-    error_code: expect.any(Number),
-    error_description: expect.any(String),
-    error_uri: '',
-    details: [
-      { '@type': ERROR_INFO_TYPE, reason: expect.any(String), domain: 'identity', metadata: expect.any(Object) },
-      { '@type': LOCALIZED_MESSAGE_TYPE, locale: expect.any(String), message: expect.any(String) },
-    ],
-  })
-  const entry = findErrorByReason(body.error)
-  expect({ code: entry?.code, status: entry?.status }, context).toEqual({ code: body.error_code, status: res.statusCode })
-  return body
+  return expectCatalogueError({ status: res.statusCode, contentType: res.headers['content-type'], text: res.body }, 'identity', context)
 }
 
 describe('body errors in the catalogue shape', () => {
