@@ -6,6 +6,7 @@ const source = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/ind
 const alias = {
   '@cumulus/protocol': source('protocol'),
   '@cumulus/identity': source('identity'),
+  '@cumulus/jobs': source('jobs'),
   '@cumulus/sdk': source('sdk'),
   '@cumulus/drive': source('drive'),
   '@cumulus/server': source('server'),
@@ -19,6 +20,7 @@ const serviceSuites = [
   'packages/identity/test/**/*.test.ts',
   'packages/server/src/**/*.test.ts',
   'packages/drive/test/**/*.test.ts',
+  'packages/jobs/test/**/*.test.ts',
   // The SDK against the real identity service; its pure unit tests run once, in `unit`.
   'packages/sdk/**/*.integration.test.ts',
 ]
