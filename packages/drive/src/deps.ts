@@ -1,4 +1,5 @@
 import type { Clock } from '@cumulus/identity'
+import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { BlobStore } from './blobs/blob-store.js'
@@ -14,6 +15,8 @@ export interface DriveDeps {
   /** Key for signed download links. */
   linkSecret: string
   logger: Logger
+  /** The durable job runner: offline downloads run on it, enqueued in the transaction that creates their task. */
+  jobs: JobRunner
 }
 
 /** The signed-in caller, as identity's `authenticated` pre-handler sets it (its AuthContext fits). */

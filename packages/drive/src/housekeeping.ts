@@ -1,3 +1,4 @@
+import type { JobRunner } from '@cumulus/jobs'
 import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
@@ -15,10 +16,13 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await collectGarbageBlobs(deps)
 }
 
-export function startDriveHousekeeping(deps: DriveDeps, intervalMs = 10 * 60_000): () => void {
-  const run = () => runDriveHousekeeping(deps).catch((err: unknown) => deps.logger.error({ err }, 'drive housekeeping failed'))
-  void run()
-  const timer = setInterval(run, intervalMs)
-  timer.unref()
-  return () => clearInterval(timer)
+/** The queue of the drive's periodic chores; the composition root schedules it. */
+export const DRIVE_HOUSEKEEPING_QUEUE = 'drive.housekeeping'
+
+/**
+ * Registers the drive's job handlers on the runner: its housekeeping (unless turned off) and the
+ * features' long-running work.
+ */
+export function registerDriveJobs(runner: JobRunner, deps: DriveDeps, options: { housekeeping: boolean }): void {
+  if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
 }

@@ -5,7 +5,7 @@ export type { Caller, DriveDeps } from './deps.js'
 export { migrateDrive } from './db/migrations.js'
 /** The columns an item's name decides (natural-order key, extension, MIME type, category); tools that seed rows use it. */
 export { nameColumns } from './domain/items.js'
-export { runDriveHousekeeping, startDriveHousekeeping } from './housekeeping.js'
+export { DRIVE_HOUSEKEEPING_QUEUE, registerDriveJobs, runDriveHousekeeping } from './housekeeping.js'
 export { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid } from './blobs/blob-store.js'
 export { GCID_MAX_BLOCK_BYTES, GCID_MIN_BLOCK_BYTES, GcidHasher, gcidBlockSize, gcidOf } from './blobs/gcid.js'
 export { LocalDiskBlobStore } from './blobs/local-disk-blob-store.js'

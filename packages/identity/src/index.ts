@@ -12,7 +12,7 @@ export { createTokenKeys, generateSigningJwk, type TokenKeys, type AccessTokenCl
 export { authenticateAccessToken, requireAuth, startSession, refreshSession, type AuthContext } from './features/tokens/sessions.js'
 export { REFRESH_TOKEN_GRANT, AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT } from './features/tokens/token-grants.js'
 export { createUserByOperator, grantVip, listUsers, restoreUser, requireUserByIdOrEmail } from './features/users/admin.js'
-export { runHousekeeping, startHousekeeping } from './features/account/housekeeping.js'
+export { runHousekeeping } from './features/account/housekeeping.js'
 export { httpKit, type HttpKitOptions } from './http/http-kit.js'
 export { authenticated, authOf, bearerTokenOf } from './http/authenticate.js'
 export { renderError, sendError, toAppError } from './http/error-handler.js'

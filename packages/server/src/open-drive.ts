@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { type DriveDeps, migrateDrive, openBlobStore } from '@cumulus/drive'
 import type { Clock } from '@cumulus/identity'
+import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { CumulusConfig } from './config.js'
@@ -13,6 +14,7 @@ export interface OpenDriveInput {
   db: Kysely<any>
   clock: Clock
   logger: Logger
+  jobs: JobRunner
 }
 
 /**
@@ -30,5 +32,6 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     clock: input.clock,
     linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
     logger: input.logger.child({ service: 'drive' }),
+    jobs: input.jobs,
   }
 }

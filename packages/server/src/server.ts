@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net'
-import { type DriveDeps, driveAccountSubscriber, driveRoutes, startDriveHousekeeping } from '@cumulus/drive'
-import { type EventDispatcher, type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, startHousekeeping } from '@cumulus/identity'
+import { type DriveDeps, DRIVE_HOUSEKEEPING_QUEUE, driveAccountSubscriber, driveRoutes, registerDriveJobs } from '@cumulus/drive'
+import { type EventDispatcher, type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, runHousekeeping } from '@cumulus/identity'
+import { type JobRunner, openJobRunner } from '@cumulus/jobs'
 import { webPlugin } from '@cumulus/web'
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import { type CumulusConfig, redactConfig } from './config.js'
 import { loadKeys } from './keys.js'
@@ -31,6 +33,8 @@ export interface CumulusServer {
   drive: DriveDeps
   /** Delivers domain events (account.frozen, account.erased, …) to the services that subscribe. */
   events: EventDispatcher
+  /** The durable job runner (offline downloads, housekeeping, event delivery). */
+  jobs: JobRunner
   /**
    * Stops accepting connections, closes idle ones, ends upload PATCHes and creations with upload
    * in flight with the bytes received, gives other requests IN_FLIGHT_GRACE_MS to finish, then
@@ -51,8 +55,15 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
 
   let app: FastifyInstance
   let drive: DriveDeps
+  let jobs: Awaited<ReturnType<typeof openJobRunner>>
   try {
-    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger })
+    jobs = await openJobs(config, identity.database.db, logger)
+  } catch (err) {
+    await identity.close()
+    throw err
+  }
+  try {
+    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger, jobs: jobs.runner })
     app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy, domain: errorDomainOf })) as unknown as FastifyInstance
     // One error renderer for the whole app; the ErrorInfo domain follows the service a path belongs to.
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })
@@ -72,21 +83,34 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
       logger.info({ listen, config: redactConfig(config) }, `Cumulus is serving ${config.publicUrl}`)
     })
   } catch (err) {
+    await jobs.close()
     await identity.close()
     throw err
   }
 
   // Services react to each other's domain events: the drive to identity's account events.
   identity.events.subscribe(driveAccountSubscriber(drive))
-  if (overrides.deliverEvents !== false) identity.events.start(EVENT_POLL_MS)
 
-  const stopHousekeeping = overrides.housekeeping === false ? () => {} : startHousekeeping(identity.deps)
-  const stopDriveHousekeeping = overrides.housekeeping === false ? () => {} : startDriveHousekeeping(drive)
+  // Everything periodic runs as jobs on the durable runner, never on bare timers: the runner's
+  // schedules start each period on one node at a time, and a node that dies mid-run is taken over.
+  const runner = jobs.runner
+  registerDriveJobs(runner, drive, { housekeeping: overrides.housekeeping !== false })
+  if (overrides.deliverEvents !== false) {
+    runner.register(EVENTS_QUEUE, async () => void (await identity.events.deliverPending()))
+    await runner.schedule(EVENTS_QUEUE, EVENT_POLL_SECONDS)
+  }
+  if (overrides.housekeeping !== false) {
+    runner.register(IDENTITY_HOUSEKEEPING_QUEUE, async () => void (await runHousekeeping(identity.deps)), { leaseSeconds: 300 })
+    await runner.schedule(IDENTITY_HOUSEKEEPING_QUEUE, HOUSEKEEPING_SECONDS)
+    await runner.schedule(DRIVE_HOUSEKEEPING_QUEUE, HOUSEKEEPING_SECONDS)
+  }
+  await runner.start()
   // onClose hooks run after the server has stopped and in-flight requests have finished, so
-  // the database outlives every request that uses it.
+  // the database outlives every request and job that uses it.
   app.addHook('onClose', async () => {
-    stopHousekeeping()
-    stopDriveHousekeeping()
+    // Running jobs are told to stop and given a moment; one that does not stop in time keeps its
+    // lease and is taken over after it runs out (a download resumes from its partial file).
+    await jobs.close(JOB_STOP_GRACE_MS)
     // identity.close() stops event delivery (waiting for a running delivery) before the database.
     await identity.close()
   })
@@ -97,6 +121,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     identity: identity.deps,
     drive,
     events: identity.events,
+    jobs: jobs.runner,
     close: () => (closing ??= closeWithGrace(app, logger)),
   }
 }
@@ -128,10 +153,27 @@ async function closeWithGrace(app: FastifyInstance, logger: Logger): Promise<voi
 }
 
 /**
- * How often each node looks for events it was not told about: written by another node or by the
+ * How often some node looks for events it was not told about: written by another node or by the
  * CLI, or waiting for a retry. A commit on this node delivers its own events at once.
  */
-const EVENT_POLL_MS = 5_000
+const EVENT_POLL_SECONDS = 5
+const EVENTS_QUEUE = 'identity.events'
+const IDENTITY_HOUSEKEEPING_QUEUE = 'identity.housekeeping'
+/** Erasing due accounts, purging expired rows, trash, uploads and unused blobs. */
+const HOUSEKEEPING_SECONDS = 600
+/** How long running jobs get to stop at shutdown, within SHUTDOWN_TIMEOUT_MS with the request grace. */
+const JOB_STOP_GRACE_MS = 2_000
+
+/** The job runner on the product database: embedded on SQLite, pg-boss on PostgreSQL (its own schema). */
+function openJobs(config: CumulusConfig, db: Kysely<any>, logger: Logger) {
+  const { database } = config
+  return openJobRunner({
+    db,
+    kind: database.kind,
+    logger: logger.child({ part: 'jobs' }),
+    ...(database.kind === 'postgres' ? { databaseUrl: database.url, ...(database.schema ? { postgresSchema: database.schema, pgBossSchema: `${database.schema}_pgboss` } : {}) } : {}),
+  })
+}
 
 const DRIVE_PATHS = /^\/(drive|vip|decompress)\//
 

@@ -51,9 +51,9 @@ const PRUNE_EVERY_MS = 60 * 60_000
  * - A failure is retried with exponential backoff, for ever, with the error logged and kept on
  *   the delivery row.
  *
- * `deliverPending` is one pass: what a scheduler calls. Today `start` runs it on a poll timer and
- * whenever `eventsRecorded` says a commit wrote events; the job runner can call the same pass
- * later without changing any caller.
+ * `deliverPending` is one pass: what a scheduler calls. The composition root runs it as a
+ * scheduled job on the durable job runner (every few seconds, on one node at a time), and
+ * `eventsRecorded` runs it whenever a commit on this node wrote events.
  */
 export class EventDispatcher implements EventNotifier {
   readonly #db: Kysely<IdentityDatabase>
@@ -66,7 +66,6 @@ export class EventDispatcher implements EventNotifier {
   #again = false
   #lastPruneMs = 0
   #stopped = false
-  #timer: NodeJS.Timeout | undefined
 
   constructor(options: EventDispatcherOptions) {
     this.#db = options.db as Kysely<IdentityDatabase>
@@ -122,19 +121,9 @@ export class EventDispatcher implements EventNotifier {
     await this.deliverPending().catch((err: unknown) => this.#logger.error({ err }, 'event delivery pass failed'))
   }
 
-  /** Delivers now, then every `pollMs` (events written by another node or process, retries). Returns stop. */
-  start(pollMs = 5_000): () => Promise<void> {
-    const tick = () => void this.eventsRecorded()
-    tick()
-    this.#timer = setInterval(tick, pollMs)
-    this.#timer.unref()
-    return () => this.stop()
-  }
-
-  /** Stops polling and waits for the running pass (its deliveries finish or fail; none is cut). */
+  /** Stops delivering and waits for the running pass (its deliveries finish or fail; none is cut). */
   async stop(): Promise<void> {
     this.#stopped = true
-    if (this.#timer) clearInterval(this.#timer)
     await this.#running?.catch(() => {})
   }
 

@@ -27,12 +27,3 @@ export async function runHousekeeping(deps: Deps): Promise<HousekeepingResult> {
   }
   return { erasedUserIds, purgedSessions, purgedVerifications }
 }
-
-/** Runs housekeeping now and then every `intervalMs`; returns a stop function. */
-export function startHousekeeping(deps: Deps, intervalMs = 10 * 60_000): () => void {
-  const run = () => runHousekeeping(deps).catch((err: unknown) => deps.logger.error({ err }, 'housekeeping failed'))
-  void run()
-  const timer = setInterval(run, intervalMs)
-  timer.unref()
-  return () => clearInterval(timer)
-}
