@@ -329,7 +329,7 @@ export class FakeDriveApi implements DriveApi {
   async createOfflineTask(input: OfflineTaskInput): Promise<CreateOfflineReply> {
     this.#record('createOfflineTask', [input])
     const preview = this.previews.get(input.torrentFileId ?? input.url)
-    const name = input.name ?? (Array.isArray(preview) ? preview[0]?.name : preview?.name) ?? input.url
+    const name = input.name ?? (Array.isArray(preview) ? preview[0]?.name : preview?.name) ?? (input.url.split('/').pop() || input.url)
     if (this.known.has(input.url)) {
       const file = aFile({ name, parent_id: input.parentId ?? '' })
       this.files.set(file.id, file)
