@@ -25,11 +25,15 @@ export {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_RETRY_DELAYS_MS,
   DriveClient,
+  type CreateOfflineTaskInput,
   type DriveClientOptions,
   type ListFilesInput,
+  type ListOfflineTasksInput,
   type ListTasksInput,
+  type PreviewSource,
   type TaskResult,
 } from './drive/drive-client.js'
+export { type OfflineQuotas, type QuotaCount, offlineQuotasOf } from './drive/offline-quotas.js'
 export type { UploadHandle, UploadInput, UploadState } from './drive/upload.js'
 export type { UploadProgress } from './drive/progress.js'
 export { type StoredUpload, UPLOAD_KEY_PREFIX } from './drive/upload-records.js'

@@ -100,6 +100,34 @@ export interface DriveTask {
   phase: Phase
   progress: number
   icon_link: string
+  /**
+   * What an offline task produced (the file, or the folder of a multi-file torrent), or null
+   * while there is nothing yet. Optional: task types other than offline leave it out.
+   */
+  reference_resource?: DriveReferenceResource | null
+}
+
+/** The item an offline task produced (drive.md "Offline download"). */
+export interface DriveReferenceResource {
+  kind: DriveItemKind
+  id: string
+  name: string
+  size: string
+  mime_type: string
+  thumbnail_link: string
+}
+
+/**
+ * The `params` of an offline task, all strings as on the wire: the source URL, how long it has
+ * run (`age`, seconds), the estimated speed (`predict_speed`, bytes per second) and its kind, and
+ * the folder the content lands in.
+ */
+export interface OfflineTaskParams {
+  url?: string
+  age?: string
+  predict_speed?: string
+  predict_type?: string
+  parent_id?: string
 }
 
 export interface DriveTaskList {
@@ -140,10 +168,74 @@ export interface CreateUploadRequest {
 export interface CreateOfflineRequest {
   kind: typeof FILE_KIND
   upload_type: 'UPLOAD_TYPE_URL'
-  url: { url: string }
+  /**
+   * The source, and for a torrent the indexes (decimal strings, the `id`s of the preview's leaf
+   * resources) of the files to fetch; absent or empty means every file.
+   */
+  url: { url: string; files?: string[] | null }
   name?: string | null
   parent_id?: string | null
   folder_type?: 'DOWNLOAD' | '' | null
+  /** Our extension: a `.torrent` file already in the drive is the source (`url.url` then ''). */
+  params?: { torrent_file_id?: string } | null
+}
+
+/**
+ * The reply to an offline download's creation. When the content was already known (same URL or
+ * info hash completed before), `file` is set at once and `task` is null or complete, its
+ * `message` saying so ("instant completion").
+ */
+export interface CreateOfflineReply {
+  upload_type: 'UPLOAD_TYPE_URL'
+  url: { kind: 'upload#url' }
+  file: DriveFile | null
+  task: DriveTask | null
+}
+
+/**
+ * `POST /drive/v1/resource/list`: what links (newline-separated in `urls`) or, our extension, a
+ * `.torrent` file in the drive (`torrent_file_id`) would download, before adding them.
+ */
+export interface ResourceListRequest {
+  urls?: string
+  torrent_file_id?: string
+  page_size?: number
+  thumbnail_type?: string
+}
+
+/** A resource status that is not an error reason. */
+export const RESOURCE_STATUS_OK = 'OK'
+
+/**
+ * One previewed resource. For a torrent, `dir.resources` is its file tree (folders have
+ * `is_dir`); a leaf's `id` is the torrent's file index as a decimal string, what
+ * `CreateOfflineRequest.url.files` takes.
+ */
+export interface DriveResource {
+  kind: 'drive#resource'
+  id: string
+  name: string
+  file_size: string
+  file_count: number
+  /** `status` is "OK" or the catalogue reason the link is refused with. */
+  meta: { url: string; icon_link: string; status: string }
+  is_dir: boolean
+  dir?: { resources: DriveResource[] } | null
+}
+
+export interface ResourceListReply {
+  list: { resources: DriveResource[] }
+}
+
+/** `POST /drive/v1/task` `{type: "offline", create_type: "RETRY", id}`. */
+export interface RetryTaskRequest {
+  type: 'offline'
+  create_type: 'RETRY'
+  id: string
+}
+
+export interface RetryTaskReply {
+  task: DriveTask
 }
 
 export type CreateFileRequest = CreateFolderRequest | CreateUploadRequest | CreateOfflineRequest
@@ -190,11 +282,26 @@ export interface DriveQuota {
   is_unlimited: boolean
 }
 
+/** A count against a plan limit (large numbers as strings); a negative `limit` means unlimited. */
+export interface DriveQuotaCount {
+  kind: 'drive#quota'
+  limit: string
+  usage: string
+}
+
+/** The plan's counted limits beside the storage quota. */
+export interface DriveAboutQuotas {
+  /** Offline downloads created today (UTC day) against the plan's daily limit. */
+  offline_daily?: DriveQuotaCount
+  /** Offline downloads pending or running against the plan's cap. */
+  offline_running?: DriveQuotaCount
+}
+
 export interface DriveAbout {
   kind: 'drive#about'
   quota: DriveQuota
   expires_at: string
-  quotas: Record<string, unknown>
+  quotas: DriveAboutQuotas
 }
 
 export interface DriveEvent {

@@ -125,7 +125,7 @@ describe('DriveClient JSON calls', () => {
     expect(await client.events({ limit: 5, pageToken: 'e2' })).toEqual({ events: [], next_page_token: '' })
     expect(await client.tasks({ type: 'offline', limit: 10, filters: { phase: { in: 'PHASE_TYPE_RUNNING' } } })).toMatchObject({ expires_in: 60 })
     expect(await client.getTask('t 1')).toMatchObject({ id: 't 1' })
-    await client.deleteTasks(['t1', 't2'], true)
+    await client.deleteTasks(['t1', 't2'], { deleteFiles: true })
     expect(await client.vip()).toEqual(vip.data)
 
     expect(Object.fromEntries(only('GET /drive/v1/events').url.searchParams)).toEqual({ limit: '5', page_token: 'e2' })

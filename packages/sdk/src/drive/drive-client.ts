@@ -1,6 +1,8 @@
 import type {
   BatchAction,
   CreateFileReply,
+  CreateOfflineReply,
+  CreateOfflineRequest,
   CreateUploadRequest,
   DriveAbout,
   DriveEventList,
@@ -8,9 +10,15 @@ import type {
   DriveFileList,
   DriveFilters,
   DriveOrderField,
+  DriveResource,
   DriveTask,
   DriveTaskList,
   DriveTaskType,
+  Phase,
+  ResourceListReply,
+  ResourceListRequest,
+  RetryTaskReply,
+  RetryTaskRequest,
   TaskIdReply,
   VipPrivilegeReply,
 } from '@cumulus/protocol'
@@ -63,6 +71,30 @@ export interface ListTasksInput {
   limit?: number
   pageToken?: string
   filters?: Record<string, unknown>
+}
+
+export interface CreateOfflineTaskInput {
+  /** An http(s), magnet:, thunder:// (…) link; '' with `torrentFileId`. */
+  url: string
+  /** The name to save under; default: what the link says. */
+  name?: string
+  /** The folder the content lands in; default: the account's download folder. */
+  parentId?: string
+  /** A `.torrent` file in the drive to download from (our extension). */
+  torrentFileId?: string
+  /** For a torrent: the file indexes to fetch (the preview's leaf `id`s); default every file. */
+  fileIndexes?: readonly (string | number)[]
+}
+
+/** What to preview: links, or a `.torrent` file already in the drive. */
+export type PreviewSource = readonly string[] | { torrentFileId: string }
+
+export interface ListOfflineTasksInput {
+  type?: 'offline'
+  /** Only tasks in these phases; absent or empty: every phase. */
+  phases?: readonly Phase[]
+  limit?: number
+  pageToken?: string
 }
 
 export interface TaskResult {
@@ -268,9 +300,65 @@ export class DriveClient {
     this.#records.remove(fingerprint)
   }
 
+  // ---- offline downloads (drive.md "Offline download") -----------------------------------
+
+  /**
+   * Adds an offline download: `POST /drive/v1/files` with `upload_type: UPLOAD_TYPE_URL`. When
+   * the server already knew the content the reply's `file` is set and `task` is null or
+   * complete ("instant completion"). Refusals: `task_daily_create_limit_vip` past the plan's
+   * daily count, `file_space_not_enough` when the known size does not fit, `invalid_argument`
+   * for a link the server does not fetch.
+   */
+  createOfflineTask(input: CreateOfflineTaskInput): Promise<CreateOfflineReply> {
+    const files = input.fileIndexes?.map(String)
+    const body: CreateOfflineRequest = {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      url: files === undefined ? { url: input.url } : { url: input.url, files },
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.parentId === undefined ? {} : { parent_id: input.parentId }),
+      ...(input.torrentFileId === undefined ? {} : { params: { torrent_file_id: input.torrentFileId } }),
+    }
+    return this.#call<CreateOfflineReply>('POST', FILES, { body })
+  }
+
+  /**
+   * What links, or a `.torrent` file in the drive, would download (`POST /drive/v1/resource/list`):
+   * one resource per link, in order, each with its name, size, file count and `meta.status`
+   * ("OK" or the reason it is refused); a torrent's file tree is in `dir.resources`.
+   */
+  async previewResources(source: PreviewSource, options: { pageSize?: number } = {}): Promise<DriveResource[]> {
+    const body: ResourceListRequest = isLinkList(source) ? { urls: source.join('\n') } : { torrent_file_id: source.torrentFileId }
+    if (options.pageSize !== undefined) body.page_size = options.pageSize
+    const reply = await this.#call<ResourceListReply>('POST', '/drive/v1/resource/list', { body })
+    return reply.list?.resources ?? []
+  }
+
+  /** One page of offline tasks, newest first, optionally only those in `phases`. */
+  listTasks(input: ListOfflineTasksInput = {}): Promise<DriveTaskList> {
+    const phases = input.phases ?? []
+    return this.tasks({
+      type: input.type ?? 'offline',
+      ...(input.limit === undefined ? {} : { limit: input.limit }),
+      ...(input.pageToken === undefined ? {} : { pageToken: input.pageToken }),
+      ...(phases.length === 0 ? {} : { filters: { phase: { in: phases.join(',') } } }),
+    })
+  }
+
+  /**
+   * Puts a failed offline task back in the queue (`POST /drive/v1/task`, `create_type: RETRY`)
+   * and returns it as it is now; a finished task comes back unchanged. `task_not_found` when missing.
+   */
+  async retryTask(id: string): Promise<DriveTask> {
+    const body: RetryTaskRequest = { type: 'offline', create_type: 'RETRY', id }
+    const reply = await this.#call<RetryTaskReply | DriveTask>('POST', '/drive/v1/task', { body })
+    // Some servers answer with the task itself rather than `{task}`.
+    return 'task' in reply ? reply.task : reply
+  }
+
   // ---- account-wide ----------------------------------------------------------------------
 
-  /** Quota and usage. */
+  /** Quota and usage, and the plan's offline-download counts (`quotas`; see `offlineQuotasOf`). */
   about(): Promise<DriveAbout> {
     return this.#call<DriveAbout>('GET', '/drive/v1/about')
   }
@@ -296,9 +384,12 @@ export class DriveClient {
     return this.#call<DriveTask>('GET', `${TASKS}/${encodeURIComponent(id)}`)
   }
 
-  /** Deletes tasks; with `deleteFiles`, the files they produced as well. */
-  async deleteTasks(ids: string[], deleteFiles?: boolean): Promise<void> {
-    await this.#call('DELETE', TASKS, { query: { task_ids: ids.join(','), delete_files: deleteFiles } })
+  /**
+   * Deletes tasks (cancelling those still running); with `deleteFiles`, the files they produced
+   * as well, for good. Unknown ids are ignored, so deleting twice succeeds.
+   */
+  async deleteTasks(ids: readonly string[], options: { deleteFiles?: boolean } = {}): Promise<void> {
+    await this.#call('DELETE', TASKS, { query: { task_ids: ids.join(','), delete_files: options.deleteFiles } })
   }
 
   /** The account's membership. */
@@ -315,4 +406,8 @@ export class DriveClient {
   #absolute(url: string): string {
     return new URL(url, `${this.#identity.origin}/`).href
   }
+}
+
+function isLinkList(source: PreviewSource): source is readonly string[] {
+  return Array.isArray(source)
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useT } from '../i18n/use-locale'
 import { Alert } from '../components/ui/alert'
 import { Button } from '../components/ui/button'
@@ -15,10 +15,14 @@ export interface ConfirmDialogProps {
   tone?: 'danger' | 'primary'
   /** Runs the action; a rejection keeps the dialog open with the error's text. */
   onConfirm(): Promise<void>
+  /** The button that closes without acting; default "Cancel". */
+  dismissLabel?: string
+  /** Options under the text (a checkbox). */
+  children?: ReactNode
 }
 
 /** A question before an action: something that cannot be undone (delete forever, empty the trash), or restoring a trashed item to open it. */
-export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm, dismissLabel, children }: ConfirmDialogProps) {
   const { t } = useT()
   const describe = useDescribeError()
   const [pending, setPending] = useState(false)
@@ -50,7 +54,7 @@ export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, t
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t('common.cancel')}
+            {dismissLabel ?? t('common.cancel')}
           </Button>
           <Button variant={tone} loading={pending} onClick={() => void confirm()}>
             {confirmLabel}
@@ -58,7 +62,8 @@ export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, t
         </>
       }
     >
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {children}
+      {error ? <Alert tone="error" className={children ? 'mt-3' : ''}>{error}</Alert> : null}
     </DialogShell>
   )
 }

@@ -1,4 +1,4 @@
-import type { DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField } from '@cumulus/protocol'
+import type { CreateOfflineReply, DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField, DriveResource, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
 
 /**
  * The part of the SDK's `DriveClient` the drive pages use. The pages depend on this shape, not
@@ -26,6 +26,23 @@ export interface DriveApi {
   delete(ids: string[]): Promise<unknown>
   emptyTrash(): Promise<unknown>
   about(): Promise<DriveAbout>
+  /** Adds an offline download (the thunder page). */
+  createOfflineTask(input: OfflineTaskInput): Promise<CreateOfflineReply>
+  /** What links, or a `.torrent` file in the drive, would download. */
+  previewResources(source: readonly string[] | { torrentFileId: string }): Promise<DriveResource[]>
+  listTasks(input: { phases?: readonly Phase[]; limit?: number; pageToken?: string }): Promise<DriveTaskList>
+  getTask(id: string): Promise<DriveTask>
+  /** Cancels or forgets tasks; with `deleteFiles`, deletes what they downloaded too. */
+  deleteTasks(ids: readonly string[], options: { deleteFiles?: boolean }): Promise<void>
+  retryTask(id: string): Promise<DriveTask>
+}
+
+export interface OfflineTaskInput {
+  url: string
+  name?: string
+  parentId?: string
+  torrentFileId?: string
+  fileIndexes?: readonly string[]
 }
 
 export interface DriveListInput {

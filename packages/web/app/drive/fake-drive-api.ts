@@ -1,6 +1,6 @@
-import { type DriveAbout, type DriveFile, type DriveFileList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE } from '@cumulus/protocol'
+import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DriveResource, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
-import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput } from './drive-api'
+import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
 
 /**
  * An in-memory drive behind the `DriveApi` interface, for component tests: list with filters,
@@ -61,6 +61,47 @@ export function driveError(entry: ErrorEntry, locale: Locale = 'en-US'): Identit
   return new IdentityError({ error: entry.reason, errorCode: entry.code, status: entry.status, details: [{ '@type': LOCALIZED_MESSAGE_TYPE, locale, message }] })
 }
 
+/** A valid offline task; a test states only the fields it is about. */
+export function aTask(overrides: Partial<DriveTask> & { name: string }): DriveTask {
+  counter += 1
+  const time = new Date(Date.UTC(2026, 0, 1, 12, 0, counter % 60)).toISOString()
+  return {
+    kind: 'drive#task',
+    id: `t${counter.toString().padStart(6, '0')}`,
+    type: 'offline',
+    user_id: 'u1',
+    statuses: [],
+    status_size: 0,
+    params: { url: `https://example.org/${encodeURIComponent(overrides.name)}` },
+    file_id: '',
+    file_name: overrides.name,
+    file_size: '0',
+    message: '',
+    created_time: time,
+    updated_time: time,
+    phase: 'PHASE_TYPE_PENDING',
+    progress: 0,
+    icon_link: '',
+    reference_resource: null,
+    ...overrides,
+  }
+}
+
+/** A previewed resource: a single file, or with `children` a torrent's tree. */
+export function aResource(overrides: Partial<DriveResource> & { name: string }, children?: DriveResource[]): DriveResource {
+  counter += 1
+  return {
+    kind: 'drive#resource',
+    id: `r${counter}`,
+    file_size: children ? String(children.reduce((sum, c) => sum + Number(c.file_size), 0)) : '1024',
+    file_count: children ? children.reduce((sum, c) => sum + (c.is_dir ? c.file_count : 1), 0) : 1,
+    meta: { url: '', icon_link: '', status: 'OK' },
+    is_dir: children !== undefined,
+    dir: children ? { resources: children } : null,
+    ...overrides,
+  }
+}
+
 /** An upload the test finishes or fails by hand. */
 export interface FakeUpload {
   input: DriveUploadInput
@@ -76,6 +117,14 @@ export class FakeDriveApi implements DriveApi {
   readonly uploads: FakeUpload[] = []
   pending: DrivePendingUpload[] = []
   quota: { limit: number; usage: number; inTrash: number; inUploads?: number } = { limit: 10 * 1024 ** 3, usage: 0, inTrash: 0 }
+  /** Offline tasks, newest first. */
+  tasks: DriveTask[] = []
+  /** The plan's offline counts `about()` reports; null leaves `quotas` empty. */
+  offlineQuota: { dailyLimit: number; dailyUsage: number; runningLimit: number; runningUsage: number } | null = null
+  /** What `previewResources` answers per link, and per torrent file id. */
+  readonly previews = new Map<string, DriveResource | DriveResource[]>()
+  /** Links whose content is already known: adding them completes at once. */
+  readonly known = new Set<string>()
   /** Makes the next call of that name reject with this error. */
   readonly failures = new Map<string, unknown>()
 
@@ -268,7 +317,80 @@ export class FakeDriveApi implements DriveApi {
       kind: 'drive#about',
       quota: { kind: 'drive#quota', limit: String(this.quota.limit), usage: String(this.quota.usage), usage_in_trash: String(this.quota.inTrash), ...(this.quota.inUploads === undefined ? {} : { usage_in_uploads: String(this.quota.inUploads) }), play_times_limit: '-1', play_times_usage: '0', is_unlimited: false },
       expires_at: '',
-      quotas: {},
+      quotas: this.offlineQuota
+        ? {
+            offline_daily: { kind: 'drive#quota', limit: String(this.offlineQuota.dailyLimit), usage: String(this.offlineQuota.dailyUsage) },
+            offline_running: { kind: 'drive#quota', limit: String(this.offlineQuota.runningLimit), usage: String(this.offlineQuota.runningUsage) },
+          }
+        : {},
     }
+  }
+
+  async createOfflineTask(input: OfflineTaskInput): Promise<CreateOfflineReply> {
+    this.#record('createOfflineTask', [input])
+    const preview = this.previews.get(input.torrentFileId ?? input.url)
+    const name = input.name ?? (Array.isArray(preview) ? preview[0]?.name : preview?.name) ?? (input.url.split('/').pop() || input.url)
+    if (this.known.has(input.url)) {
+      const file = aFile({ name, parent_id: input.parentId ?? '' })
+      this.files.set(file.id, file)
+      return { upload_type: 'UPLOAD_TYPE_URL', url: { kind: 'upload#url' }, file, task: null }
+    }
+    const task = aTask({ name, params: { url: input.url, ...(input.parentId === undefined ? {} : { parent_id: input.parentId }) } })
+    this.tasks = [task, ...this.tasks]
+    return { upload_type: 'UPLOAD_TYPE_URL', url: { kind: 'upload#url' }, file: null, task }
+  }
+
+  async previewResources(source: readonly string[] | { torrentFileId: string }): Promise<DriveResource[]> {
+    this.#record('previewResources', [source])
+    if (!Array.isArray(source)) {
+      const found = this.previews.get((source as { torrentFileId: string }).torrentFileId)
+      return found === undefined ? [] : Array.isArray(found) ? found : [found]
+    }
+    return (source as readonly string[]).map((url) => {
+      const found = this.previews.get(url)
+      const resource = found === undefined ? aResource({ name: url.split('/').pop() || url }) : Array.isArray(found) ? found[0]! : found
+      return { ...resource, meta: { ...resource.meta, url } }
+    })
+  }
+
+  async listTasks(input: { phases?: readonly Phase[]; limit?: number; pageToken?: string }): Promise<DriveTaskList> {
+    this.#record('listTasks', [input])
+    const phases = input.phases ?? []
+    const tasks = this.tasks.filter((task) => phases.length === 0 || phases.includes(task.phase))
+    const start = Number(input.pageToken ?? '0')
+    const limit = input.limit ?? 100
+    return { tasks: tasks.slice(start, start + limit), next_page_token: start + limit < tasks.length ? String(start + limit) : '', expires_in: 60 }
+  }
+
+  #needTask(id: string): DriveTask {
+    const task = this.tasks.find((t) => t.id === id)
+    if (!task) throw driveError(DriveErrors.task_not_found)
+    return task
+  }
+
+  async getTask(id: string): Promise<DriveTask> {
+    this.#record('getTask', [id])
+    return this.#needTask(id)
+  }
+
+  async deleteTasks(ids: readonly string[], options: { deleteFiles?: boolean }): Promise<void> {
+    this.#record('deleteTasks', [ids, options])
+    const gone = this.tasks.filter((task) => ids.includes(task.id))
+    if (options.deleteFiles) for (const task of gone) this.files.delete(task.file_id)
+    this.tasks = this.tasks.filter((task) => !ids.includes(task.id))
+  }
+
+  async retryTask(id: string): Promise<DriveTask> {
+    this.#record('retryTask', [id])
+    const task = this.#needTask(id)
+    if (task.phase === 'PHASE_TYPE_COMPLETE') return task
+    return this.updateTask(id, { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '' })
+  }
+
+  /** Changes a task as the server's job runner would (progress, phase, message). */
+  updateTask(id: string, changes: Partial<DriveTask>): DriveTask {
+    const next = { ...this.#needTask(id), ...changes }
+    this.tasks = this.tasks.map((task) => (task.id === id ? next : task))
+    return next
   }
 }

@@ -23,8 +23,9 @@ export interface FolderPickerDialogProps {
   api: DriveApi
   open: boolean
   onOpenChange(open: boolean): void
-  mode: 'move' | 'copy'
-  /** What is being moved or copied. */
+  /** `choose`: pick a folder for something new (where an offline download lands). */
+  mode: 'move' | 'copy' | 'choose'
+  /** What is being moved or copied (none for `choose`). */
   items: readonly DriveFile[]
   /** Where the picker opens (the path of the page's folder, root first). */
   startPath: readonly PathStep[]
@@ -33,7 +34,7 @@ export interface FolderPickerDialogProps {
 }
 
 /**
- * "Move to" and "Copy to": browses the folders (a windowed list, paged like the main one) from
+ * "Move to", "Copy to" and "Save to" (`choose`): browses the folders (a windowed list, paged like the main one) from
  * the page's folder, with breadcrumbs back up. A folder being moved cannot be opened (it cannot
  * go inside itself), and moving to the folder the items are already in is not offered.
  */
@@ -57,7 +58,7 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
   const alreadyHere = mode === 'move' && items.every((item) => item.parent_id === here.id)
   const intoItself = path.some((step) => movingIds.has(step.id))
   const first = items[0]
-  const title = tp(mode === 'move' ? 'drive.picker.moveTitle' : 'drive.picker.copyTitle', items.length, { name: first?.name ?? '' })
+  const title = mode === 'choose' ? t('drive.picker.chooseTitle') : tp(mode === 'move' ? 'drive.picker.moveTitle' : 'drive.picker.copyTitle', items.length, { name: first?.name ?? '' })
 
   async function pick() {
     setPending(true)
@@ -86,7 +87,7 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
             {t('common.cancel')}
           </Button>
           <Button loading={pending} disabled={alreadyHere || intoItself} onClick={() => void pick()} data-testid="picker-submit">
-            {mode === 'move' ? t('drive.picker.moveHere') : t('drive.picker.copyHere')}
+            {mode === 'move' ? t('drive.picker.moveHere') : mode === 'copy' ? t('drive.picker.copyHere') : t('drive.picker.chooseHere')}
           </Button>
         </>
       }

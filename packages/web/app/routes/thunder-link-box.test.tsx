@@ -17,7 +17,7 @@ async function paste(link: string, labels = { field: 'Download link', submit: 'D
 
 describe('ThunderLinkBox', () => {
   it('keeps a pasted link and asks a signed-out visitor to sign in, coming back to /thunder', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-out" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
     await paste(`  ${MAGNET} `)
 
     expect(localStorage.getItem(PENDING_DOWNLOAD_LINK_KEY)).toBe(MAGNET)
@@ -27,23 +27,14 @@ describe('ThunderLinkBox', () => {
   })
 
   it('sends a signed-out visitor to sign-in in their locale and back to that locale’s /thunder', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-out" />, { path: '/thunder', locale: 'ko' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder', locale: 'ko' })
     await paste('https://example.org/movie.mp4', { field: '다운로드 링크', submit: '내 클라우드로 다운로드' })
     expect(screen.getByRole('link', { name: '로그인하고 계속하기' }).getAttribute('href')).toBe('/ko/account/login?redirect=%2Fko%2Fthunder')
   })
 
-  it('tells a signed-in visitor that cloud download comes later, and keeps the link for then', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-in" />, { path: '/thunder' })
-    await paste('ftp://mirror.example.org/pub/debian.iso')
-
-    expect(localStorage.getItem(PENDING_DOWNLOAD_LINK_KEY)).toBe('ftp://mirror.example.org/pub/debian.iso')
-    expect(screen.getByText(/Cloud download arrives in a later release\. The link stays on this device for then/)).toBeDefined()
-    expect(screen.queryByRole('link', { name: 'Sign in to continue' })).toBeNull()
-  })
-
   it('puts a kept link back into the box when the visitor comes back', async () => {
     localStorage.setItem(PENDING_DOWNLOAD_LINK_KEY, MAGNET)
-    renderPage(<ThunderLinkBox sessionStatus="signed-out" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
 
     expect(await screen.findByDisplayValue(MAGNET)).toBe(screen.getByLabelText('Download link'))
     expect(screen.getByText('Welcome back: the link you pasted before is in the box.')).toBeDefined()
@@ -52,13 +43,13 @@ describe('ThunderLinkBox', () => {
 
   it('ignores a kept value that is not a valid link', async () => {
     localStorage.setItem(PENDING_DOWNLOAD_LINK_KEY, 'javascript:alert(1)')
-    renderPage(<ThunderLinkBox sessionStatus="signed-out" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
     expect((screen.getByLabelText('Download link') as HTMLInputElement).value).toBe('')
     expect(screen.queryByText(/Welcome back/)).toBeNull()
   })
 
   it('explains an unsupported link on the field and keeps nothing', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-out" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
     await paste('mailto:anna@example.org')
 
     const input = screen.getByLabelText('Download link')
@@ -69,13 +60,13 @@ describe('ThunderLinkBox', () => {
   })
 
   it('asks for a link when the box is empty', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-in" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
     await userEvent.click(screen.getByRole('button', { name: 'Download to my cloud' }))
     expect(screen.getByText('Paste a link first.')).toBeDefined()
   })
 
   it('forgets the kept link on request', async () => {
-    renderPage(<ThunderLinkBox sessionStatus="signed-in" />, { path: '/thunder' })
+    renderPage(<ThunderLinkBox />, { path: '/thunder' })
     await paste('https://example.org/a.zip')
     await userEvent.click(screen.getByRole('button', { name: 'Forget this link' }))
 

@@ -5,16 +5,15 @@ import { TextField } from '../components/ui/text-field'
 import { primaryLinkClass } from '../components/marketing/link-styles'
 import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink, pagePath } from '../navigation/locale-link'
-import type { SessionSnapshot } from '../session/session-store'
 import { checkDownloadLink, type DownloadLinkKind } from './thunder-link'
 import { findPendingLink, forgetPendingLink, keepPendingLink } from './thunder-pending-link'
 
 /**
- * The thunder page's link box. The drive's offline download does not exist yet, so a valid
- * link is kept in this browser: a signed-out visitor is asked to sign in (and comes back here),
- * a signed-in one is told that cloud download arrives in a later release.
+ * The thunder page's link box for visitors who are not signed in (or before the browser has read
+ * the session): a valid link is kept in this browser and the visitor is asked to sign in; they
+ * come back here, where the signed-in downloader (app/thunder) puts the link in its box.
  */
-export function ThunderLinkBox({ sessionStatus }: { sessionStatus: SessionSnapshot['status'] }) {
+export function ThunderLinkBox() {
   const { t } = useT()
   const locale = useLocale()
   const inputRef = useRef<HTMLInputElement>(null)
@@ -93,20 +92,13 @@ export function ThunderLinkBox({ sessionStatus }: { sessionStatus: SessionSnapsh
         {kept ? (
           <div className="space-y-3">
             {kept.restored ? <p className="text-sm text-slate-600 dark:text-slate-300">{t('pages.thunder.box.restored')}</p> : null}
-            {sessionStatus === 'signed-in' ? (
-              <Alert tone="info">
-                <p className="font-semibold">{t('pages.thunder.box.keptTitle', { kind: t(`pages.thunder.kinds.${kept.kind}.name`) })}</p>
-                <p className="mt-1">{t('pages.thunder.box.keptSignedIn')}</p>
-              </Alert>
-            ) : (
-              <Alert tone="info">
-                <p className="font-semibold">{t('pages.thunder.box.keptTitle', { kind: t(`pages.thunder.kinds.${kept.kind}.name`) })}</p>
-                <p className="mt-1">{t('pages.thunder.box.keptSignedOut')}</p>
-                <LocaleLink page="account-login" search={signInSearch} className={`${primaryLinkClass} mt-3`}>
-                  {t('pages.thunder.box.signIn')}
-                </LocaleLink>
-              </Alert>
-            )}
+            <Alert tone="info">
+              <p className="font-semibold">{t('pages.thunder.box.keptTitle', { kind: t(`pages.thunder.kinds.${kept.kind}.name`) })}</p>
+              <p className="mt-1">{t('pages.thunder.box.keptSignedOut')}</p>
+              <LocaleLink page="account-login" search={signInSearch} className={`${primaryLinkClass} mt-3`}>
+                {t('pages.thunder.box.signIn')}
+              </LocaleLink>
+            </Alert>
             {storageFailed ? <p className="text-sm text-amber-800 dark:text-amber-200">{t('pages.thunder.box.notKept')}</p> : null}
             <Button variant="ghost" onClick={onForget} className="h-9 px-3">
               {t('pages.thunder.box.forget')}

@@ -1,10 +1,17 @@
+import { useEffect, useState } from 'react'
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router'
+import { onDemand, useOnDemand } from '../components/lazy/on-demand'
 import { CloudDownloadIllustration } from '../components/marketing/illustrations'
 import { SectionHeading } from '../components/marketing/section-heading'
 import { PageTitle } from '../components/page-title'
 import { visitorPlatformOf } from '../components/platform/detect-platform'
 import { PlatformCards } from '../components/platform/platform-cards'
-import { useT } from '../i18n/use-locale'
+import { Alert } from '../components/ui/alert'
+import { Button } from '../components/ui/button'
+import { Spinner } from '../components/ui/spinner'
+import type { DriveApi } from '../drive/drive-api'
+import { loadDriveApi } from '../drive/drive-client'
+import { useLocale, useT } from '../i18n/use-locale'
 import { type RouteHandle, usePublicConfig } from '../root'
 import { useSession } from '../session/use-session'
 import { ThunderLinkBox } from './thunder-link-box'
@@ -17,6 +24,59 @@ export function loader({ request }: LoaderFunctionArgs) {
   return visitorPlatformOf(request)
 }
 
+/** The downloader (adding, previews, the task list) comes with the drive client, after sign-in only. */
+const offlineDownloads = onDemand(() => import('../thunder/offline-downloads'))
+
+/**
+ * A signed-in visitor's downloader: the drive client (the SDK's drive chunk) and the offline
+ * downloads module load on demand, so signed-out visitors download neither.
+ */
+function SignedInDownloads({ accountId }: { accountId: string }) {
+  const { t } = useT()
+  const locale = useLocale()
+  const [api, setApi] = useState<DriveApi | null>(null)
+  const [failed, setFailed] = useState(false)
+  const [attempt, setAttempt] = useState(0)
+  const module = useOnDemand(offlineDownloads, !failed, () => setFailed(true))
+  useEffect(() => {
+    let live = true
+    loadDriveApi(locale).then(
+      (client) => live && setApi(client),
+      () => live && setFailed(true),
+    )
+    return () => {
+      live = false
+    }
+  }, [locale, attempt])
+  if (failed) {
+    return (
+      <div className="max-w-xl">
+        <Alert tone="error">{t('drive.offline.tasks.loadFailed')}</Alert>
+        <Button
+          variant="secondary"
+          className="mt-3"
+          onClick={() => {
+            setFailed(false)
+            setAttempt((n) => n + 1)
+          }}
+        >
+          {t('drive.offline.tasks.reload')}
+        </Button>
+      </div>
+    )
+  }
+  if (!api || !module) {
+    return (
+      <div role="status" className="flex items-center gap-2 py-8 text-sm text-slate-300">
+        <Spinner className="size-4" />
+        {t('drive.offline.tasks.loading')}
+      </div>
+    )
+  }
+  // Keyed by account: after switching accounts nothing of the previous one's downloads stays.
+  return <module.OfflineDownloads key={accountId} api={api} />
+}
+
 const STEPS = ['paste', 'fetch', 'enjoy'] as const
 const KINDS = ['http', 'ftp', 'magnet', 'ed2k', 'thunder'] as const
 
@@ -25,6 +85,7 @@ export default function ThunderPage() {
   const { visitorPlatform } = useLoaderData<typeof loader>()
   const { platformLinks } = usePublicConfig()
   const session = useSession()
+  const signedIn = session.status === 'signed-in'
 
   return (
     <>
@@ -42,18 +103,19 @@ export default function ThunderPage() {
               {t('pages.thunder.hero.heading')}
             </h1>
             <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-300">{t('pages.thunder.hero.lead')}</p>
-            <p className="mt-6 flex max-w-xl gap-2 rounded-xl border border-amber-400/30 bg-amber-400/10 px-4 py-3 text-sm text-amber-100">
-              <svg viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0" fill="currentColor" aria-hidden="true">
-                <path fillRule="evenodd" d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16zm.75-12.25a.75.75 0 0 0-1.5 0v4.5a.75.75 0 0 0 1.5 0zM10 14.5a1 1 0 1 0 0-2 1 1 0 0 0 0 2z" />
-              </svg>
-              {t('pages.thunder.hero.later')}
-            </p>
-            <div className="mt-8">
-              <ThunderLinkBox sessionStatus={session.status} />
-            </div>
+            {signedIn ? null : (
+              <div className="mt-8">
+                <ThunderLinkBox />
+              </div>
+            )}
           </div>
-          <CloudDownloadIllustration label={t('pages.thunder.hero.illustration')} className="mx-auto hidden w-full max-w-lg lg:block" />
+          <CloudDownloadIllustration label={t('pages.thunder.hero.illustration')} className={`mx-auto hidden w-full lg:block ${signedIn ? 'max-w-xs' : 'max-w-lg'}`} />
         </div>
+        {signedIn ? (
+          <div className="mx-auto max-w-6xl px-4 pb-16 sm:px-6" data-testid="thunder-downloads">
+            <SignedInDownloads accountId={session.user?.userId ?? ''} />
+          </div>
+        ) : null}
       </section>
 
       <section aria-labelledby="thunder-steps" className="border-t border-slate-800 py-20">

@@ -1,3 +1,5 @@
+import offline from './offline'
+
 /** The drive pages (/drive, /drive/:folderId, /drive/starred, /drive/trash). `{ one, other }` groups are plural forms. */
 export default {
   title: 'Drive',
@@ -97,6 +99,8 @@ export default {
     listLabel: 'Folders in {{folder}}',
     alreadyHere: 'The items are already in this folder.',
     intoItself: 'A folder cannot go inside itself.',
+    chooseTitle: 'Choose a folder',
+    chooseHere: 'Save here',
   },
   confirm: {
     deleteTitle: { one: 'Delete “{{name}}” forever?', other: 'Delete {{count}} items forever?' },
@@ -185,4 +189,5 @@ export default {
     truncated: 'Only the beginning of this file is shown ({{size}}).',
     failed: 'The preview could not be loaded.',
   },
+  offline,
 }

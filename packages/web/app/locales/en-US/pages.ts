@@ -101,7 +101,6 @@ export default {
       heading: 'Download anything straight to your cloud',
       lead: 'Paste a link and your Cumulus server fetches the file for you, so it waits in your drive when you need it. Your device does not need to stay on.',
       illustration: 'A link travels into a cloud and lands as a folder, a video and an archive',
-      later: 'Cloud download arrives in a later release. You can paste a link now: Cumulus keeps it on this device for then.',
     },
     box: {
       heading: 'Add a download',
@@ -116,7 +115,6 @@ export default {
       },
       keptTitle: 'Your {{kind}} link is kept on this device.',
       keptSignedOut: 'Sign in to download it to your cloud. After you sign in, you come back here and the link is still in the box.',
-      keptSignedIn: 'Cloud download arrives in a later release. The link stays on this device for then: come back to this page and it will be in the box.',
       signIn: 'Sign in to continue',
       restored: 'Welcome back: the link you pasted before is in the box.',
       notKept: 'This browser does not allow saving data, so the link will be gone when you leave this page.',

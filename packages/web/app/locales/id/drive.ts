@@ -1,4 +1,5 @@
 import type { Messages } from '../shape'
+import offline from './offline'
 
 export default {
   title: 'Drive',
@@ -98,6 +99,8 @@ export default {
     listLabel: 'Folder di {{folder}}',
     alreadyHere: 'Item ini sudah ada di folder ini.',
     intoItself: 'Folder tidak dapat dipindahkan ke dalam dirinya sendiri.',
+    chooseTitle: 'Pilih folder',
+    chooseHere: 'Simpan di sini',
   },
   confirm: {
     deleteTitle: { one: 'Hapus “{{name}}” selamanya?', other: 'Hapus {{count}} item selamanya?' },
@@ -186,4 +189,5 @@ export default {
     truncated: 'Hanya bagian awal file ini yang ditampilkan ({{size}}).',
     failed: 'Pratinjau tidak dapat dimuat.',
   },
+  offline,
 } satisfies Messages['drive']

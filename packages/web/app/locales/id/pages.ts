@@ -103,7 +103,6 @@ export default {
       heading: 'Unduh apa saja langsung ke cloud Anda',
       lead: 'Tempel tautan dan server Cumulus Anda mengambil filenya untuk Anda, sehingga file sudah menunggu di drive saat Anda membutuhkannya. Perangkat Anda tidak perlu tetap menyala.',
       illustration: 'Sebuah tautan masuk ke cloud dan turun menjadi folder, video, dan arsip',
-      later: 'Unduhan cloud hadir di rilis berikutnya. Anda sudah bisa menempel tautan sekarang: Cumulus menyimpannya di perangkat ini untuk nanti.',
     },
     box: {
       heading: 'Tambah unduhan',
@@ -118,7 +117,6 @@ export default {
       },
       keptTitle: 'Tautan {{kind}} Anda disimpan di perangkat ini.',
       keptSignedOut: 'Masuk untuk mengunduhnya ke cloud Anda. Setelah masuk, Anda kembali ke sini dan tautannya masih ada di kotak.',
-      keptSignedIn: 'Unduhan cloud hadir di rilis berikutnya. Tautan tetap tersimpan di perangkat ini sampai saat itu: kembali ke halaman ini dan tautannya ada di kotak.',
       signIn: 'Masuk untuk melanjutkan',
       restored: 'Selamat datang kembali: tautan yang Anda tempel sebelumnya ada di kotak.',
       notKept: 'Browser ini tidak mengizinkan penyimpanan data, jadi tautan akan hilang saat Anda meninggalkan halaman ini.',

@@ -1,4 +1,5 @@
 import type { Messages } from '../shape'
+import offline from './offline'
 
 export default {
   title: '드라이브',
@@ -98,6 +99,8 @@ export default {
     listLabel: '{{folder}}의 폴더',
     alreadyHere: '항목이 이미 이 폴더에 있습니다.',
     intoItself: '폴더를 자기 자신 안으로 옮길 수 없습니다.',
+    chooseTitle: '폴더 선택',
+    chooseHere: '여기에 저장',
   },
   confirm: {
     deleteTitle: { one: '“{{name}}”을(를) 영구 삭제할까요?', other: '항목 {{count}}개를 영구 삭제할까요?' },
@@ -186,4 +189,5 @@ export default {
     truncated: '이 파일의 앞부분({{size}})만 표시합니다.',
     failed: '미리 보기를 불러오지 못했습니다.',
   },
+  offline,
 } satisfies Messages['drive']

@@ -1,4 +1,5 @@
 import type { Messages } from '../shape'
+import offline from './offline'
 
 export default {
   title: 'Pemacu',
@@ -98,6 +99,8 @@ export default {
     listLabel: 'Folder dalam {{folder}}',
     alreadyHere: 'Item ini sudah berada dalam folder ini.',
     intoItself: 'Folder tidak boleh dialihkan ke dalam dirinya sendiri.',
+    chooseTitle: 'Pilih folder',
+    chooseHere: 'Simpan di sini',
   },
   confirm: {
     deleteTitle: { one: 'Padam “{{name}}” selama-lamanya?', other: 'Padam {{count}} item selama-lamanya?' },
@@ -186,4 +189,5 @@ export default {
     truncated: 'Hanya bahagian awal fail ini dipaparkan ({{size}}).',
     failed: 'Pratonton tidak dapat dimuatkan.',
   },
+  offline,
 } satisfies Messages['drive']

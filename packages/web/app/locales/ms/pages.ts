@@ -103,7 +103,6 @@ export default {
       heading: 'Muat turun apa sahaja terus ke awan anda',
       lead: 'Tampal pautan dan pelayan Cumulus anda mengambil fail untuk anda, jadi ia sudah menunggu dalam pemacu apabila anda memerlukannya. Peranti anda tidak perlu terus hidup.',
       illustration: 'Satu pautan masuk ke awan dan tiba sebagai folder, video dan arkib',
-      later: 'Muat turun awan akan datang dalam keluaran seterusnya. Anda boleh menampal pautan sekarang: Cumulus menyimpannya pada peranti ini untuk nanti.',
     },
     box: {
       heading: 'Tambah muat turun',
@@ -118,7 +117,6 @@ export default {
       },
       keptTitle: 'Pautan {{kind}} anda disimpan pada peranti ini.',
       keptSignedOut: 'Log masuk untuk memuat turunnya ke awan anda. Selepas log masuk, anda kembali ke sini dan pautan itu masih dalam kotak.',
-      keptSignedIn: 'Muat turun awan akan datang dalam keluaran seterusnya. Pautan kekal pada peranti ini sehingga itu: kembali ke halaman ini dan ia ada dalam kotak.',
       signIn: 'Log masuk untuk meneruskan',
       restored: 'Selamat kembali: pautan yang anda tampal sebelum ini ada dalam kotak.',
       notKept: 'Pelayar ini tidak membenarkan data disimpan, jadi pautan akan hilang apabila anda meninggalkan halaman ini.',

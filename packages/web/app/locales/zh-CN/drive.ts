@@ -1,4 +1,5 @@
 import type { Messages } from '../shape'
+import offline from './offline'
 
 export default {
   title: '云盘',
@@ -98,6 +99,8 @@ export default {
     listLabel: '“{{folder}}”中的文件夹',
     alreadyHere: '这些内容已在此文件夹中。',
     intoItself: '文件夹不能移到它自己里面。',
+    chooseTitle: '选择文件夹',
+    chooseHere: '保存到这里',
   },
   confirm: {
     deleteTitle: { one: '彻底删除“{{name}}”？', other: '彻底删除 {{count}} 项？' },
@@ -186,4 +189,5 @@ export default {
     truncated: '仅显示此文件的开头部分（{{size}}）。',
     failed: '无法加载预览。',
   },
+  offline,
 } satisfies Messages['drive']

@@ -1,4 +1,5 @@
 import type { Messages } from '../shape'
+import offline from './offline'
 
 export default {
   title: '雲端硬碟',
@@ -98,6 +99,8 @@ export default {
     listLabel: '「{{folder}}」中的資料夾',
     alreadyHere: '這些項目已在這個資料夾中。',
     intoItself: '資料夾不能移到它自己裡面。',
+    chooseTitle: '選擇資料夾',
+    chooseHere: '儲存到這裡',
   },
   confirm: {
     deleteTitle: { one: '要永久刪除「{{name}}」嗎？', other: '要永久刪除 {{count}} 個項目嗎？' },
@@ -186,4 +189,5 @@ export default {
     truncated: '僅顯示這個檔案的開頭部分（{{size}}）。',
     failed: '無法載入預覽。',
   },
+  offline,
 } satisfies Messages['drive']

@@ -1,0 +1,62 @@
+import { type OfflineQuotas, offlineQuotasOf } from '@cumulus/sdk'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { DriveApi } from '../drive/drive-api'
+import { Toasts, useToasts } from '../drive/toasts'
+import { findPendingLink, forgetPendingLink } from '../routes/thunder-pending-link'
+import { AddDownload, type AddResult } from './add-download'
+import { TaskList } from './task-list'
+import { useOfflineTasks } from './use-offline-tasks'
+
+/** The plan's offline counts from `about`, read again after each change that moves them. */
+function useOfflineQuotas(api: DriveApi): { quotas: OfflineQuotas | null; refresh(): void } {
+  const [quotas, setQuotas] = useState<OfflineQuotas | null>(null)
+  const live = useRef(true)
+  const refresh = useCallback(() => {
+    api.about().then(
+      (about) => live.current && setQuotas(offlineQuotasOf(about)),
+      // The counts are a hint; the add call itself refuses past the limit.
+      () => undefined,
+    )
+  }, [api])
+  useEffect(() => {
+    live.current = true
+    refresh()
+    return () => {
+      live.current = false
+    }
+  }, [refresh])
+  return { quotas, refresh }
+}
+
+/**
+ * The thunder page for a signed-in user: add downloads, then follow them. A link kept on this
+ * device before sign-in (thunder-pending-link) is put in the box, and forgotten once added.
+ */
+export function OfflineDownloads({ api }: { api: DriveApi }) {
+  const list = useOfflineTasks(api)
+  const counts = useOfflineQuotas(api)
+  const toasts = useToasts()
+  const [pendingLink, setPendingLink] = useState<string | null>(null)
+
+  useEffect(() => {
+    setPendingLink(findPendingLink(localStorage)?.link ?? null)
+  }, [])
+
+  const notify = useCallback((text: string, tone: 'success' | 'error') => void toasts.show({ text, tone }), [toasts.show])
+
+  function onAdded(results: readonly AddResult[]) {
+    for (const { reply } of results) if (reply.task) list.put(reply.task)
+    forgetPendingLink(localStorage)
+    setPendingLink(null)
+    void list.refresh()
+    counts.refresh()
+  }
+
+  return (
+    <div className="grid gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
+      <AddDownload api={api} initialLink={pendingLink} onAdded={onAdded} notify={notify} />
+      <TaskList api={api} list={list} quotas={counts.quotas} notify={notify} onCountsChanged={counts.refresh} />
+      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} />
+    </div>
+  )
+}
