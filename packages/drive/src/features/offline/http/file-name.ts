@@ -1,4 +1,5 @@
 import { DRIVE_NAME_MAX_BYTES } from '@cumulus/protocol'
+import { decodeUtf8, utf8HeaderValue } from './header-text.js'
 
 /** The name of a download nothing better names. */
 export const FALLBACK_FILE_NAME = 'download'
@@ -94,16 +95,6 @@ function percentBytes(text: string): Buffer | null {
   return Buffer.from(bytes)
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
-
-function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return strictUtf8.decode(bytes)
-  } catch {
-    return null
-  }
-}
-
 /** `filename*=charset'language'percent-encoded` (RFC 6266 and 8187): UTF-8 or ISO-8859-1. */
 function extendedValue(value: string): string | null {
   const match = /^([^']*)'[^']*'(.*)$/.exec(value)
@@ -114,16 +105,6 @@ function extendedValue(value: string): string | null {
   if (charset === 'utf-8') return decodeUtf8(bytes)
   if (charset === 'iso-8859-1') return bytes.toString('latin1')
   return null
-}
-
-/**
- * A plain `filename`. Node hands header values over as Latin-1, one character per byte, and
- * many servers send raw UTF-8 there; when the bytes are valid UTF-8 with something beyond
- * ASCII, that is what they meant.
- */
-function plainValue(value: string): string {
-  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value
-  return decodeUtf8(Buffer.from(value, 'latin1')) ?? value
 }
 
 /** Browsers take the last component of a path in a filename ("C:\dir\x.zip", "../../x.zip"). */
@@ -141,7 +122,7 @@ export function contentDispositionFileName(header: string | undefined): string |
   const extended = params.get('filename*')
   const fromExtended = extended === undefined ? null : extendedValue(extended)
   const plain = params.get('filename')
-  const name = fromExtended ?? (plain === undefined ? null : plainValue(plain))
+  const name = fromExtended ?? (plain === undefined ? null : utf8HeaderValue(plain))
   if (name === null) return null
   const component = lastComponent(name)
   return component.trim() === '' ? null : component

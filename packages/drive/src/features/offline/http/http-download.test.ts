@@ -282,6 +282,13 @@ describe('downloadHttp', () => {
     expect(existsSync(join(dir, 'staging'))).toBe(false)
   })
 
+  it('passes a staging file error through as it is, not as a network failure', async () => {
+    const { url } = await contentServer()
+    const error = await failureOf(downloadHttp(deps, input(url(), { stagingPath: join(dir, 'missing-folder', 'staging') }), neverAborted))
+    expect(error).not.toBeInstanceOf(OfflineDownloadFailed)
+    expect(error).toMatchObject({ code: 'ENOENT' })
+  })
+
   it('reports progress at most every interval, and once at the end', async () => {
     const { url } = await contentServer({ chunked: true })
     // A clock that moves 100 ms each time it is read.

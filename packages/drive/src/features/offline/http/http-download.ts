@@ -52,7 +52,10 @@ export interface HttpDownloadInput {
   url: string
   /** Where the content is written. Created or overwritten; kept when this rejects (the caller deletes it on cancel, keeps it to resume). */
   stagingPath: string
-  /** The quota left: larger content is refused (too_large) before a byte is stored when the server announces its size, and cut there otherwise. */
+  /**
+   * The quota left for the whole content (a resumed prefix included): larger content is refused
+   * (too_large) before a byte is stored when the server announces its size, and cut there otherwise.
+   */
   expectedMaxBytes: number
   /** From a previous attempt's onResumeState, or null. Ignored when the staging file does not fit it. */
   resume: HttpResumeState | null

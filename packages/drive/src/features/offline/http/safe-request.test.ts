@@ -1,4 +1,10 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { IncomingHttpHeaders } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hostileAddressUrl, privateIpv4, privateIpv6, publicAddresses } from '../../../../../../test-support/hostile-addresses.js'
@@ -188,6 +194,19 @@ describe('openSafeResponse', () => {
     }
   })
 
+  it('reads a Location sent as raw UTF-8 the way browsers do', async () => {
+    const seen: string[] = []
+    const server = await serve((req, res) => {
+      seen.push(req.url ?? '')
+      if (req.url === '/start') res.writeHead(302, { location: Buffer.from('/文件 1.zip', 'utf8').toString('latin1') }).end()
+      else res.end('ok')
+    })
+    const { response, finalUrl } = await openSafeResponse({ addresses: localOnly }, { url: `${server.origin}/start` }, neverAborted)
+    response.destroy()
+    expect(seen).toEqual(['/start', '/%E6%96%87%E4%BB%B6%201.zip'])
+    expect(decodeURIComponent(finalUrl.pathname)).toBe('/文件 1.zip')
+  })
+
   it('connects to the address it checked, once, and keeps the host name for the Host header (no DNS rebinding)', async () => {
     const seen: Seen[] = []
     const server = await serve((req, res) => {
@@ -252,5 +271,49 @@ describe('openSafeResponse', () => {
     const error = await failureOf(() => openSafeResponse({ addresses: localOnly }, { url }, neverAborted))
     expect(error).toBeInstanceOf(OfflineHttpError)
     expect(error).toMatchObject({ reason: 'connection_lost', retryable: true })
+  })
+})
+
+/** A self-signed certificate for files.example, made with the openssl command line (absent: the https tests are skipped). */
+function selfSignedCertificate(): { key: string; cert: string } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'offline-tls-'))
+  try {
+    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=files.example', '-addext', 'subjectAltName=DNS:files.example']
+    execFileSync('openssl', [...args, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') }
+  } catch {
+    return null
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const tls = selfSignedCertificate()
+
+describe.skipIf(tls === null)('openSafeResponse over https', () => {
+  it('checks the certificate and sends SNI for the host name while connecting to the pinned address', async () => {
+    const { key, cert } = tls as { key: string; cert: string }
+    const names: (string | undefined)[] = []
+    const server = createHttpsServer({ key, cert }, (_req, res) => res.end('secure'))
+    server.on('secureConnection', (socket) => names.push((socket as unknown as { servername?: string }).servername))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }]
+      const deps: SafeRequestDeps = { addresses: localOnly, resolve, extraCaCertificates: [cert] }
+      const { response } = await openSafeResponse(deps, { url: `https://files.example:${port}/` }, neverAborted)
+      response.destroy()
+      expect(response.statusCode).toBe(200)
+      expect(names).toEqual(['files.example'])
+      // Same address, another name: the certificate does not cover it.
+      const error = await failureOf(() => openSafeResponse(deps, { url: `https://other.example:${port}/` }, neverAborted))
+      expect(error).toMatchObject({ reason: 'tls_failed', retryable: false })
+      // Without the extra anchor the self-signed certificate is not trusted.
+      const untrusted = await failureOf(() => openSafeResponse({ addresses: localOnly, resolve }, { url: `https://files.example:${port}/` }, neverAborted))
+      expect(untrusted).toMatchObject({ reason: 'tls_failed' })
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

@@ -6,6 +6,7 @@ import { isIP, type LookupFunction } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import { addressCategory, type AddressPolicy } from './address-policy.js'
 import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './errors.js'
+import { utf8HeaderValue } from './header-text.js'
 
 /** Redirects followed before giving up (browsers allow 20; a download needs far fewer). */
 export const MAX_REDIRECTS = 10
@@ -160,7 +161,8 @@ function requestOnce(deps: SafeRequestDeps, target: PinnedTarget, headers: Outgo
     }
     const request = (isHttps ? https : http).request(options)
     request.once('response', resolve)
-    request.once('error', reject)
+    // Kept after the response: a late error with no listener would crash the process.
+    request.on('error', reject)
     request.end()
   })
 }
@@ -273,7 +275,7 @@ export async function openSafeResponse(deps: SafeRequestDeps, input: { url: stri
     if (redirects === MAX_REDIRECTS) throw new OfflineUrlRefused('too_many_redirects', `more than ${MAX_REDIRECTS} redirects`, redactUrl(url))
     let next: URL
     try {
-      next = new URL(location, url)
+      next = new URL(utf8HeaderValue(location), url)
     } catch {
       throw new OfflineUrlRefused('bad_url', 'a redirect leads to an invalid URL', redactUrl(url))
     }
