@@ -18,6 +18,13 @@ export interface DriveConfig {
   /** An unfinished upload is dropped (and its reserved space released) this long after it was created. */
   uploadExpirySeconds: number
   offlineTasksPerDay: { free: number; vip: number }
+  /** Offline downloads running at once per account, by plan. */
+  offlineRunningTasks: { free: number; vip: number }
+  /**
+   * Private networks (CIDR) offline downloads may reach. Empty by default: loopback, private,
+   * link-local and the like are refused (SSRF), except what the operator lists here (a LAN, tests).
+   */
+  offlineAllowedNetworks: string[]
   /**
    * Instant upload (a create naming a stored GCID and size completes without the bytes) for
    * content another account stored too. Off by default: knowing a file's GCID and size must not

@@ -2,6 +2,8 @@ import type { JobRunner } from '@cumulus/jobs'
 import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
+import { OFFLINE_QUEUE } from './domain/index.js'
+import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**
@@ -13,6 +15,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   // Before the collector: uploads a crash interrupted claim their announced blobs first.
   await maintainUploads(deps)
   await purgeExpiredTrash(deps)
+  await removeOrphanOfflineStaging(deps)
   await collectGarbageBlobs(deps)
 }
 
@@ -23,6 +26,13 @@ export const DRIVE_HOUSEKEEPING_QUEUE = 'drive.housekeeping'
  * Registers the drive's job handlers on the runner: its housekeeping (unless turned off) and the
  * features' long-running work.
  */
-export function registerDriveJobs(runner: JobRunner, deps: DriveDeps, options: { housekeeping: boolean }): void {
+export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, options: { housekeeping: boolean; offlineDownloads?: boolean; offlineConcurrency?: number }): void {
   if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
+  if (options.offlineDownloads !== false) {
+    // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
+    runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: options.offlineConcurrency ?? OFFLINE_NODE_CONCURRENCY, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })
+  }
 }
+
+/** Offline downloads one node runs at once: network-bound, so more than the cores. */
+const OFFLINE_NODE_CONCURRENCY = 8

@@ -30,10 +30,12 @@ export interface DriveTestApp {
  * The whole composed server (identity + drive, no web app) on this project's backend: SQLite in
  * a temp data directory, or a fresh PostgreSQL database with Redis.
  */
-export async function startDriveTestApp(env: Record<string, string> = {}): Promise<DriveTestApp> {
+export async function startDriveTestApp(env: Record<string, string> = {}, options: { offlineDownloads?: boolean } = {}): Promise<DriveTestApp> {
   const environment = await testEnvironment({ PUBLIC_URL: 'http://127.0.0.1:3000', CAPTCHA_MODE: 'off', ...env })
   const config = loadConfig(environment.env)
-  const server = await buildServer(config, { web: false, housekeeping: false })
+  // Offline downloads stay queued unless a test serves their links itself: a task's run would
+  // otherwise look up the tests' example.com hosts, outside this machine.
+  const server = await buildServer(config, { web: false, housekeeping: false, offlineDownloads: options.offlineDownloads ?? false })
   const tokens = new Map<string, string>()
   const app: DriveTestApp = {
     server,

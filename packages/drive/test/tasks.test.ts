@@ -1,7 +1,7 @@
 import { ManualClock } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DriveErrors, GenericErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOfflineTask } from '../src/features/tasks/offline.js'
+import { createOfflineTask } from '../src/features/offline/create-offline-task.js'
 import { makeFolder, namesIn, storeFile, usageOfToken, userIdOf } from './batch-fixtures.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 
@@ -48,9 +48,26 @@ describe('offline downloads', () => {
     const second = await offlineOk(token, 'magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567&dn=ubuntu')
     expect(second).toMatchObject({ name: 'ubuntu', params: { parent_id: root.body.files[0].id } })
     const mine = await makeFolder(t, token, 'mine')
-    const third = await offlineOk(token, 'ftp://example.org/a.iso', { name: 'renamed.iso', parent_id: mine.id })
+    const third = await offlineOk(token, 'https://example.org/a.iso', { name: 'renamed.iso', parent_id: mine.id })
     expect(third).toMatchObject({ name: 'renamed.iso', params: { parent_id: mine.id } })
     expect(await namesIn(t, token, '')).toEqual(['Downloads', 'mine'])
+  })
+
+  it('refuses links it cannot fetch, and private addresses in any spelling, with the catalogue errors', async () => {
+    const token = await t.signUp()
+    for (const url of ['ftp://example.org/a.iso', 'ed2k://|file|a.avi|1048576|0123456789ABCDEF0123456789ABCDEF|/', 'magnet:?dn=no-hash']) {
+      const reply = await offline(token, url)
+      expect(reply.status, url).toBe(400)
+      expect(reply.body.error, url).toBe(DriveErrors.offline_source_unsupported.reason)
+    }
+    const thunderLoopback = `thunder://${Buffer.from('AAhttp://127.0.0.1/aZZ').toString('base64')}`
+    for (const url of ['http://127.0.0.1/a', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/a', 'http://0x7f000001/a', 'http://2130706433/a', 'http://0177.0.0.1/a', 'http://127.1/a', 'http://[::ffff:127.0.0.1]/a', 'http://10.1.2.3/a', 'http://100.64.0.1/a', thunderLoopback]) {
+      const reply = await offline(token, url)
+      expect(reply.status, url).toBe(400)
+      expect(reply.body.error, url).toBe(DriveErrors.offline_url_refused.reason)
+    }
+    // Nothing was added.
+    expect((await t.call('GET', '/drive/v1/tasks', { token })).body.tasks).toEqual([])
   })
 
   it('names the download folder in the language of the request that creates it, and keeps using it by type', async () => {

@@ -42,7 +42,9 @@ function migrations(kind: 'sqlite' | 'postgres'): Record<string, Migration> {
   }
 }
 
-export async function migrateJobs(db: Kysely<any>, kind: 'sqlite' | 'postgres', schema?: string): Promise<void> {
+export async function migrateJobs(db: Kysely<any>, kind: 'sqlite' | 'postgres', schemaName?: string): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one.
+  const schema = kind === 'postgres' ? (schemaName ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema) : undefined
   const provider: MigrationProvider = { getMigrations: async () => migrations(kind) }
   const migrator = new Migrator({ db, provider, migrationTableName: 'job_migrations', migrationLockTableName: 'job_migrations_lock', ...(schema ? { migrationTableSchema: schema } : {}) })
   const { error, results } = await migrator.migrateToLatest()

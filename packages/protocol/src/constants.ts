@@ -93,6 +93,9 @@ export const DRIVE_DEFAULTS = Object.freeze({
   uploadExpirySeconds: 7 * 24 * 3600,
   offlineTasksPerDayFree: 10,
   offlineTasksPerDayVip: 1000,
+  /** Offline downloads that run at once per account; more wait as PENDING until one ends. */
+  offlineRunningTasksFree: 2,
+  offlineRunningTasksVip: 10,
 } as const)
 /** The tus protocol version the upload endpoints speak. */
 export const TUS_VERSION = '1.0.0'

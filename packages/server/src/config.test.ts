@@ -55,6 +55,8 @@ describe('loadConfig defaults', () => {
         linkTtlSeconds: 6 * 3600,
         uploadExpirySeconds: 7 * 24 * 3600,
         offlineTasksPerDay: { free: 10, vip: 1000 },
+        offlineRunningTasks: { free: 2, vip: 10 },
+        offlineAllowedNetworks: [],
         globalDedup: false,
       },
       storage: { kind: 'local', root: join(dataDir, 'blobs') },
@@ -427,6 +429,18 @@ describe('drive settings', () => {
     expect(loadConfig({ DRIVE_GLOBAL_DEDUP: 'true' }).drive.globalDedup).toBe(true)
     expect(loadConfig({ DRIVE_GLOBAL_DEDUP: 'false' }).drive.globalDedup).toBe(false)
     for (const loose of ['yes', '1', 'TRUE', 'on']) expect(() => loadConfig({ DRIVE_GLOBAL_DEDUP: loose })).toThrow(/DRIVE_GLOBAL_DEDUP/)
+  })
+
+  it('reads the offline-download limits and the networks downloads may reach, refusing what is not a range', () => {
+    const defaults = loadConfig({}).drive
+    expect(defaults.offlineAllowedNetworks).toEqual([])
+    expect(defaults.offlineRunningTasks).toEqual({ free: 2, vip: 10 })
+    const config = loadConfig({ OFFLINE_ALLOW_NETWORKS: '192.168.1.0/24, 127.0.0.1 ,fd00::/8', OFFLINE_TASKS_PER_DAY_FREE: '3', OFFLINE_RUNNING_TASKS_VIP: '4' }).drive
+    expect(config.offlineAllowedNetworks).toEqual(['192.168.1.0/24', '127.0.0.1', 'fd00::/8'])
+    expect(config.offlineTasksPerDay.free).toBe(3)
+    expect(config.offlineRunningTasks.vip).toBe(4)
+    for (const bad of ['10.0.0.0/33', 'localhost', '10.0.0.0/8/1', 'fe80::1%eth0', '1.2.3']) expect(() => loadConfig({ OFFLINE_ALLOW_NETWORKS: bad }), bad).toThrow(/OFFLINE_ALLOW_NETWORKS/)
+    expect(() => loadConfig({ OFFLINE_RUNNING_TASKS_FREE: '0' })).toThrow(/OFFLINE_RUNNING_TASKS_FREE/)
   })
 
   it('refuses bad sizes and a link lifetime under 10 minutes', () => {

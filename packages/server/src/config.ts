@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
-import { type DriveConfig, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
+import { type DriveConfig, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
@@ -215,6 +215,16 @@ const storageUrl = z.string().transform((raw, ctx): StorageConfig => {
 })
 
 /** On/off settings: `true` or `false`, nothing looser (a typo must not silently mean off). */
+/** A comma-separated list of CIDR ranges (`10.0.0.0/8,fd00::/8`); a bare address is its own /32 or /128. The drive's parser. */
+const networkList = z.string().transform((raw, ctx): string[] => {
+  try {
+    return parseAllowedRanges(raw)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message })
+    return z.NEVER
+  }
+})
+
 const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((raw) => raw === 'true')
 
 const redisUrl = z.string().refine((raw) => isUrlWithHost(raw, ['redis:', 'rediss:']), { error: 'must be a redis:// or rediss:// URL' })
@@ -368,6 +378,11 @@ const envSchema = z.object({
   TRASH_RETENTION_DAYS: wholeNumber(1, 3650).optional(),
   DRIVE_GLOBAL_DEDUP: flag.optional(),
   DRIVE_LINK_TTL_SECONDS: wholeNumber(DRIVE_LINK_MIN_TTL_SECONDS, 7 * SECONDS_PER_DAY).optional(),
+  OFFLINE_TASKS_PER_DAY_FREE: wholeNumber(0, 1_000_000).optional(),
+  OFFLINE_TASKS_PER_DAY_VIP: wholeNumber(0, 1_000_000).optional(),
+  OFFLINE_RUNNING_TASKS_FREE: wholeNumber(1, 1000).optional(),
+  OFFLINE_RUNNING_TASKS_VIP: wholeNumber(1, 1000).optional(),
+  OFFLINE_ALLOW_NETWORKS: networkList.optional(),
 })
 
 type EnvKey = keyof typeof envSchema.shape
@@ -482,7 +497,9 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       trashRetentionDays: values.TRASH_RETENTION_DAYS ?? DRIVE_DEFAULTS.trashRetentionDays,
       linkTtlSeconds: values.DRIVE_LINK_TTL_SECONDS ?? DRIVE_DEFAULTS.linkTtlSeconds,
       uploadExpirySeconds: DRIVE_DEFAULTS.uploadExpirySeconds,
-      offlineTasksPerDay: { free: DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: DRIVE_DEFAULTS.offlineTasksPerDayVip },
+      offlineTasksPerDay: { free: values.OFFLINE_TASKS_PER_DAY_FREE ?? DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: values.OFFLINE_TASKS_PER_DAY_VIP ?? DRIVE_DEFAULTS.offlineTasksPerDayVip },
+      offlineRunningTasks: { free: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree, vip: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip },
+      offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
       globalDedup: values.DRIVE_GLOBAL_DEDUP ?? false,
     },
     storage: values.STORAGE_URL ?? { kind: 'local', root: join(dataDir, 'blobs') },

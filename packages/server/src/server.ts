@@ -17,6 +17,8 @@ export interface BuildServerOverrides extends InfrastructureOverrides {
   logger?: Logger
   /** Set false to skip the periodic housekeeping (erasing due accounts, purging expired rows). Domain events are still delivered. */
   housekeeping?: boolean
+  /** Set false to leave offline downloads queued instead of running them (tests that only add tasks). */
+  offlineDownloads?: boolean
   /** Set false to serve the APIs only, without the web app (it then need not be built). */
   web?: boolean
   /** Set false to render every page afresh (benchmarks compare both). */
@@ -94,7 +96,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   // Everything periodic runs as jobs on the durable runner, never on bare timers: the runner's
   // schedules start each period on one node at a time, and a node that dies mid-run is taken over.
   const runner = jobs.runner
-  registerDriveJobs(runner, drive, { housekeeping: overrides.housekeeping !== false })
+  registerDriveJobs(runner, drive, { housekeeping: overrides.housekeeping !== false, offlineDownloads: overrides.offlineDownloads !== false })
   if (overrides.deliverEvents !== false) {
     runner.register(EVENTS_QUEUE, async () => void (await identity.events.deliverPending()))
     await runner.schedule(EVENTS_QUEUE, EVENT_POLL_SECONDS)

@@ -132,6 +132,22 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
           .execute()
       },
     },
+    '0004_offline_downloads': {
+      async up(db: Kysely<unknown>) {
+        // What a task's job needs and the wire never shows: the plan, resume state, the job id.
+        await db.schema.alterTable('drive_tasks').addColumn('work', 'text', (c) => c.notNull().defaultTo('{}')).execute()
+        await db.schema.createIndex('drive_tasks_by_user_phase').on('drive_tasks').columns(['user_id', 'type', 'phase']).execute()
+        // Sources fetched before (a public URL, a torrent's info hash) and the content they gave:
+        // adding one again completes at once from the stored blobs (drive.md "instant completion").
+        await db.schema
+          .createTable('drive_offline_sources')
+          .addColumn('source_key', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('files', 'text', (c) => c.notNull())
+          .addColumn('completed_at', 'bigint', (c) => c.notNull())
+          .execute()
+      },
+    },
   }
 }
 

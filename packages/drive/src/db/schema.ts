@@ -11,6 +11,7 @@ export interface DriveDatabase {
   drive_tasks: TasksTable
   drive_events: EventsTable
   drive_account_holds: AccountHoldsTable
+  drive_offline_sources: OfflineSourcesTable
 }
 
 /** An account identity froze for deletion (account.frozen, until account.restored or account.erased). */
@@ -93,6 +94,16 @@ export interface TasksTable {
   statuses: string
   created_at: number
   updated_at: number
+  /** JSON object: the task's internal state (offline: plan, job id, resume state); never on the wire. */
+  work: string
+}
+
+/** A source an offline download completed, and the files it gave (JSON: [{path, size, gcid, mime}]). */
+export interface OfflineSourcesTable {
+  source_key: string
+  name: string
+  files: string
+  completed_at: number
 }
 
 export interface EventsTable {

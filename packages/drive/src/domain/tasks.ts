@@ -1,4 +1,4 @@
-import type { DriveTask, DriveTaskType, Phase } from '@cumulus/protocol'
+import type { DriveReferenceResource, DriveTask, DriveTaskType, Phase } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, TasksTable } from '../db/schema.js'
 import { newId } from '../lib/ids.js'
@@ -17,6 +17,8 @@ export interface NewTask {
   fileName?: string
   fileSizeBytes?: number
   nowMs: number
+  /** Internal state (TasksTable.work). */
+  work?: Record<string, unknown>
 }
 
 /** Stores a task row (in the caller's transaction, so the task exists exactly when its work does). */
@@ -36,6 +38,7 @@ export async function recordTask(db: Db, task: NewTask): Promise<TasksTable> {
     statuses: '[]',
     created_at: task.nowMs,
     updated_at: task.nowMs,
+    work: JSON.stringify(task.work ?? {}),
   }
   await db.insertInto('drive_tasks').values(row).execute()
   return row
@@ -70,5 +73,13 @@ export function taskView(row: TasksTable): DriveTask {
     phase: row.phase as Phase,
     progress: row.progress,
     icon_link: '',
+    ...(row.type === 'offline' ? { reference_resource: referenceOf(row) } : {}),
   }
+}
+
+/** What an offline task produced, as its completion recorded it (TasksTable.work.reference). */
+function referenceOf(row: TasksTable): DriveReferenceResource | null {
+  const reference = parseJson<{ reference?: { kind: string; id: string; name: string; size: string; mime_type: string } | null }>(row.work, {}).reference
+  if (!reference) return null
+  return { kind: reference.kind as DriveReferenceResource['kind'], id: reference.id, name: reference.name, size: reference.size, mime_type: reference.mime_type, thumbnail_link: '' }
 }

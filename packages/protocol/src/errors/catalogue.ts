@@ -111,6 +111,13 @@ export const DriveErrors = defineErrors({
   task_not_found: { code: 5, status: 404 },
   task_daily_create_limit_vip: { code: 11, status: 400 },
   file_link_invalid: { code: 7, status: 403 },
+  // Offline downloads: refusals at creation, and the reasons a task's run failed (params.error).
+  offline_url_refused: { code: 3, status: 400 },
+  offline_source_unsupported: { code: 3, status: 400 },
+  offline_source_failed: { code: 9, status: 502 },
+  offline_source_too_large: { code: 8, status: 403 },
+  offline_torrent_unavailable: { code: 9, status: 503 },
+  offline_torrent_no_metadata: { code: 9, status: 504 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

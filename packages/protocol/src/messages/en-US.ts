@@ -80,6 +80,12 @@ export const enUS: MessageTable = {
   task_not_found: 'The task does not exist or has been deleted',
   task_daily_create_limit_vip: "You have reached today's limit of cloud download tasks. Become a member for more",
   file_link_invalid: 'This download link is invalid or has expired',
+  offline_url_refused: "This link points to a private or local network address, which cloud download cannot reach",
+  offline_source_unsupported: "This kind of link is not supported. Use an http(s), magnet or thunder link, or a .torrent file",
+  offline_source_failed: "The link could not be downloaded. Check that it still works and retry",
+  offline_source_too_large: "The file is larger than your free cloud storage",
+  offline_torrent_unavailable: "BitTorrent downloads are not available on this server",
+  offline_torrent_no_metadata: "No peers shared this torrent's details in time. Retry later",
 
   upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
   upload_expired: 'This upload has expired. Please upload the file again',

@@ -80,6 +80,12 @@ export const id: MessageTable = {
   task_not_found: 'Tugas tidak ada atau telah dihapus',
   task_daily_create_limit_vip: 'Anda telah mencapai batas tugas unduhan cloud hari ini. Jadilah anggota untuk mendapatkan lebih banyak',
   file_link_invalid: 'Tautan unduhan ini tidak valid atau telah kedaluwarsa',
+  offline_url_refused: "Tautan ini mengarah ke alamat jaringan pribadi atau lokal yang tidak dapat dijangkau unduhan cloud",
+  offline_source_unsupported: "Jenis tautan ini tidak didukung. Gunakan tautan http(s), magnet, atau thunder, atau file .torrent",
+  offline_source_failed: "Tautan tidak dapat diunduh. Periksa apakah tautan masih berfungsi lalu coba lagi",
+  offline_source_too_large: "File lebih besar dari sisa penyimpanan cloud Anda",
+  offline_torrent_unavailable: "Unduhan BitTorrent tidak tersedia di server ini",
+  offline_torrent_no_metadata: "Tidak ada peer yang membagikan detail torrent ini tepat waktu. Coba lagi nanti",
 
   upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
   upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',

@@ -80,6 +80,12 @@ export const ko: MessageTable = {
   task_not_found: '작업이 없거나 삭제되었습니다',
   task_daily_create_limit_vip: '오늘의 클라우드 다운로드 작업 한도에 도달했습니다. 멤버십에 가입하면 더 많이 사용할 수 있습니다',
   file_link_invalid: '다운로드 링크가 잘못되었거나 만료되었습니다',
+  offline_url_refused: "이 링크는 클라우드 다운로드가 접근할 수 없는 사설 또는 로컬 네트워크 주소를 가리킵니다",
+  offline_source_unsupported: "지원하지 않는 링크 형식입니다. http(s), 마그넷, 썬더 링크 또는 .torrent 파일을 사용하세요",
+  offline_source_failed: "링크를 다운로드할 수 없습니다. 링크가 유효한지 확인한 뒤 다시 시도하세요",
+  offline_source_too_large: "파일이 남은 클라우드 저장 공간보다 큽니다",
+  offline_torrent_unavailable: "이 서버에서는 BitTorrent 다운로드를 사용할 수 없습니다",
+  offline_torrent_no_metadata: "제한 시간 안에 이 토렌트 정보를 공유한 피어가 없습니다. 나중에 다시 시도하세요",
 
   upload_offset_conflict: '업로드가 서버와 맞지 않습니다. 서버의 위치에서 다시 이어서 업로드하세요',
   upload_expired: '업로드가 만료되었습니다. 파일을 다시 업로드하세요',

@@ -80,6 +80,12 @@ export const ms: MessageTable = {
   task_not_found: 'Tugas tidak wujud atau telah dipadam',
   task_daily_create_limit_vip: 'Anda telah mencapai had tugas muat turun awan hari ini. Jadi ahli untuk lebih banyak',
   file_link_invalid: 'Pautan muat turun ini tidak sah atau telah tamat tempoh',
+  offline_url_refused: "Pautan ini menghala ke alamat rangkaian peribadi atau setempat yang tidak dapat dicapai oleh muat turun awan",
+  offline_source_unsupported: "Jenis pautan ini tidak disokong. Gunakan pautan http(s), magnet atau thunder, atau fail .torrent",
+  offline_source_failed: "Pautan tidak dapat dimuat turun. Semak sama ada pautan masih berfungsi dan cuba semula",
+  offline_source_too_large: "Fail lebih besar daripada baki storan awan anda",
+  offline_torrent_unavailable: "Muat turun BitTorrent tidak tersedia di pelayan ini",
+  offline_torrent_no_metadata: "Tiada rakan sebaya berkongsi butiran torrent ini dalam masa. Cuba lagi kemudian",
 
   upload_offset_conflict: 'Muat naik tidak selari dengan pelayan. Sambung semula dari kedudukan yang direkodkan pelayan',
   upload_expired: 'Muat naik ini telah tamat tempoh. Sila muat naik fail sekali lagi',

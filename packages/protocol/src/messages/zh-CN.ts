@@ -80,6 +80,12 @@ export const zhCN: MessageTable = {
   task_not_found: '任务不存在或已被删除',
   task_daily_create_limit_vip: '今日云下载任务已达上限，开通会员可获得更多',
   file_link_invalid: '下载链接无效或已过期',
+  offline_url_refused: "该链接指向私有或本地网络地址，云下载无法访问",
+  offline_source_unsupported: "不支持此类链接。请使用 http(s)、磁力或迅雷链接，或 .torrent 文件",
+  offline_source_failed: "无法下载该链接。请确认链接仍然有效后重试",
+  offline_source_too_large: "文件大于剩余的云存储空间",
+  offline_torrent_unavailable: "此服务器不支持 BitTorrent 下载",
+  offline_torrent_no_metadata: "在限定时间内没有节点分享此种子的信息，请稍后重试",
 
   upload_offset_conflict: '上传进度与服务器不一致，请从服务器记录的位置继续上传',
   upload_expired: '此上传已过期，请重新上传文件',

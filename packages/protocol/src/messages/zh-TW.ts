@@ -80,6 +80,12 @@ export const zhTW: MessageTable = {
   task_not_found: '任務不存在或已被刪除',
   task_daily_create_limit_vip: '今日雲端下載任務已達上限，成為會員可獲得更多',
   file_link_invalid: '下載連結無效或已過期',
+  offline_url_refused: "此連結指向私有或本機網路位址，雲端下載無法存取",
+  offline_source_unsupported: "不支援此類連結。請使用 http(s)、磁力或迅雷連結，或 .torrent 檔案",
+  offline_source_failed: "無法下載此連結。請確認連結仍然有效後重試",
+  offline_source_too_large: "檔案大於剩餘的雲端儲存空間",
+  offline_torrent_unavailable: "此伺服器不支援 BitTorrent 下載",
+  offline_torrent_no_metadata: "在限定時間內沒有節點分享此種子的資訊，請稍後重試",
 
   upload_offset_conflict: '上傳進度與伺服器不一致，請從伺服器記錄的位置繼續上傳',
   upload_expired: '此上傳已過期，請重新上傳檔案',

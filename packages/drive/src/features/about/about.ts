@@ -1,13 +1,14 @@
 import type { DriveAbout, VipPrivilegeReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { quotaLimit, usageOf } from '../../domain/index.js'
+import { offlineQuota, quotaLimit, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
   const nowMs = deps.clock.nowMs()
-  const { usage, inTrash, inUploads } = await usageOf(deps.db, caller.userId)
   const isVip = caller.membership !== null && caller.membership.expiresAtMs > nowMs
+  const [{ usage, inTrash, inUploads }, offline] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps, deps.db, caller.userId, isVip, nowMs)])
+  const count = (c: { limit: number; usage: number }) => ({ kind: 'drive#quota' as const, limit: String(c.limit), usage: String(c.usage) })
   return {
     kind: 'drive#about',
     quota: {
@@ -21,7 +22,7 @@ export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout
       is_unlimited: false,
     },
     expires_at: isVip && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',
-    quotas: {},
+    quotas: { offline_daily: count(offline.daily), offline_running: count(offline.running) },
   }
 }
 

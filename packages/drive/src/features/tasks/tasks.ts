@@ -2,7 +2,7 @@ import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTa
 import { sql } from 'kysely'
 import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { deleteTrees, lockUserTree, recordEvents, retryOnConflict, taskView } from '../../domain/index.js'
+import { cancelOfflineRun, deleteTrees, enqueueOfflineRun, lockUserTree, recordEvents, removeOfflineStaging, retryOnConflict, taskView } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
@@ -83,6 +83,13 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   const wellFormed = ids.filter(isId)
   const userId = caller.userId
   const nowMs = deps.clock.nowMs()
+  // Offline downloads stop first: a queued run never starts, a running one aborts (at once here,
+  // at its next heartbeat on another node) and finds its task gone.
+  const offline: Pick<TasksTable, 'id' | 'work'>[] = []
+  for (const chunk of chunks(wellFormed)) {
+    offline.push(...(await deps.db.selectFrom('drive_tasks').select(['id', 'work']).where('user_id', '=', userId).where('type', '=', 'offline').where('id', 'in', chunk).execute()))
+  }
+  for (const task of offline) await cancelOfflineRun(deps, task)
   await retryOnConflict(() => deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, userId)
     for (const chunk of chunks(wellFormed)) {
@@ -97,6 +104,8 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
       if (tasks.length) await trx.deleteFrom('drive_tasks').where('user_id', '=', userId).where('id', 'in', tasks.map((t) => t.id)).execute()
     }
   }))
+  // Again after the rows are gone: a run that was writing when it was cancelled may have left bytes.
+  for (const task of offline) await removeOfflineStaging(deps.config, task.id)
   return {}
 }
 
@@ -107,16 +116,25 @@ export interface RetryTaskInput {
 }
 
 /**
- * `POST /drive/v1/task {type: "offline", create_type: "RETRY", id}`: puts an offline task back to
- * PENDING so it is fetched again. A finished task has nothing to retry and is returned as it is.
+ * `POST /drive/v1/task {type: "offline", create_type: "RETRY", id}`: puts a failed offline task
+ * back to PENDING and queues a run in the same transaction; the run resumes from the partial data
+ * a passing failure left. Any other task is returned as it is.
  */
 export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTaskInput): Promise<{ task: DriveTask }> {
   if (input.createType !== 'RETRY') throw invalid('create_type must be RETRY', 'create_type')
   if (input.type !== undefined && input.type !== 'offline') throw invalid('only offline tasks can be retried', 'type')
   const row = await findOwnedTask(deps, caller.userId, input.id)
   if (row.type !== 'offline') throw taskNotFound(input.id)
-  if (row.phase === 'PHASE_TYPE_COMPLETE') return { task: taskView(row) }
+  // Only a failed task is run again; a pending or running one already has its run, a finished one needs none.
+  if (row.phase !== 'PHASE_TYPE_ERROR') return { task: taskView(row) }
   const changes = { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '', updated_at: deps.clock.nowMs() }
-  await deps.db.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).execute()
-  return { task: taskView({ ...row, ...changes }) }
+  const retried = await deps.db.transaction().execute(async (trx) => {
+    const updated = await trx.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).where('phase', '=', 'PHASE_TYPE_ERROR').executeTakeFirst()
+    // A concurrent retry won: it queued the run.
+    if (Number(updated.numUpdatedRows) === 0) return false
+    await enqueueOfflineRun(deps, trx, row)
+    return true
+  })
+  const current = retried ? undefined : await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', row.id).executeTakeFirst()
+  return { task: taskView(current ?? { ...row, ...changes }) }
 }

@@ -1,4 +1,4 @@
-import { AppError, DRIVE_NAME_MAX_BYTES, GenericErrors } from '@cumulus/protocol'
+import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors, GenericErrors } from '@cumulus/protocol'
 
 /** Longest source URL accepted (magnet links with many trackers run to a few KiB). */
 export const OFFLINE_URL_MAX_LENGTH = 8192
@@ -86,4 +86,51 @@ export function parseOfflineUrl(raw: unknown): { url: string; name: string } {
   const name = nameOf(url, false)
   if (name === null) throw invalidUrl('url.url must be an http, https, ftp, magnet, ed2k or thunder link')
   return { url, name: sanitizeName(name) }
+}
+
+/** What a run fetches: an http(s) URL (a thunder link's inner one), or a BitTorrent source. */
+export type OfflineSource =
+  | { kind: 'http'; url: string; sourceKey: string }
+  | { kind: 'magnet'; url: string; infoHash: string; sourceKey: string }
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+
+/** A magnet's btih as 40 lower-case hex digits (it may be written in hex or in base32). */
+export function infoHashOf(topic: string): string | null {
+  const hash = /^urn:btih:([A-Za-z0-9]+)$/i.exec(topic)?.[1]
+  if (!hash) return null
+  if (/^[0-9a-f]{40}$/i.test(hash)) return hash.toLowerCase()
+  if (!/^[A-Z2-7]{32}$/i.test(hash)) return null
+  let bits = ''
+  for (const c of hash.toUpperCase()) bits += BASE32.indexOf(c).toString(2).padStart(5, '0')
+  return bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2).toString(16).padStart(2, '0')).join('')
+}
+
+function unsupported(description: string): AppError {
+  return new AppError(DriveErrors.offline_source_unsupported, { description, metadata: { field: 'url.url' } })
+}
+
+/**
+ * What a checked link (parseOfflineUrl) is fetched as. http(s) and thunder links (unwrapped) are
+ * HTTP downloads; magnets with a btih go to BitTorrent; ftp and ed2k are refused with
+ * offline_source_unsupported. `sourceKey` names the content source for instant completion: the
+ * URL without its fragment, or the info hash.
+ */
+export function offlineSource(url: string): OfflineSource {
+  const lower = url.toLowerCase()
+  if (lower.startsWith('thunder://')) {
+    const inner = Buffer.from(url.slice('thunder://'.length), 'base64').toString('utf8').slice(2, -2)
+    return offlineSource(inner)
+  }
+  if (lower.startsWith('magnet:?')) {
+    const query = new URLSearchParams(url.slice(url.indexOf('?') + 1))
+    const infoHash = query.getAll('xt').map(infoHashOf).find((h) => h !== null)
+    if (!infoHash) throw unsupported('magnet links need a BitTorrent info hash (xt=urn:btih:…)')
+    return { kind: 'magnet', url, infoHash, sourceKey: `btih:${infoHash}` }
+  }
+  if (lower.startsWith('ed2k://')) throw unsupported('ed2k links are not supported')
+  const parsed = new URL(url)
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw unsupported(`${parsed.protocol.slice(0, -1)} links are not supported`)
+  parsed.hash = ''
+  return { kind: 'http', url: parsed.href, sourceKey: `url:${parsed.href}` }
 }

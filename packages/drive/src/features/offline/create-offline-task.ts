@@ -1,0 +1,161 @@
+import { AppError, type CreateFileReply, DOWNLOAD_FOLDER_NAMES, DriveErrors, FOLDER_KIND, GenericErrors, type Locale } from '@cumulus/protocol'
+import type { Transaction } from 'kysely'
+import type { DriveDatabase, FilesTable } from '../../db/schema.js'
+import type { Caller, DriveDeps } from '../../deps.js'
+import {
+  addBlobRef,
+  checkName,
+  enqueueOfflineRun,
+  fileView,
+  findOwned,
+  insertItem,
+  isVip,
+  liveFolder,
+  lockUserTree,
+  offlineQuota,
+  quotaLimit,
+  recordEvents,
+  recordTask,
+  reserveSpace,
+  retryOnNameRace,
+  taskView,
+} from '../../domain/index.js'
+import { type OfflineSource, offlineSource, parseOfflineUrl } from './offline-url.js'
+import { refuseLiteralPrivateHost } from './source-policy.js'
+
+type Trx = Transaction<DriveDatabase>
+
+/** The task message of a finished download, and of one completed at once from content stored before. */
+export const SAVED_MESSAGE = 'Saved'
+export const SAVED_INSTANTLY_MESSAGE = 'Saved at once: this link was downloaded before'
+
+/**
+ * The caller's download folder (folder_type DOWNLOAD), where offline downloads land unless the
+ * request names a folder. Found by its type, never its name, so it stays the same folder after
+ * the user renames it or switches language. Made in the root folder on first use, named in
+ * `locale` (a clash with an existing name gets a suffix, as any new item does).
+ */
+export async function downloadFolder(trx: Trx, userId: string, locale: Locale, nowMs: number): Promise<string> {
+  const existing = await trx
+    .selectFrom('drive_files')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('folder_type', '=', 'DOWNLOAD')
+    .where('kind', '=', FOLDER_KIND)
+    .where('trashed', '=', 0)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst()
+  if (existing) return existing.id
+  const created = await insertItem(trx, { userId, parentId: '', name: DOWNLOAD_FOLDER_NAMES[locale], kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', folderType: 'DOWNLOAD', nowMs })
+  await recordEvents(trx, nowMs, userId, 'TYPE_CREATE', [created])
+  return created.id
+}
+
+/** Refuses a task past the plan's offline downloads per UTC day (task_daily_create_limit_vip). */
+async function requireDailyAllowance(deps: DriveDeps, trx: Trx, caller: Caller, nowMs: number): Promise<void> {
+  const { daily } = await offlineQuota(deps, trx, caller.userId, isVip(caller, nowMs), nowMs)
+  if (daily.usage >= daily.limit) {
+    throw new AppError(DriveErrors.task_daily_create_limit_vip, { description: `${daily.limit} offline downloads a day on this plan`, metadata: { limit: String(daily.limit) } })
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** One file a source gave before (drive_offline_sources.files). */
+interface SourceFile {
+  path: string[]
+  size: number
+  gcid: string
+}
+
+/**
+ * Instant completion: a source completed before (by anyone: the content came from a public
+ * source) lands at once from the stored blobs. Only single-file sources here; a torrent's tree is
+ * landed by its run. Returns null when the source is unknown or its content is gone.
+ */
+async function completeFromKnownSource(deps: DriveDeps, trx: Trx, caller: Caller, input: { source: OfflineSource; folderId: string; name: string | null; nowMs: number }): Promise<FilesTable | null> {
+  const known = await trx.selectFrom('drive_offline_sources').selectAll().where('source_key', '=', input.source.sourceKey).executeTakeFirst()
+  if (!known) return null
+  const files = JSON.parse(known.files) as SourceFile[]
+  const [only] = files
+  if (files.length !== 1 || !only) return null
+  // A reference can be taken only while the blob is stored and not being collected.
+  if (!(await addBlobRef(trx, only.gcid, 1, input.nowMs, only.size))) return null
+  await reserveSpace(trx, caller.userId, only.size, quotaLimit(deps.config, caller, input.nowMs))
+  const file = await insertItem(trx, { userId: caller.userId, parentId: input.folderId, name: input.name ?? known.name, kind: 'drive#file', size: only.size, gcid: only.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs: input.nowMs })
+  await recordEvents(trx, input.nowMs, caller.userId, 'TYPE_CREATE', [file])
+  return file
+}
+
+/** The `.torrent` file in the caller's drive a task is added from (`params.torrent_file_id`, our extension). */
+async function torrentFileOf(trx: Trx, userId: string, id: unknown): Promise<FilesTable> {
+  if (typeof id !== 'string' || id === '') throw new AppError(GenericErrors.invalid_argument, { description: 'params.torrent_file_id names no file', metadata: { field: 'params.torrent_file_id' } })
+  const file = await findOwned(trx, userId, id)
+  if (file.kind !== 'drive#file' || file.trashed || !file.gcid || file.phase !== 'PHASE_TYPE_COMPLETE') throw new AppError(DriveErrors.file_not_found, { description: 'the torrent file is not a complete file in the drive', metadata: { id } })
+  return file
+}
+
+/** `url.files`: the torrent file indexes to download (strings or numbers); absent or empty for all. */
+function fileIndexesOf(raw: unknown): number[] | undefined {
+  if (raw === undefined || raw === null) return undefined
+  if (!Array.isArray(raw) || raw.length > 100_000) throw new AppError(GenericErrors.invalid_argument, { description: 'url.files lists torrent file indexes', metadata: { field: 'url.files' } })
+  const indexes = raw.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : Number.NaN))
+  if (indexes.some((i) => !Number.isSafeInteger(i) || i < 0)) throw new AppError(GenericErrors.invalid_argument, { description: 'url.files lists torrent file indexes', metadata: { field: 'url.files' } })
+  return indexes.length === 0 ? undefined : [...new Set(indexes)].sort((a, b) => a - b)
+}
+
+/**
+ * `POST /drive/v1/files` with `upload_type: UPLOAD_TYPE_URL`: adds an offline download. The task
+ * and the job that runs it are written in one transaction, after the plan's daily limit; the
+ * content lands in `parent_id`, or in the caller's download folder (created on first use, named
+ * in `locale`). A link downloaded before completes at once from the stored content: the reply's
+ * `file` is set and the task is COMPLETE with a message saying so.
+ */
+export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: Record<string, unknown>, locale: Locale): Promise<CreateFileReply> {
+  const urlField = isObject(body['url']) ? body['url'] : {}
+  const params = isObject(body['params']) ? body['params'] : {}
+  const torrentFileId = params['torrent_file_id']
+  const fromTorrentFile = torrentFileId !== undefined && torrentFileId !== null && torrentFileId !== ''
+  const parsed = fromTorrentFile ? null : parseOfflineUrl(urlField['url'])
+  const source = parsed ? offlineSource(parsed.url) : null
+  if (source?.kind === 'http') refuseLiteralPrivateHost(source.url, deps.config.offlineAllowedNetworks)
+  const fileIndexes = fileIndexesOf(urlField['files'])
+  const requestedName = body['name']
+  const name = requestedName === undefined || requestedName === null || requestedName === '' ? null : checkName(requestedName)
+  const parentId = typeof body['parent_id'] === 'string' ? body['parent_id'] : ''
+  const nowMs = deps.clock.nowMs()
+
+  const result = await retryOnNameRace(() =>
+    deps.db.transaction().execute(async (trx) => {
+      // One at a time per user, so a burst cannot slip past the daily limit between count and insert.
+      await lockUserTree(trx, caller.userId)
+      await requireDailyAllowance(deps, trx, caller, nowMs)
+      const torrentFile = fromTorrentFile ? await torrentFileOf(trx, caller.userId, torrentFileId) : null
+      const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId, { forInsert: true }) : await downloadFolder(trx, caller.userId, locale, nowMs)
+      const taskName = name ?? parsed?.name ?? torrentFile!.name.replace(/\.torrent$/i, '')
+      const wireUrl = parsed?.url ?? ''
+      const work = { vip: isVip(caller, nowMs), locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
+
+      const instant = source?.kind === 'http' ? await completeFromKnownSource(deps, trx, caller, { source, folderId, name, nowMs }) : null
+      if (instant) {
+        const reference = { kind: instant.kind, id: instant.id, name: instant.name, size: String(instant.size), mime_type: instant.mime_type }
+        const task = await recordTask(trx, {
+          userId: caller.userId, type: 'offline', name: instant.name, phase: 'PHASE_TYPE_COMPLETE', progress: 100,
+          params: { url: wireUrl, parent_id: folderId, age: '0', predict_speed: '0', predict_type: '0' },
+          fileId: instant.id, fileName: instant.name, fileSizeBytes: instant.size, nowMs, work: { ...work, reference },
+        })
+        await trx.updateTable('drive_tasks').set({ message: SAVED_INSTANTLY_MESSAGE }).where('id', '=', task.id).execute()
+        return { task: { ...task, message: SAVED_INSTANTLY_MESSAGE }, file: instant }
+      }
+      const task = await recordTask(trx, {
+        userId: caller.userId, type: 'offline', name: taskName, phase: 'PHASE_TYPE_PENDING', progress: 0,
+        params: { url: wireUrl, parent_id: folderId, age: '0', predict_speed: '0', predict_type: '0', ...(torrentFile ? { torrent_file_id: torrentFile.id } : {}) },
+        fileName: taskName, nowMs, work,
+      })
+      await enqueueOfflineRun(deps, trx, task)
+      return { task, file: null }
+    }),
+  )
+  return { upload_type: 'UPLOAD_TYPE_URL', url: { kind: 'upload#url' }, file: result.file ? fileView(deps, result.file) : null, task: taskView(result.task) }
+}

@@ -1,0 +1,244 @@
+import { mkdir, readdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
+import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
+import type { TasksTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import {
+  type OfflineWork,
+  addBlobRef,
+  announceBlob,
+  insertItem,
+  liveFolder,
+  lockUserTree,
+  offlineStagingPath,
+  recordEvents,
+  removeOfflineStaging,
+  reserveSpace,
+  retryOnNameRace,
+  usageOf,
+  workOf,
+} from '../../domain/index.js'
+import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
+import { type DownloadProgress, type HttpDownloadDeps, type HttpResumeState, downloadHttp, readResumeState } from './http/http-download.js'
+import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './http/errors.js'
+import { offlineSource } from './offline-url.js'
+import { addressPolicyOf } from './source-policy.js'
+
+export interface OfflineJobData {
+  [key: string]: string
+  taskId: string
+  userId: string
+}
+
+/** Runs of one task before it fails for good (the runner retries a run that failed for a passing reason). */
+export const OFFLINE_MAX_ATTEMPTS = 5
+/** A running download holds its lease this long without a heartbeat (renewed every third of it). */
+export const OFFLINE_LEASE_SECONDS = 30
+/** How long a task waits for a running slot of its plan before looking again. */
+const WAIT_FOR_SLOT_MS = 3000
+/** Progress is written to the task at most this often. */
+const PROGRESS_WRITE_MS = 1000
+
+const SAVING_MESSAGE = 'Saving'
+
+/** Deps of a run: the drive's, plus what a test may replace in the HTTP fetcher (a resolver, timeouts). */
+export type OfflineRunDeps = DriveDeps & { http?: Partial<Omit<HttpDownloadDeps, 'addresses' | 'clock'>> }
+
+async function loadTask(deps: DriveDeps, data: OfflineJobData): Promise<TasksTable | undefined> {
+  return deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', data.taskId).where('user_id', '=', data.userId).where('type', '=', 'offline').executeTakeFirst()
+}
+
+async function updateTask(deps: DriveDeps, taskId: string, changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void> {
+  await deps.db.updateTable('drive_tasks').set({ ...changes, updated_at: deps.clock.nowMs() }).where('id', '=', taskId).execute()
+}
+
+function paramsOf(row: TasksTable): Record<string, string> {
+  try {
+    return JSON.parse(row.params) as Record<string, string>
+  } catch {
+    return {}
+  }
+}
+
+/**
+ * Takes one of the plan's running slots for the task (it becomes RUNNING), or says to wait. Under
+ * the user's tree lock, so a burst of runs never holds more slots than the plan has.
+ */
+async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockUserTree(trx, task.user_id)
+    const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
+    if (!current) return false
+    if (current.phase === 'PHASE_TYPE_RUNNING') return true
+    const { n } = await trx
+      .selectFrom('drive_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', task.user_id)
+      .where('type', '=', 'offline')
+      .where('phase', '=', 'PHASE_TYPE_RUNNING')
+      .executeTakeFirstOrThrow()
+    const work = workOf(task)
+    const cap = work.vip ? deps.config.offlineRunningTasks.vip : deps.config.offlineRunningTasks.free
+    if (Number(n) >= cap) return false
+    await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: SAVING_MESSAGE, updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
+    return true
+  })
+}
+
+/** Ends the task in ERROR with the catalogue reason as its message (drive.md: "the error reason"). */
+async function failTask(deps: DriveDeps, task: TasksTable, reason: string, description: string): Promise<void> {
+  const params = { ...paramsOf(task), predict_speed: '0', error_description: description.slice(0, 500) }
+  await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params) })
+}
+
+/** The catalogue reason a failed HTTP run gives its task. */
+function reasonOf(error: OfflineHttpError): string {
+  if (error instanceof OfflineUrlRefused) {
+    if (error.reason === 'private_address' || error.reason === 'bad_port') return DriveErrors.offline_url_refused.reason
+    if (error.reason === 'too_many_redirects') return DriveErrors.offline_source_failed.reason
+    return DriveErrors.offline_source_unsupported.reason
+  }
+  if (error instanceof OfflineDownloadFailed && error.reason === 'too_large') return DriveErrors.offline_source_too_large.reason
+  return DriveErrors.offline_source_failed.reason
+}
+
+/**
+ * One run of an offline download task, as the job runner calls it. Idempotent and resumable: a
+ * run that died (crash, restart, lost lease) is run again, finds its partial file and resume
+ * state, and continues with an HTTP Range request. A task deleted meanwhile ends the run quietly.
+ */
+export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<OfflineJobData>): Promise<void> {
+  const task = await loadTask(deps, job.data)
+  // Deleted, finished, or failed and waiting for the user's retry (which queues a new run).
+  if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
+  if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
+
+  const params = paramsOf(task)
+  let source
+  try {
+    source = offlineSource(params['url'] ?? '')
+  } catch (err) {
+    await failTask(deps, task, err instanceof AppError ? err.entry.reason : DriveErrors.offline_source_unsupported.reason, (err as Error).message)
+    throw new JobFailedPermanently((err as Error).message)
+  }
+  if (source.kind !== 'http') {
+    await failTask(deps, task, DriveErrors.offline_torrent_unavailable.reason, 'BitTorrent downloads are not available on this server')
+    throw new JobFailedPermanently('no BitTorrent engine')
+  }
+
+  const work = workOf(task)
+  const stagingPath = offlineStagingPath(deps.config, task.id)
+  await mkdir(dirname(stagingPath), { recursive: true })
+  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  const { usage } = await usageOf(deps.db, task.user_id)
+
+  let lastWrite = 0
+  const onProgress = (progress: DownloadProgress) => {
+    const nowMs = deps.clock.nowMs()
+    if (nowMs - lastWrite < PROGRESS_WRITE_MS) return
+    lastWrite = nowMs
+    // Never 100 before the file is in the drive.
+    const percent = progress.totalBytes ? Math.min(99, Math.floor((progress.receivedBytes / progress.totalBytes) * 100)) : 0
+    const next = { ...params, predict_speed: String(Math.round(progress.bytesPerSecond)) }
+    void updateTask(deps, task.id, { progress: percent, params: JSON.stringify(next), ...(progress.totalBytes ? { file_size: progress.totalBytes } : {}) }).catch(() => undefined)
+    void job.progress({ receivedBytes: progress.receivedBytes, totalBytes: progress.totalBytes })
+  }
+  const onResumeState = async (state: HttpResumeState | null) => {
+    const current = await deps.db.selectFrom('drive_tasks').select('work').where('id', '=', task.id).executeTakeFirst()
+    if (current) await updateTask(deps, task.id, { work: JSON.stringify({ ...workOf(current), resume: state }) })
+  }
+
+  let result
+  try {
+    result = await downloadHttp(
+      { addresses: addressPolicyOf(deps.config.offlineAllowedNetworks), clock: deps.clock, ...deps.http },
+      { url: source.url, stagingPath, expectedMaxBytes: Math.max(0, limit - usage), resume: readResumeState(work.resume ?? null), onResumeState, onProgress },
+      job.signal,
+    )
+  } catch (err) {
+    if (job.signal.aborted) throw err
+    if (!(err instanceof OfflineHttpError)) throw err
+    if (!err.retryable || job.attempt >= OFFLINE_MAX_ATTEMPTS) {
+      // A passing failure keeps the partial file, so the user's retry resumes it.
+      if (!err.retryable) await removeOfflineStaging(deps.config, task.id)
+      await failTask(deps, task, reasonOf(err), err.message)
+      throw new JobFailedPermanently(err.message, { cause: err })
+    }
+    await updateTask(deps, task.id, { message: `${SAVING_MESSAGE} (retrying: ${err.reason})` })
+    throw err
+  }
+
+  await landFile(deps, task, { stagingPath, gcid: result.gcid, size: result.sizeBytes, name: work.name ?? result.fileName, sourceKey: source.sourceKey, locale: (work.locale ?? 'en-US') as Locale })
+}
+
+/**
+ * Puts a downloaded file into the drive: the staging file becomes a blob (a rename on local disk),
+ * then one transaction reserves the space, inserts the file into the task's folder (or the
+ * download folder when that one was deleted meanwhile), takes the blob reference, completes the
+ * task and remembers the source for instant completion. A crash between the two leaves an
+ * unreferenced blob, which a rerun claims (the same GCID) or the collector deletes.
+ */
+async function landFile(deps: DriveDeps, task: TasksTable, input: { stagingPath: string; gcid: string; size: number; name: string; sourceKey: string; locale: Locale }): Promise<void> {
+  const nowMs = deps.clock.nowMs()
+  await announceBlob(deps.db, input.gcid, input.size, nowMs)
+  await deps.blobs.adopt(input.stagingPath, input.size, input.gcid)
+  const work = workOf(task)
+  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  try {
+    await retryOnNameRace(() =>
+      deps.db.transaction().execute(async (trx) => {
+        await lockUserTree(trx, task.user_id)
+        const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
+        // Deleted while downloading: the blob stays unreferenced and is collected.
+        if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
+        await reserveSpace(trx, task.user_id, input.size, limit)
+        const params = paramsOf(current)
+        const folderId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
+        const file = await insertItem(trx, { userId: task.user_id, parentId: folderId, name: input.name, kind: 'drive#file', size: input.size, gcid: input.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })
+        if (!(await addBlobRef(trx, input.gcid, 1, nowMs, input.size))) throw new Error(`blob ${input.gcid} was announced but cannot take a reference`)
+        await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [file])
+        const reference: OfflineWork['reference'] = { kind: file.kind, id: file.id, name: file.name, size: String(file.size), mime_type: file.mime_type }
+        await trx
+          .updateTable('drive_tasks')
+          .set({
+            phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: SAVED_MESSAGE, file_id: file.id, file_name: file.name, file_size: input.size,
+            params: JSON.stringify({ ...params, parent_id: folderId, predict_speed: '0' }), work: JSON.stringify({ ...workOf(current), resume: null, reference }), updated_at: nowMs,
+          })
+          .where('id', '=', task.id)
+          .execute()
+        await trx
+          .insertInto('drive_offline_sources')
+          .values({ source_key: input.sourceKey, name: file.name, files: JSON.stringify([{ path: [file.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs })
+          .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: file.name, files: JSON.stringify([{ path: [file.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs }))
+          .execute()
+      }),
+    )
+  } catch (err) {
+    if (err instanceof AppError && err.entry === DriveErrors.file_space_not_enough) {
+      await failTask(deps, task, DriveErrors.file_space_not_enough.reason, err.message)
+      throw new JobFailedPermanently(err.message)
+    }
+    throw err
+  }
+}
+
+/**
+ * Housekeeping: deletes partial downloads whose task is gone (deleted while a node was down, or
+ * erased with its account). Files of existing tasks stay, for their runs and retries.
+ */
+export async function removeOrphanOfflineStaging(deps: DriveDeps): Promise<number> {
+  const dir = dirname(offlineStagingPath(deps.config, 'x'))
+  const names = await readdir(dir).catch(() => [] as string[])
+  let removed = 0
+  for (let i = 0; i < names.length; i += 500) {
+    const chunk = names.slice(i, i + 500)
+    const live = new Set((await deps.db.selectFrom('drive_tasks').select('id').where('id', 'in', chunk).execute()).map((r) => r.id))
+    for (const name of chunk) {
+      if (live.has(name)) continue
+      await removeOfflineStaging(deps.config, name)
+      removed++
+    }
+  }
+  return removed
+}
