@@ -30,12 +30,16 @@ export interface LocalSwarm {
   /** The tracker's announce URL on 127.0.0.1. */
   announceUrl: string
   /**
-   * Writes the files, makes a .torrent with create-torrent (`single` makes a single-file
-   * torrent of the one file) and returns it; nothing seeds it until `seed`.
+   * Writes the files, makes a .torrent with create-torrent and returns it; nothing seeds it
+   * until `seed`. `single` makes a single-file torrent of the one file; otherwise give at least
+   * two files (create-torrent makes a single-file torrent of any one input).
    */
   makeTorrent(name: string, files: TestTorrentFile[], options?: { pieceLength?: number; single?: boolean }): Promise<TestTorrent>
-  /** Starts an aria2c seeder of the torrent and resolves once the tracker counts it. */
-  seed(torrent: TestTorrent): Promise<void>
+  /**
+   * Starts an aria2c seeder of the torrent and resolves once the tracker counts it.
+   * `uploadBytesPerSecond` caps it, for tests that need a download still running.
+   */
+  seed(torrent: TestTorrent, options?: { uploadBytesPerSecond?: number }): Promise<void>
   /** Stops the seeders and the tracker and deletes the files. */
   close(): Promise<void>
 }
@@ -82,6 +86,7 @@ export async function startLocalSwarm(): Promise<LocalSwarm> {
     async makeTorrent(name, files, options = {}) {
       const dataDir = await mkdtemp(join(root, 'data-'))
       const single = options.single ?? false
+      if (single ? files.length !== 1 : files.length < 2) throw new Error('makeTorrent: a single-file torrent has one file, a folder at least two')
       for (const file of files) {
         const target = single ? join(dataDir, name) : join(dataDir, name, ...file.path)
         await mkdir(dirname(target), { recursive: true })
@@ -111,7 +116,7 @@ export async function startLocalSwarm(): Promise<LocalSwarm> {
       return { torrentFile, infoHash, name, magnet, dataDir }
     },
 
-    async seed(torrent) {
+    async seed(torrent, options = {}) {
       const torrentPath = join(root, `${torrent.infoHash}.torrent`)
       await writeFile(torrentPath, torrent.torrentFile)
       const listenPort = await freeLoopbackPort()
@@ -131,6 +136,7 @@ export async function startLocalSwarm(): Promise<LocalSwarm> {
           '--summary-interval=0',
           '--console-log-level=warn',
           '--quiet=true',
+          `--max-overall-upload-limit=${options.uploadBytesPerSecond ?? 0}`,
           torrentPath,
         ],
         { stdio: 'ignore' },

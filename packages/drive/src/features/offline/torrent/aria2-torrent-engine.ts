@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { mkdir, mkdtemp, readFile, rm, rmdir } from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Aria2Daemon, Aria2RpcError } from './aria2-daemon.js'
 import {
   TorrentEngineError,
@@ -36,6 +36,8 @@ export interface TorrentEngineConfig {
   metadataTimeoutMs: number
   /** Upload cap across all torrents in bytes per second; 0 for none. */
   maxUploadBytesPerSecond: number
+  /** Download cap across all torrents in bytes per second; 0 for none. */
+  maxDownloadBytesPerSecond: number
   /** Downloads aria2 runs at once; more wait in its queue (their progress shows 0 B/s). */
   maxConcurrentDownloads: number
 }
@@ -53,6 +55,7 @@ export function defaultTorrentEngineConfig(workDir: string): TorrentEngineConfig
     extraTrackers: [],
     metadataTimeoutMs: 60_000,
     maxUploadBytesPerSecond: 0,
+    maxDownloadBytesPerSecond: 0,
     maxConcurrentDownloads: 16,
   }
 }
@@ -78,6 +81,7 @@ function daemonOptions(config: TorrentEngineConfig): Record<string, string> {
     'rpc-max-request-size': RPC_MAX_REQUEST_SIZE,
     'max-concurrent-downloads': String(config.maxConcurrentDownloads),
     'max-overall-upload-limit': String(config.maxUploadBytesPerSecond),
+    'max-overall-download-limit': String(config.maxDownloadBytesPerSecond),
     'enable-dht': String(config.dht),
     'enable-dht6': String(config.dht),
     'enable-peer-exchange': String(config.peerExchange),
@@ -87,6 +91,8 @@ function daemonOptions(config: TorrentEngineConfig): Record<string, string> {
     'save-session-interval': '0',
     'max-download-result': '1000',
     'follow-torrent': 'mem',
+    // Otherwise aria2 writes every .torrent we add into the download's folder.
+    'rpc-save-upload-metadata': 'false',
     'check-certificate': 'true',
   }
   if (config.dht) {
@@ -309,6 +315,7 @@ export class Aria2TorrentEngine implements TorrentEngine {
 
 class Aria2Download implements TorrentDownload {
   stopped = false
+  private paddingDiscarded = false
   private readonly totalBytes: number
 
   constructor(
@@ -348,6 +355,7 @@ class Aria2Download implements TorrentDownload {
     }
     if (status.status === 'removed') throw new TorrentEngineError('not_running', 'The download was removed from aria2.')
     const done = status.status === 'complete'
+    if (done && !this.paddingDiscarded) await this.discardPadding()
     return {
       // Pieces that straddle an unselected or padding file count whole in aria2's figure.
       downloadedBytes: done ? this.totalBytes : Math.min(Number(status.completedLength), this.totalBytes),
@@ -357,6 +365,27 @@ class Aria2Download implements TorrentDownload {
       checking: status.verifyIntegrityPending === 'true' || status.verifiedLength !== undefined,
       done,
     }
+  }
+
+  /**
+   * aria2 does not know BEP 47: it writes the zeros of a padding file that shares a piece with
+   * a wanted file. `bt-remove-unselected-file` deletes those files at the end; this removes what
+   * is left (the file if still there, and its emptied folders, `.pad/` usually).
+   */
+  private async discardPadding(): Promise<void> {
+    const root = this.topLevel ? join(this.dir, this.topLevel) : null
+    const onDisk = await this.daemon.call<Aria2File[]>('aria2.getFiles', this.gid)
+    for (const file of onDisk) {
+      const entry = this.meta.files[Number(file.index) - 1]
+      const path = resolve(file.path)
+      if (!entry?.padding || !root || !isInside(root, path)) continue
+      await rm(path, { force: true })
+      // rmdir only removes empty folders; stop at the first one that is not.
+      for (let folder = dirname(path); isInside(root, folder); folder = dirname(folder)) {
+        if (!(await rmdir(folder).then(() => true, () => false))) break
+      }
+    }
+    this.paddingDiscarded = true
   }
 
   async files(): Promise<DownloadedFile[]> {

@@ -70,7 +70,10 @@ export interface TorrentProgress {
   peers: number
   /** True while the engine re-checks data already on disk (after a restart). */
   checking: boolean
-  /** True once every selected file is complete on disk; the engine no longer seeds it. */
+  /**
+   * True once every selected file is complete on disk; the engine no longer seeds it, and no
+   * padding or unselected file is left in the torrent's folder.
+   */
   done: boolean
 }
 
