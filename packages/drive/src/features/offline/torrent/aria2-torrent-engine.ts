@@ -62,6 +62,8 @@ export function defaultTorrentEngineConfig(workDir: string): TorrentEngineConfig
 
 /** How often a magnet's metadata fetch and a stop are polled. */
 const POLL_MS = 100
+/** How long a forced remove may take to settle before we stop waiting for it. */
+const FORGET_TIMEOUT_MS = 5_000
 /** aria2's base64 .torrent and long select-file lists go in one request. */
 const RPC_MAX_REQUEST_SIZE = '64M'
 /** aria2's control files are written this often (seconds), so a crash loses little. */
@@ -237,7 +239,8 @@ export class Aria2TorrentEngine implements TorrentEngine {
   /** Removes a download and its result from aria2, whatever state it is in. */
   async forget(daemon: Aria2Daemon, gid: string): Promise<void> {
     await daemon.call('aria2.forceRemove', gid).catch(() => undefined)
-    for (;;) {
+    const deadline = Date.now() + FORGET_TIMEOUT_MS
+    while (Date.now() < deadline) {
       const status = await daemon.call<Aria2Status>('aria2.tellStatus', gid, ['status']).catch(() => null)
       if (!status || !['active', 'waiting', 'paused'].includes(status.status)) break
       await sleep(POLL_MS)
