@@ -1,0 +1,139 @@
+import magnet from 'magnet-uri'
+import parseTorrent, { type BencodeValue } from 'parse-torrent'
+import { TorrentEngineError, type TorrentFileEntry, type TorrentMeta, type TorrentSource } from './torrent-engine.js'
+
+/** A magnet link, checked: the info hash it names and the hints it carries. */
+export interface MagnetLink {
+  /** Hex, lower case (a base32 `btih` is converted). */
+  infoHash: string
+  /** `dn`, when present. */
+  displayName: string | null
+  /** `tr` values aria2 can use (http, https, udp), in order, without duplicates. */
+  trackers: string[]
+}
+
+/** A v1 topic: `urn:btih:` and 40 hex digits or 32 base32 characters (BEP 9). */
+const BTIH_TOPIC = /^urn:btih:(?:[0-9a-f]{40}|[a-z2-7]{32})$/i
+const TRACKER_SCHEMES = new Set(['http:', 'https:', 'udp:'])
+/** BitComet's padding files predate BEP 47 and carry no attr; their names give them away. */
+const BITCOMET_PADDING = /^_____padding_file_/
+
+function invalidSource(message: string, cause?: unknown): TorrentEngineError {
+  return new TorrentEngineError('invalid_source', message, cause === undefined ? undefined : { cause })
+}
+
+function isTracker(url: string): boolean {
+  try {
+    return TRACKER_SCHEMES.has(new URL(url).protocol)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Checks a magnet URI and reads its info hash (with `magnet-uri`), name and trackers. Throws `invalid_source` unless it is a
+ * `magnet:?` link with exactly one v1 `xt` (hex or base32 `btih`); a v2-only (`btmh`) link is
+ * refused because aria2 does not speak BitTorrent v2.
+ */
+export function parseMagnet(uri: string): MagnetLink {
+  if (!/^magnet:\?/i.test(uri)) throw invalidSource('Not a magnet link: it must start with "magnet:?".')
+  const query = new URLSearchParams(uri.slice('magnet:?'.length))
+  // magnet-uri matches `urn:btih:` and takes the first 40 (or 32) characters without checking
+  // them, so the topic is checked here first.
+  const v1Topics = query.getAll('xt').filter((topic) => /^urn:btih:/i.test(topic))
+  if (v1Topics.length !== 1 || !BTIH_TOPIC.test(v1Topics[0] as string)) {
+    throw invalidSource('The magnet link needs one "xt=urn:btih:" followed by a 40-digit hex or 32-character base32 info hash.')
+  }
+  // magnet-uri converts the hash (base32 included); it only knows a lower-case `urn:btih:`.
+  let infoHash: string | undefined
+  try {
+    infoHash = magnet(`magnet:?xt=urn:btih:${(v1Topics[0] as string).slice('urn:btih:'.length)}`).infoHash
+  } catch (cause) {
+    throw invalidSource('The magnet link could not be read.', cause)
+  }
+  if (!infoHash || !/^[0-9a-f]{40}$/.test(infoHash)) throw invalidSource('The magnet link\'s info hash could not be read.')
+  // `dn` and `tr` come from URLSearchParams, not magnet-uri: magnet-uri turns an escaped "+"
+  // (%2B) in `dn` into a space ("C++" becomes "C  "), drops a `tr` whose query has an
+  // unescaped "=", and throws on a broken %-escape.
+  const displayName = query.get('dn')
+  return {
+    infoHash,
+    displayName: displayName !== null && displayName.trim() !== '' ? displayName : null,
+    trackers: [...new Set(query.getAll('tr').filter(isTracker))],
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false })
+
+function text(value: BencodeValue | undefined): string | null {
+  return value instanceof Uint8Array ? utf8.decode(value) : null
+}
+
+function dict(value: BencodeValue | undefined): { [key: string]: BencodeValue } | null {
+  return value !== undefined && typeof value === 'object' && !(value instanceof Uint8Array) && !Array.isArray(value) ? value : null
+}
+
+function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
+  const raw = entry['path.utf-8'] ?? entry['path']
+  if (!Array.isArray(raw)) return null
+  const parts = raw.map((part) => text(part))
+  return parts.every((part): part is string => part !== null) ? parts : null
+}
+
+/**
+ * Reads .torrent bytes with `parse-torrent` into a `TorrentMeta`. Padding files are those whose
+ * BEP 47 `attr` contains `p`, and BitComet's `_____padding_file_…` entries. Throws
+ * `invalid_source` when the bytes are not a torrent.
+ */
+export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
+  let parsed: Awaited<ReturnType<typeof parseTorrent>>
+  try {
+    parsed = await parseTorrent(bytes)
+  } catch (cause) {
+    throw invalidSource('The .torrent file could not be read (it is not a bencoded torrent with an info dictionary).', cause)
+  }
+  const info = parsed.info
+  const name = text(info['name.utf-8']) ?? text(info['name']) ?? parsed.name
+  const list = Array.isArray(info['files']) ? info['files'] : null
+  const files: TorrentFileEntry[] = []
+  if (list) {
+    for (const [i, item] of list.entries()) {
+      const entry = dict(item)
+      const path = entry && pathOf(entry)
+      const sizeBytes = entry?.['length']
+      if (!entry || !path || path.length === 0 || typeof sizeBytes !== 'number') throw invalidSource(`The .torrent file's entry ${i + 1} has no path or length.`)
+      const attr = text(entry['attr']) ?? ''
+      const padding = attr.includes('p') || BITCOMET_PADDING.test(path[path.length - 1] as string)
+      files.push({ index: i + 1, path, sizeBytes, padding })
+    }
+  } else {
+    files.push({ index: 1, path: [name], sizeBytes: parsed.length, padding: false })
+  }
+  return {
+    infoHash: parsed.infoHash,
+    name,
+    multiFile: list !== null,
+    files,
+    totalBytes: files.reduce((sum, file) => (file.padding ? sum : sum + file.sizeBytes), 0),
+    torrentFile: bytes,
+  }
+}
+
+/** Which kind of source this is: magnet links are strings, .torrent files bytes. */
+export function isMagnet(source: TorrentSource): source is string {
+  return typeof source === 'string'
+}
+
+/**
+ * The indexes to fetch: the given ones (deduplicated, sorted, padding dropped) or every
+ * non-padding file. Throws `invalid_selection` for an index outside the torrent or a selection
+ * of nothing but padding.
+ */
+export function resolveSelection(meta: TorrentMeta, selectedIndexes: readonly number[] | undefined): number[] {
+  const wanted = selectedIndexes && selectedIndexes.length > 0 ? selectedIndexes : meta.files.map((file) => file.index)
+  const bad = wanted.find((index) => !Number.isInteger(index) || index < 1 || index > meta.files.length)
+  if (bad !== undefined) throw new TorrentEngineError('invalid_selection', `File index ${bad} is not in the torrent (it has ${meta.files.length} files, numbered from 1).`)
+  const chosen = [...new Set(wanted)].filter((index) => !meta.files[index - 1]?.padding).sort((a, b) => a - b)
+  if (chosen.length === 0) throw new TorrentEngineError('invalid_selection', 'The selection names no file to download (only padding files).')
+  return chosen
+}
