@@ -69,6 +69,16 @@ describe('offline downloads over BitTorrent, end to end', () => {
     expect(video).toEqual([expect.objectContaining({ name: 'movie.mp4', hash: gcidOf(movie), size: String(movie.length) })])
     expect(top.find((f) => f.name === 'notes.txt')).toMatchObject({ hash: gcidOf(notes) })
 
+    // Another account adds the whole magnet: it lands at once from the stored blobs, as the same tree.
+    const other = await t.signUp()
+    const instant = await t.call('POST', '/drive/v1/files', { token: other, body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url: torrent.magnet } } })
+    expect(instant.body.file).toMatchObject({ kind: 'drive#folder', name: 'Holiday' })
+    expect(instant.body.task).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', file_id: instant.body.file.id, file_size: String(movie.length + notes.length) })
+    expect(instant.body.task.message).toMatch(/downloaded before/)
+    const otherTop = await list(other, instant.body.file.id)
+    expect(otherTop.map((f) => f.name).sort()).toEqual(['notes.txt', 'video'])
+    expect(await list(other, otherTop.find((f) => f.name === 'video')!.id)).toEqual([expect.objectContaining({ name: 'movie.mp4', hash: gcidOf(movie) })])
+
     // The same magnet again, with only the notes picked: a second folder with just that file.
     const notesLeaf = (resource.dir.resources as { id: string; name: string }[]).find((r) => r.name === 'notes.txt')!
     const picked = await add(token, { url: { url: torrent.magnet, files: [notesLeaf.id] } })

@@ -20,6 +20,7 @@ import {
   retryOnNameRace,
   taskView,
 } from '../../domain/index.js'
+import { type LandedFile, insertDownloadTree, landsAsOneFile } from './land-tree.js'
 import { type OfflineSource, offlineSource, parseOfflineUrl } from './offline-url.js'
 import { refuseLiteralPrivateHost } from './source-policy.js'
 
@@ -62,30 +63,32 @@ async function requireDailyAllowance(deps: DriveDeps, trx: Trx, caller: Caller, 
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** One file a source gave before (drive_offline_sources.files). */
-interface SourceFile {
-  path: string[]
-  size: number
-  gcid: string
-}
-
 /**
  * Instant completion: a source completed before (by anyone: the content came from a public
- * source) lands at once from the stored blobs. Only single-file sources here; a torrent's tree is
- * landed by its run. Returns null when the source is unknown or its content is gone.
+ * source, a URL or a whole torrent's info hash) lands at once from the stored blobs, as one file
+ * or as the torrent's folder tree. Returns null when the source is unknown or any of its content
+ * is gone (a reference can be taken only while a blob is stored and not being collected; the
+ * caller's transaction rolls back the references taken when it throws, and none are left when
+ * this returns null before taking any).
  */
-async function completeFromKnownSource(deps: DriveDeps, trx: Trx, caller: Caller, input: { source: OfflineSource; folderId: string; name: string | null; nowMs: number }): Promise<FilesTable | null> {
+async function completeFromKnownSource(deps: DriveDeps, trx: Trx, caller: Caller, input: { source: OfflineSource; folderId: string; name: string | null; nowMs: number }): Promise<{ top: FilesTable; total: number } | null> {
   const known = await trx.selectFrom('drive_offline_sources').selectAll().where('source_key', '=', input.source.sourceKey).executeTakeFirst()
   if (!known) return null
-  const files = JSON.parse(known.files) as SourceFile[]
-  const [only] = files
-  if (files.length !== 1 || !only) return null
-  // A reference can be taken only while the blob is stored and not being collected.
-  if (!(await addBlobRef(trx, only.gcid, 1, input.nowMs, only.size))) return null
-  await reserveSpace(trx, caller.userId, only.size, quotaLimit(deps.config, caller, input.nowMs))
-  const file = await insertItem(trx, { userId: caller.userId, parentId: input.folderId, name: input.name ?? known.name, kind: 'drive#file', size: only.size, gcid: only.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs: input.nowMs })
-  await recordEvents(trx, input.nowMs, caller.userId, 'TYPE_CREATE', [file])
-  return file
+  const files = JSON.parse(known.files) as LandedFile[]
+  if (files.length === 0) return null
+  const counts = new Map<string, { count: number; size: number }>()
+  for (const f of files) counts.set(f.gcid, { count: (counts.get(f.gcid)?.count ?? 0) + 1, size: f.size })
+  // All or nothing: check every blob first, then take the references.
+  const stored = await trx.selectFrom('drive_blobs').select(['gcid', 'size']).where('gcid', 'in', [...counts.keys()]).where('ref_count', '>=', 0).execute()
+  if (stored.length !== counts.size || stored.some((b) => Number(b.size) !== counts.get(b.gcid)!.size)) return null
+  for (const [gcid, { count, size }] of counts) if (!(await addBlobRef(trx, gcid, count, input.nowMs, size))) return null
+  const total = files.reduce((sum, f) => sum + f.size, 0)
+  await reserveSpace(trx, caller.userId, total, quotaLimit(deps.config, caller, input.nowMs))
+  const oneFile = landsAsOneFile(known.name, files)
+  const name = input.name ?? known.name
+  const { top } = await insertDownloadTree(trx, { userId: caller.userId, parentId: input.folderId, name, files: oneFile ? [{ ...files[0]!, path: [name] }] : files, oneFile, nowMs: input.nowMs })
+  await recordEvents(trx, input.nowMs, caller.userId, 'TYPE_CREATE', [top])
+  return { top, total }
 }
 
 /** The `.torrent` file in the caller's drive a task is added from (`params.torrent_file_id`, our extension). */
@@ -137,13 +140,14 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       const wireUrl = parsed?.url ?? ''
       const work = { vip: isVip(caller, nowMs), locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
 
-      const instant = source?.kind === 'http' ? await completeFromKnownSource(deps, trx, caller, { source, folderId, name, nowMs }) : null
-      if (instant) {
-        const reference = { kind: instant.kind, id: instant.id, name: instant.name, size: String(instant.size), mime_type: instant.mime_type }
+      const known = source && !fileIndexes ? await completeFromKnownSource(deps, trx, caller, { source, folderId, name, nowMs }) : null
+      if (known) {
+        const { top: instant, total } = known
+        const reference = { kind: instant.kind, id: instant.id, name: instant.name, size: String(total), mime_type: instant.mime_type }
         const task = await recordTask(trx, {
           userId: caller.userId, type: 'offline', name: instant.name, phase: 'PHASE_TYPE_COMPLETE', progress: 100,
           params: { url: wireUrl, parent_id: folderId, age: '0', predict_speed: '0', predict_type: '0' },
-          fileId: instant.id, fileName: instant.name, fileSizeBytes: instant.size, nowMs, work: { ...work, reference },
+          fileId: instant.id, fileName: instant.name, fileSizeBytes: total, nowMs, work: { ...work, reference },
         })
         await trx.updateTable('drive_tasks').set({ message: SAVED_INSTANTLY_MESSAGE }).where('id', '=', task.id).execute()
         return { task: { ...task, message: SAVED_INSTANTLY_MESSAGE }, file: instant }

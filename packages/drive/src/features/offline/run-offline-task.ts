@@ -217,8 +217,8 @@ async function landFile(deps: DriveDeps, task: TasksTable, input: { stagingPath:
           .execute()
         await trx
           .insertInto('drive_offline_sources')
-          .values({ source_key: input.sourceKey, name: file.name, files: JSON.stringify([{ path: [file.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs })
-          .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: file.name, files: JSON.stringify([{ path: [file.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs }))
+          .values({ source_key: input.sourceKey, name: input.name, files: JSON.stringify([{ path: [input.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs })
+          .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: input.name, files: JSON.stringify([{ path: [input.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs }))
           .execute()
       }),
     )

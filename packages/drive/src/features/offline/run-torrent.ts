@@ -1,16 +1,15 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { AppError, DriveErrors, FOLDER_KIND, type Locale } from '@cumulus/protocol'
+import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
 import { GcidHasher } from '../../blobs/gcid.js'
-import type { FilesTable, TasksTable } from '../../db/schema.js'
+import type { TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
   type OfflineWork,
   addBlobRef,
   announceBlob,
-  insertItem,
   liveFolder,
   lockUserTree,
   offlineStagingPath,
@@ -22,7 +21,7 @@ import {
   workOf,
 } from '../../domain/index.js'
 import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
-import { sanitizeName } from './offline-url.js'
+import { insertDownloadTree } from './land-tree.js'
 import { addressPolicyOf } from './source-policy.js'
 import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
 
@@ -209,33 +208,9 @@ async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: Tor
         await reserveSpace(trx, task.user_id, total, limit)
         const params = JSON.parse(current.params) as Record<string, string>
         const parentId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
-        const created: FilesTable[] = []
-        let top: FilesTable
-        const folders = new Map<string, string>()
-        const single = !input.meta.multiFile && stored.length === 1
-        if (single) {
-          top = await insertItem(trx, { userId: task.user_id, parentId, name: sanitizeName(input.name), kind: 'drive#file', size: stored[0]!.file.sizeBytes, gcid: stored[0]!.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })
-          created.push(top)
-        } else {
-          top = await insertItem(trx, { userId: task.user_id, parentId, name: sanitizeName(input.name), kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
-          created.push(top)
-          folders.set('', top.id)
-          for (const { file, gcid } of stored) {
-            let parent = top.id
-            for (let depth = 1; depth < file.path.length; depth++) {
-              const key = file.path.slice(0, depth).join('/')
-              let id = folders.get(key)
-              if (!id) {
-                const folder = await insertItem(trx, { userId: task.user_id, parentId: parent, name: sanitizeName(file.path[depth - 1]!), kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
-                created.push(folder)
-                id = folder.id
-                folders.set(key, id)
-              }
-              parent = id
-            }
-            created.push(await insertItem(trx, { userId: task.user_id, parentId: parent, name: sanitizeName(file.path[file.path.length - 1]!), kind: 'drive#file', size: file.sizeBytes, gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs }))
-          }
-        }
+        const landed = stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid }))
+        const single = !input.meta.multiFile && landed.length === 1
+        const { top } = await insertDownloadTree(trx, { userId: task.user_id, parentId, name: input.name, files: single ? [{ ...landed[0]!, path: [input.name] }] : landed, oneFile: single, nowMs })
         for (const { gcid, file } of stored) {
           if (!(await addBlobRef(trx, gcid, 1, nowMs, file.sizeBytes))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
         }
@@ -250,11 +225,12 @@ async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: Tor
           .where('id', '=', task.id)
           .execute()
         if (input.sourceKey) {
-          const record = JSON.stringify(stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid })))
+          // A lone file is recorded under the torrent's name, so that adding it again lands it as that file.
+          const record = JSON.stringify(single ? [{ ...landed[0]!, path: [input.name] }] : landed)
           await trx
             .insertInto('drive_offline_sources')
-            .values({ source_key: input.sourceKey, name: top.name, files: record, completed_at: nowMs })
-            .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: top.name, files: record, completed_at: nowMs }))
+            .values({ source_key: input.sourceKey, name: input.name, files: record, completed_at: nowMs })
+            .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: input.name, files: record, completed_at: nowMs }))
             .execute()
         }
       }),
