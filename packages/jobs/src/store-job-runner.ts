@@ -22,7 +22,7 @@ export interface StoreJobRunnerOptions {
   logger: Logger
   /** How often an idle queue looks for due jobs (default 1000 ms). An enqueue on this node wakes it at once. */
   pollIntervalMs?: number
-  /** Ended jobs are kept this long for `get` (default 7 days). */
+  /** Ended jobs are kept this long for `get` (default a day: the schedules alone end thousands a day). */
   keepEndedMs?: number
   nowMs?: () => number
 }
@@ -62,7 +62,7 @@ export class StoreJobRunner implements JobRunner {
     private readonly options: StoreJobRunnerOptions,
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000
-    this.keepEndedMs = options.keepEndedMs ?? 7 * 24 * 3600_000
+    this.keepEndedMs = options.keepEndedMs ?? 24 * 3600_000
     this.now = options.nowMs ?? Date.now
   }
 
