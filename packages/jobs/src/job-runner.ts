@@ -25,6 +25,11 @@ export interface JobRunner {
    */
   enqueue<T extends Json>(queue: string, data: T, options?: EnqueueOptions): Promise<string | null>
   /**
+   * Says that jobs were enqueued on `queue` in a transaction that has now committed, so this
+   * node's workers look at once instead of at their next poll. Never needed for correctness.
+   */
+  notify(queue: string): void
+  /**
    * Cancels a queued or running job: a queued one never runs, a running one's signal aborts (at
    * once on this node, at its next heartbeat elsewhere). Returns false when the job had already
    * ended or does not exist.

@@ -86,9 +86,13 @@ export class StoreJobRunner implements JobRunner {
       },
       options.db,
     )
-    // In a transaction the job is not visible yet; the next poll finds it after the commit.
+    // In a transaction the job is not visible yet: the caller notifies after its commit.
     if (id && !options.db && !options.delayMs) this.queues.get(queue)?.wake?.()
     return id
+  }
+
+  notify(queue: string): void {
+    this.queues.get(queue)?.wake?.()
   }
 
   async cancel(queue: string, jobId: string): Promise<boolean> {

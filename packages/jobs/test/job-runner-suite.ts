@@ -134,6 +134,7 @@ export function describeJobRunner(name: string, openBackend: () => Promise<JobBa
         }),
       ).rejects.toThrow('abort the transaction')
       const id = await backend.db.transaction().execute((trx) => runner.enqueue('tx', 'committed', { db: trx }))
+      runner.notify('tx')
       await state(runner, 'tx', id!, 'done')
       await sleep(300)
       expect(ran).toEqual(['committed'])

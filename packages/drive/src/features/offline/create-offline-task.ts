@@ -6,6 +6,7 @@ import {
   addBlobRef,
   checkName,
   enqueueOfflineRun,
+  OFFLINE_QUEUE,
   fileView,
   findOwned,
   insertItem,
@@ -161,5 +162,6 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       return { task, file: null }
     }),
   )
+  if (!result.file) deps.jobs.notify(OFFLINE_QUEUE)
   return { upload_type: 'UPLOAD_TYPE_URL', url: { kind: 'upload#url' }, file: result.file ? fileView(deps, result.file) : null, task: taskView(result.task) }
 }

@@ -26,7 +26,7 @@ import { addressPolicyOf } from './source-policy.js'
 import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
 
 /** How often a running torrent's progress is read and written to its task. */
-const PROGRESS_POLL_MS = 1000
+const PROGRESS_POLL_MS = 500
 /** How long a magnet may take to find its metadata in the swarm before the task fails. */
 export const MAGNET_METADATA_TIMEOUT_MS = 90_000
 /** The torrent file a run keeps beside its data, so a restart never fetches the metadata again. */

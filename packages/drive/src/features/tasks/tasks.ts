@@ -2,7 +2,7 @@ import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTa
 import { sql } from 'kysely'
 import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { cancelOfflineRun, deleteTrees, enqueueOfflineRun, lockUserTree, recordEvents, removeOfflineStaging, retryOnConflict, taskView } from '../../domain/index.js'
+import { OFFLINE_QUEUE, cancelOfflineRun, deleteTrees, enqueueOfflineRun, lockUserTree, recordEvents, removeOfflineStaging, retryOnConflict, taskView } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
@@ -135,6 +135,7 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
     await enqueueOfflineRun(deps, trx, row)
     return true
   })
+  if (retried) deps.jobs.notify(OFFLINE_QUEUE)
   const current = retried ? undefined : await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', row.id).executeTakeFirst()
   return { task: taskView(current ?? { ...row, ...changes }) }
 }
