@@ -44,8 +44,8 @@ function list(stream) {
   stream.write('             BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL, UV_THREADPOOL_SIZE (libuv default 4)\n')
   stream.write('             drive-writes: BENCH_CONNECTIONS (32 here), BENCH_WRITES_FOLDER_SIZES (0,10000,100000), BENCH_WRITES_BULK_FILES (1000),\n')
   stream.write('             BENCH_WRITES_COPY_FILES (10000), BENCH_WRITES_COPY_ROUNDS (3), BENCH_WRITES_DIAGNOSE (1: PostgreSQL sampling and EXPLAIN)\n')
-  stream.write('             offline: BENCH_ONLY (http,jobs,torrent), BENCH_OFFLINE_BYTES (1GiB), BENCH_OFFLINE_ROUNDS (2), BENCH_JOBS (1000),\n')
-  stream.write('             BENCH_JOBS_CONCURRENCY (1,8), BENCH_JOBS_TRICKLE (200), BENCH_TORRENT_BYTES (256MiB), BENCH_TORRENT_ROUNDS (2)\n')
+  stream.write('             offline: BENCH_ONLY (http,jobs,torrent), BENCH_OFFLINE_BYTES (1GiB), BENCH_OFFLINE_ROUNDS (3), BENCH_JOBS (1000),\n')
+  stream.write('             BENCH_JOBS_CONCURRENCY (1,8), BENCH_JOBS_TRICKLE (200), BENCH_TORRENT_BYTES (256MiB), BENCH_TORRENT_ROUNDS (3)\n')
   stream.write('             soak: BENCH_SOAK_MINUTES (10, fractions allowed), BENCH_SOAK_USERS (32), BENCH_SOAK_WEB (auto), BENCH_SOAK_GC (true), BENCH_SOAK_SNAPSHOTS (false)\n')
 }
 
