@@ -633,7 +633,8 @@ async function benchTorrent(s, log) {
 
       log(`[torrent] round ${round + 1}/${s.torrentRounds}: offline task…`)
       const task = await offlineTask(base, token, { url: { url: '' }, params: { torrent_file_id: torrentFileId } }, TORRENT_STEP_TIMEOUT_MS)
-      const landed = await driveTree(base, token, task.task.file_id, task.task.file_name)
+      // Keyed under the torrent's name: a later round lands as "bench-torrent(1)", as the drive names a clash.
+      const landed = await driveTree(base, token, task.task.file_id, torrent.name)
       const landedOk = Object.keys(expected).length === Object.keys(landed).length && Object.entries(expected).every(([path, e]) => landed[path]?.size === e.size && landed[path]?.gcid === e.gcid)
 
       log(`[torrent] round ${round + 1}/${s.torrentRounds}: engine alone…`)
