@@ -120,6 +120,7 @@ function settings() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))])
 const mibps = (bytes, ms) => bytes / MIB / (ms / 1000)
+const msText = (ms) => (ms === null ? '-' : `${ms.toFixed(0)} ms`)
 const sizeText = (bytes) => (bytes >= 1024 * MIB && bytes % (1024 * MIB) === 0 ? `${bytes / 1024 / MIB} GiB` : `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MiB`)
 
 /** Resolves with `promise`, or rejects once `ms` have passed (naming `what`). */
@@ -238,11 +239,14 @@ async function offlineTask(base, token, source, timeoutMs) {
   const addedMs = performance.now() - t0
   if (!created.task) throw new Error(`the add returned no task: ${JSON.stringify(created).slice(0, 300)}`)
   let runningAtMs = null
+  // The task shows 99% once its bytes are all there and until they are landed in the drive.
+  let downloadedAtMs = null
   const deadline = t0 + timeoutMs
   for (;;) {
     const task = await api(base, `/drive/v1/tasks/${created.task.id}`, { token })
     if (task.phase === 'PHASE_TYPE_RUNNING' && runningAtMs === null) runningAtMs = performance.now() - t0
-    if (task.phase === 'PHASE_TYPE_COMPLETE') return { ms: performance.now() - t0, addedMs, runningAtMs, task }
+    if (task.phase === 'PHASE_TYPE_RUNNING' && task.progress >= 99 && downloadedAtMs === null) downloadedAtMs = performance.now() - t0
+    if (task.phase === 'PHASE_TYPE_COMPLETE') return { ms: performance.now() - t0, addedMs, runningAtMs, downloadedAtMs, task }
     if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(`the offline task failed: ${task.message} ${task.params?.error_description ?? ''}`)
     if (performance.now() > deadline) throw new Error(`the offline task did not complete within ${timeoutMs / 1000} s (phase ${task.phase}, ${task.progress}%)`)
     await sleep(POLL_MS)
@@ -304,7 +308,7 @@ async function benchHttp(s, log) {
         rounds.push({ baselineMs: baseline.ms, baselineRssMaxBytes: baseline.rssMaxBytes, rssBeforeBytes, rss: rss.stop() })
       }
       const file = await api(base, `/drive/v1/files/${ours.task.file_id}`, { token })
-      Object.assign(rounds.at(-1), { oursMs: ours.ms, addedMs: ours.addedMs, runningAtMs: ours.runningAtMs, seed: oursSeed, file: { id: file.id, size: file.size, hash: file.hash, phase: file.phase } })
+      Object.assign(rounds.at(-1), { oursMs: ours.ms, addedMs: ours.addedMs, runningAtMs: ours.runningAtMs, downloadedAtMs: ours.downloadedAtMs, seed: oursSeed, file: { id: file.id, size: file.size, hash: file.hash, phase: file.phase } })
     }
     log('[http] checking GCIDs…')
     for (const r of rounds) {
@@ -324,7 +328,7 @@ async function benchHttp(s, log) {
     const notes = [
       `http: origin and fetch baseline in child processes; this process is the server (+ the bench polling the task); RSS idle after sign-up ${(rssIdleBytes / MB).toFixed(0)} MB, sampled every ${RSS_SAMPLE_MS} ms (baseline column: the fetch child's own max RSS)`,
       ...rounds.map((r, i) => `http round ${i + 1}: RSS before the task ${(r.rssBeforeBytes / MB).toFixed(0)} MB, at its max ${(r.rss.maxBytes / MB).toFixed(0)} MB (V8 heap ${(r.rss.atMax.heapTotal / MB).toFixed(0)} MB of which used ${(r.rss.atMax.heapUsed / MB).toFixed(0)} MB, external ${(r.rss.atMax.external / MB).toFixed(0)} MB, array buffers ${(r.rss.atMax.arrayBuffers / MB).toFixed(0)} MB)`),
-      ...rounds.map((r, i) => `http round ${i + 1}: ours ${(r.oursMs / 1000).toFixed(2)} s (add answered ${r.addedMs.toFixed(0)} ms, first seen RUNNING at ${r.runningAtMs === null ? '-' : `${r.runningAtMs.toFixed(0)} ms`}), baseline ${(r.baselineMs / 1000).toFixed(2)} s; GCID ${r.file.hash} ${r.valid ? '= computed' : `!= computed ${r.expectedGcid} (INVALID)`}`),
+      ...rounds.map((r, i) => `http round ${i + 1}: ours ${(r.oursMs / 1000).toFixed(2)} s (add answered ${r.addedMs.toFixed(0)} ms, first seen RUNNING at ${msText(r.runningAtMs)}, at 99% at ${msText(r.downloadedAtMs)}), baseline ${(r.baselineMs / 1000).toFixed(2)} s; GCID ${r.file.hash} ${r.valid ? '= computed' : `!= computed ${r.expectedGcid} (INVALID)`}`),
     ]
     return { rows, notes, detail: { rounds, rssIdleBytes } }
   } finally {
@@ -645,7 +649,7 @@ async function benchTorrent(s, log) {
       const engineFiles = filesUnder(engineDir)
       rmSync(engineDir, { recursive: true, force: true })
       rounds.push({
-        baselineMs: cli.completeMs, baselineExitMs: cli.exitMs, oursMs: task.ms, runningAtMs: task.runningAtMs, engineMs,
+        baselineMs: cli.completeMs, baselineExitMs: cli.exitMs, oursMs: task.ms, runningAtMs: task.runningAtMs, downloadedAtMs: task.downloadedAtMs, engineMs,
         valid: sameSizes(cliFiles) && sameSizes(engineFiles) && got.length === Object.keys(expected).length && landedOk,
         landedOk, landed, cliFiles, engineFiles,
       })
@@ -663,7 +667,7 @@ async function benchTorrent(s, log) {
       `torrent: ${Object.keys(expected).length} files, ${TORRENT_PIECE_BYTES / MIB} MiB pieces, one aria2c seeder + bittorrent-tracker on 127.0.0.1 (test-support/torrent-swarm.ts); made and seeded (incl. the seeder's hash check) in ${(seedMs / 1000).toFixed(1)} s`,
       'torrent: ours = POST /drive/v1/files with params.torrent_file_id (the .torrent uploaded to the drive first) until the task is COMPLETE (files hashed and landed in the drive); engine alone = createTorrentEngine(...).start() until its progress says done (its daemon already running)',
       'torrent: every side is aria2 and pays its fixed start (about 2 s of one-second ticks: tracker answer -> connect -> handshake) before the first piece, so at small sizes the ratio says little about throughput',
-      ...rounds.map((r, i) => `torrent round ${i + 1}: task ${(r.oursMs / 1000).toFixed(2)} s (first seen RUNNING at ${r.runningAtMs === null ? '-' : `${r.runningAtMs.toFixed(0)} ms`}), engine alone ${(r.engineMs / 1000).toFixed(2)} s, aria2c CLI ${(r.baselineMs / 1000).toFixed(2)} s to "Download complete" (${(r.baselineExitMs / 1000).toFixed(2)} s to its exit); ${r.valid ? 'files complete, landed GCIDs = computed' : `WRONG ${JSON.stringify({ landed: r.landed, cli: r.cliFiles, engine: r.engineFiles })}`}`),
+      ...rounds.map((r, i) => `torrent round ${i + 1}: task ${(r.oursMs / 1000).toFixed(2)} s (first seen RUNNING at ${msText(r.runningAtMs)}, at 99% at ${msText(r.downloadedAtMs)}), engine alone ${(r.engineMs / 1000).toFixed(2)} s, aria2c CLI ${(r.baselineMs / 1000).toFixed(2)} s to "Download complete" (${(r.baselineExitMs / 1000).toFixed(2)} s to its exit); ${r.valid ? 'files complete, landed GCIDs = computed' : `WRONG ${JSON.stringify({ landed: r.landed, cli: r.cliFiles, engine: r.engineFiles })}`}`),
     ]
     return { rows, notes, detail: { rounds: rounds.map(({ landed, cliFiles, engineFiles, ...r }) => r), seedMs } }
   } finally {
