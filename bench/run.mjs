@@ -27,6 +27,10 @@ const BENCHMARKS = {
     description: 'server-rendered / and /account/login per second on the composed server vs a bare React Router app (goal >= 0.6), first-visit JS gzipped in Chromium (login goal < 150 KiB), and first-visit JS+CSS as transferred for /, login and signed-in /drive (goal < 200 KiB)',
     load: () => import('./web.mjs'),
   },
+  offline: {
+    description: 'offline download: a 1 GiB HTTP offline task vs fetch -> file+fsync (goal >= 0.8, RSS < 150 MB), 1,000 no-op jobs on SQLite and pg-boss at concurrency 1 and 8 (goal >= 200 jobs/s at 8, trickled pickup p99 < 50 ms), a 256 MiB torrent through the engine vs the aria2c CLI (goal >= 0.8)',
+    load: () => import('./offline.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),
@@ -40,6 +44,8 @@ function list(stream) {
   stream.write('             BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL, UV_THREADPOOL_SIZE (libuv default 4)\n')
   stream.write('             drive-writes: BENCH_CONNECTIONS (32 here), BENCH_WRITES_FOLDER_SIZES (0,10000,100000), BENCH_WRITES_BULK_FILES (1000),\n')
   stream.write('             BENCH_WRITES_COPY_FILES (10000), BENCH_WRITES_COPY_ROUNDS (3), BENCH_WRITES_DIAGNOSE (1: PostgreSQL sampling and EXPLAIN)\n')
+  stream.write('             offline: BENCH_ONLY (http,jobs,torrent), BENCH_OFFLINE_BYTES (1GiB), BENCH_OFFLINE_ROUNDS (3), BENCH_JOBS (1000),\n')
+  stream.write('             BENCH_JOBS_CONCURRENCY (1,8), BENCH_JOBS_TRICKLE (200), BENCH_TORRENT_BYTES (256MiB), BENCH_TORRENT_ROUNDS (3)\n')
   stream.write('             soak: BENCH_SOAK_MINUTES (10, fractions allowed), BENCH_SOAK_USERS (32), BENCH_SOAK_WEB (auto), BENCH_SOAK_GC (true), BENCH_SOAK_SNAPSHOTS (false)\n')
 }
 
