@@ -52,8 +52,10 @@ export function OfflineDownloads({ api }: { api: DriveApi }) {
     counts.refresh()
   }
 
+  // grid-cols-1 is minmax(0, 1fr): an implicit column would be as wide as the longest name on
+  // one line (a file name cannot wrap), pushing the Add button past a phone's screen.
   return (
-    <div className="grid gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
+    <div className="grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
       <AddDownload api={api} initialLink={pendingLink} onAdded={onAdded} notify={notify} />
       <TaskList api={api} list={list} quotas={counts.quotas} notify={notify} onCountsChanged={counts.refresh} />
       <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} />
