@@ -6,6 +6,7 @@ import { eventRoutes } from './features/events/routes.js'
 import { downloadRoutes } from './features/downloads/routes.js'
 import { fileRoutes } from './features/files/routes.js'
 import { createOfflineTask } from './features/offline/create-offline-task.js'
+import { offlineRoutes } from './features/offline/routes.js'
 import { taskRoutes } from './features/tasks/routes.js'
 import { createUpload } from './features/uploads/create-upload.js'
 import { uploadRoutes } from './features/uploads/routes.js'
@@ -39,5 +40,6 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   await app.register(downloadRoutes, routeOptions)
   await app.register(batchRoutes, routeOptions)
   await app.register(taskRoutes, routeOptions)
+  await app.register(offlineRoutes, routeOptions)
   await app.register(eventRoutes, routeOptions)
 }

@@ -25,6 +25,18 @@ export interface DriveConfig {
    * link-local and the like are refused (SSRF), except what the operator lists here (a LAN, tests).
    */
   offlineAllowedNetworks: string[]
+  /** The BitTorrent engine (aria2, decision 021) for magnets and .torrent files. */
+  torrent: {
+    /** The aria2c executable: a name on PATH or an absolute path. */
+    aria2cPath: string
+    /** Where aria2 keeps its settings, DHT table and magnet scratch space. */
+    workDir: string
+    /** The mainline DHT and peer exchange: how magnets without trackers find peers. */
+    dht: boolean
+    peerExchange: boolean
+    /** Port or range aria2 listens on for peers ("6881-6999"); aria2's default when null. */
+    listenPort: string | null
+  }
   /**
    * Instant upload (a create naming a stored GCID and size completes without the bytes) for
    * content another account stored too. Off by default: knowing a file's GCID and size must not

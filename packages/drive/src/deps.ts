@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { DriveConfig } from './config.js'
+import type { TorrentEngine } from './features/offline/torrent/index.js'
 import type { DriveDatabase } from './db/schema.js'
 
 /** Everything the drive domain functions need, passed explicitly (no globals, no process.env). */
@@ -17,6 +18,8 @@ export interface DriveDeps {
   logger: Logger
   /** The durable job runner: offline downloads run on it, enqueued in the transaction that creates their task. */
   jobs: JobRunner
+  /** The BitTorrent engine (aria2), started on first use; magnets fail with offline_torrent_unavailable while it is not installed. */
+  torrents: TorrentEngine
 }
 
 /** The signed-in caller, as identity's `authenticated` pre-handler sets it (its AuthContext fits). */

@@ -383,6 +383,10 @@ const envSchema = z.object({
   OFFLINE_RUNNING_TASKS_FREE: wholeNumber(1, 1000).optional(),
   OFFLINE_RUNNING_TASKS_VIP: wholeNumber(1, 1000).optional(),
   OFFLINE_ALLOW_NETWORKS: networkList.optional(),
+  ARIA2C_PATH: z.string().min(1).optional(),
+  TORRENT_DHT: flag.optional(),
+  TORRENT_PEER_EXCHANGE: flag.optional(),
+  TORRENT_LISTEN_PORT: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, { error: 'must be a port or a range such as 6881-6999' }).optional(),
 })
 
 type EnvKey = keyof typeof envSchema.shape
@@ -500,6 +504,13 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineTasksPerDay: { free: values.OFFLINE_TASKS_PER_DAY_FREE ?? DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: values.OFFLINE_TASKS_PER_DAY_VIP ?? DRIVE_DEFAULTS.offlineTasksPerDayVip },
       offlineRunningTasks: { free: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree, vip: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip },
       offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
+      torrent: {
+        aria2cPath: values.ARIA2C_PATH ?? 'aria2c',
+        workDir: join(dataDir, 'torrent'),
+        dht: values.TORRENT_DHT ?? true,
+        peerExchange: values.TORRENT_PEER_EXCHANGE ?? true,
+        listenPort: values.TORRENT_LISTEN_PORT ?? null,
+      },
       globalDedup: values.DRIVE_GLOBAL_DEDUP ?? false,
     },
     storage: values.STORAGE_URL ?? { kind: 'local', root: join(dataDir, 'blobs') },

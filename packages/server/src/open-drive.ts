@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { type DriveDeps, migrateDrive, openBlobStore } from '@cumulus/drive'
+import { type DriveDeps, createTorrentEngine, defaultTorrentEngineConfig, migrateDrive, openBlobStore } from '@cumulus/drive'
 import type { Clock } from '@cumulus/identity'
 import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
@@ -33,5 +33,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
     logger: input.logger.child({ service: 'drive' }),
     jobs: input.jobs,
+    // aria2 starts on the first magnet or torrent, not here: a server that never sees one never runs it.
+    torrents: createTorrentEngine({ ...defaultTorrentEngineConfig(config.drive.torrent.workDir), aria2cPath: config.drive.torrent.aria2cPath, dht: config.drive.torrent.dht, peerExchange: config.drive.torrent.peerExchange, listenPort: config.drive.torrent.listenPort }),
   }
 }

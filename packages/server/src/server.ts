@@ -86,6 +86,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     })
   } catch (err) {
     await jobs.close()
+    await drive!?.torrents.close().catch(() => undefined)
     await identity.close()
     throw err
   }
@@ -113,6 +114,8 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     // Running jobs are told to stop and given a moment; one that does not stop in time keeps its
     // lease and is taken over after it runs out (a download resumes from its partial file).
     await jobs.close(JOB_STOP_GRACE_MS)
+    // After the jobs: a torrent's run stops its download (keeping the data) before aria2 goes.
+    await drive.torrents.close().catch((err: unknown) => logger.warn({ err }, 'closing the BitTorrent engine failed'))
     // identity.close() stops event delivery (waiting for a running delivery) before the database.
     await identity.close()
   })

@@ -1,4 +1,5 @@
 import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors, GenericErrors } from '@cumulus/protocol'
+import { parseMagnet } from './torrent/index.js'
 
 /** Longest source URL accepted (magnet links with many trackers run to a few KiB). */
 export const OFFLINE_URL_MAX_LENGTH = 8192
@@ -93,19 +94,6 @@ export type OfflineSource =
   | { kind: 'http'; url: string; sourceKey: string }
   | { kind: 'magnet'; url: string; infoHash: string; sourceKey: string }
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-
-/** A magnet's btih as 40 lower-case hex digits (it may be written in hex or in base32). */
-export function infoHashOf(topic: string): string | null {
-  const hash = /^urn:btih:([A-Za-z0-9]+)$/i.exec(topic)?.[1]
-  if (!hash) return null
-  if (/^[0-9a-f]{40}$/i.test(hash)) return hash.toLowerCase()
-  if (!/^[A-Z2-7]{32}$/i.test(hash)) return null
-  let bits = ''
-  for (const c of hash.toUpperCase()) bits += BASE32.indexOf(c).toString(2).padStart(5, '0')
-  return bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2).toString(16).padStart(2, '0')).join('')
-}
-
 function unsupported(description: string): AppError {
   return new AppError(DriveErrors.offline_source_unsupported, { description, metadata: { field: 'url.url' } })
 }
@@ -123,9 +111,12 @@ export function offlineSource(url: string): OfflineSource {
     return offlineSource(inner)
   }
   if (lower.startsWith('magnet:?')) {
-    const query = new URLSearchParams(url.slice(url.indexOf('?') + 1))
-    const infoHash = query.getAll('xt').map(infoHashOf).find((h) => h !== null)
-    if (!infoHash) throw unsupported('magnet links need a BitTorrent info hash (xt=urn:btih:…)')
+    let infoHash: string
+    try {
+      infoHash = parseMagnet(url).infoHash
+    } catch (err) {
+      throw unsupported(err instanceof Error ? err.message : 'magnet links need a BitTorrent info hash (xt=urn:btih:…)')
+    }
     return { kind: 'magnet', url, infoHash, sourceKey: `btih:${infoHash}` }
   }
   if (lower.startsWith('ed2k://')) throw unsupported('ed2k links are not supported')

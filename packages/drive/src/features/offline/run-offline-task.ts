@@ -23,6 +23,7 @@ import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { type DownloadProgress, type HttpDownloadDeps, type HttpResumeState, downloadHttp, readResumeState } from './http/http-download.js'
 import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './http/errors.js'
 import { offlineSource } from './offline-url.js'
+import { runTorrent } from './run-torrent.js'
 import { addressPolicyOf } from './source-policy.js'
 
 export interface OfflineJobData {
@@ -115,19 +116,25 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
   if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
 
   const params = paramsOf(task)
+  const work = workOf(task)
   let source
   try {
-    source = offlineSource(params['url'] ?? '')
+    source = work.torrentFileId ? null : offlineSource(params['url'] ?? '')
   } catch (err) {
     await failTask(deps, task, err instanceof AppError ? err.entry.reason : DriveErrors.offline_source_unsupported.reason, (err as Error).message)
     throw new JobFailedPermanently((err as Error).message)
   }
-  if (source.kind !== 'http') {
-    await failTask(deps, task, DriveErrors.offline_torrent_unavailable.reason, 'BitTorrent downloads are not available on this server')
-    throw new JobFailedPermanently('no BitTorrent engine')
+  if (source === null || source.kind === 'magnet') {
+    await runTorrent(deps, job, {
+      task,
+      params,
+      magnet: source?.url ?? null,
+      failTask: (reason, description) => failTask(deps, task, reason, description),
+      updateTask: (changes) => updateTask(deps, task.id, changes),
+    }, OFFLINE_MAX_ATTEMPTS)
+    return
   }
 
-  const work = workOf(task)
   const stagingPath = offlineStagingPath(deps.config, task.id)
   await mkdir(dirname(stagingPath), { recursive: true })
   const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes

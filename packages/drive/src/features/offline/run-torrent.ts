@@ -1,0 +1,265 @@
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { AppError, DriveErrors, FOLDER_KIND, type Locale } from '@cumulus/protocol'
+import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
+import { GcidHasher } from '../../blobs/gcid.js'
+import type { FilesTable, TasksTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import {
+  type OfflineWork,
+  addBlobRef,
+  announceBlob,
+  insertItem,
+  liveFolder,
+  lockUserTree,
+  offlineStagingPath,
+  recordEvents,
+  removeOfflineStaging,
+  reserveSpace,
+  retryOnNameRace,
+  usageOf,
+  workOf,
+} from '../../domain/index.js'
+import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
+import { sanitizeName } from './offline-url.js'
+import { addressPolicyOf } from './source-policy.js'
+import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
+
+/** How often a running torrent's progress is read and written to its task. */
+const PROGRESS_POLL_MS = 1000
+/** How long a magnet may take to find its metadata in the swarm before the task fails. */
+export const MAGNET_METADATA_TIMEOUT_MS = 90_000
+/** The torrent file a run keeps beside its data, so a restart never fetches the metadata again. */
+const KEPT_TORRENT = '.cumulus-source.torrent'
+const HASH_READ_BYTES = 4 * 1024 * 1024
+
+export interface TorrentRunInput {
+  task: TasksTable
+  params: Record<string, string>
+  /** The magnet link, when the task was added from one. */
+  magnet: string | null
+  failTask(reason: string, description: string): Promise<void>
+  updateTask(changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void>
+}
+
+/**
+ * Keeps only the trackers of a magnet whose host is not written as a private address (or is in
+ * the operator's allow-list): aria2 would otherwise announce to whatever a link names. Host
+ * names are passed on; aria2 resolves them itself (see decision 022 for what this does not cover).
+ */
+export function publicTrackersOnly(magnet: string, allowedNetworks: readonly string[]): string {
+  const query = new URLSearchParams(magnet.slice(magnet.indexOf('?') + 1))
+  const policy = addressPolicyOf(allowedNetworks)
+  const kept = new URLSearchParams()
+  for (const [key, value] of query) {
+    if (key === 'tr') {
+      let host: string
+      try {
+        host = new URL(value).hostname.replace(/^\[|\]$/g, '')
+      } catch {
+        continue
+      }
+      if (/^[\d.]+$|:/.test(host) && !policy.isAllowed(host)) continue
+    }
+    kept.append(key, value)
+  }
+  return `magnet:?${kept.toString()}`
+}
+
+async function gcidOfFile(path: string, sizeBytes: number): Promise<string> {
+  const hasher = new GcidHasher(sizeBytes)
+  const { createReadStream } = await import('node:fs')
+  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) hasher.update(chunk as Buffer)
+  return hasher.digest()
+}
+
+/** The catalogue reason a torrent failure gives its task, and whether another run may succeed. */
+function classify(err: TorrentEngineError): { reason: string; retryable: boolean } {
+  switch (err.code) {
+    case 'engine_unavailable':
+      return { reason: DriveErrors.offline_torrent_unavailable.reason, retryable: false }
+    case 'metadata_timeout':
+      return { reason: DriveErrors.offline_torrent_no_metadata.reason, retryable: false }
+    case 'invalid_source':
+    case 'invalid_selection':
+      return { reason: DriveErrors.offline_source_unsupported.reason, retryable: false }
+    default:
+      return { reason: DriveErrors.offline_source_failed.reason, retryable: true }
+  }
+}
+
+/**
+ * One run of a BitTorrent task: a magnet, or a .torrent file in the caller's drive. The run keeps
+ * the torrent's metadata beside its data, so a run after a crash or restart starts the engine on
+ * the same folder, which re-checks the pieces on disk and fetches only the rest. When every
+ * selected file is there, the torrent lands in the drive: one folder named after it (a single-file
+ * torrent as that file), padding files left out.
+ */
+export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: TorrentRunInput, maxAttempts: number): Promise<void> {
+  const { task } = input
+  const work = workOf(task)
+  const dir = offlineStagingPath(deps.config, task.id)
+  await mkdir(dir, { recursive: true })
+  const kept = join(dir, KEPT_TORRENT)
+
+  let source: TorrentSource
+  const keptBytes = await readFile(kept).catch(() => null)
+  if (keptBytes) source = keptBytes
+  else if (work.torrentFileId) source = await torrentFileBytes(deps, task, work.torrentFileId)
+  else source = publicTrackersOnly(input.magnet ?? '', deps.config.offlineAllowedNetworks)
+
+  let download: TorrentDownload | null = null
+  try {
+    download = await deps.torrents.start(source, { dir, ...(work.fileIndexes ? { selectedIndexes: work.fileIndexes } : {}), metadataTimeoutMs: MAGNET_METADATA_TIMEOUT_MS, signal: job.signal })
+    if (!keptBytes) await writeFile(kept, download.meta.torrentFile)
+    const meta = download.meta
+    const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+    const { usage } = await usageOf(deps.db, task.user_id)
+    const selectedBytes = meta.files.filter((f) => !f.padding && download!.selectedIndexes.includes(f.index)).reduce((sum, f) => sum + f.sizeBytes, 0)
+    if (selectedBytes > limit - usage) {
+      await download.remove()
+      await removeOfflineStaging(deps.config, task.id)
+      await input.failTask(DriveErrors.offline_source_too_large.reason, `${selectedBytes} bytes do not fit the ${limit - usage} bytes left`)
+      throw new JobFailedPermanently('torrent larger than the quota left')
+    }
+    await input.updateTask({ file_size: selectedBytes, name: work.name ?? meta.name, file_name: work.name ?? meta.name })
+
+    for (;;) {
+      if (job.signal.aborted) throw job.signal.reason
+      const progress = await download.progress()
+      const percent = progress.totalBytes > 0 ? Math.min(99, Math.floor((progress.downloadedBytes / progress.totalBytes) * 100)) : 0
+      await input.updateTask({ progress: percent, params: JSON.stringify({ ...input.params, predict_speed: String(Math.round(progress.bytesPerSecond)) }) })
+      await job.progress({ receivedBytes: progress.downloadedBytes, totalBytes: progress.totalBytes, peers: progress.peers })
+      if (progress.done) break
+      await sleep(PROGRESS_POLL_MS, undefined, { signal: job.signal }).catch(() => undefined)
+    }
+    const files = await download.files()
+    await download.stop()
+    // Only a whole torrent stands for its info hash; a pick of its files does not.
+    const whole = meta.files.filter((f) => !f.padding).every((f) => download!.selectedIndexes.includes(f.index))
+    await landTorrent(deps, task, { meta, files, sourceKey: whole ? `btih:${meta.infoHash}` : null, name: work.name ?? meta.name, locale: (work.locale ?? 'en-US') as Locale })
+    await rm(dir, { recursive: true, force: true })
+  } catch (err) {
+    if (job.signal.aborted) {
+      // Stopping keeps the data for the next run; a deleted task's data goes with it.
+      await download?.stop().catch(() => undefined)
+      const stillThere = await deps.db.selectFrom('drive_tasks').select('id').where('id', '=', task.id).executeTakeFirst()
+      if (!stillThere) {
+        await download?.remove().catch(() => undefined)
+        await removeOfflineStaging(deps.config, task.id)
+      }
+      throw err
+    }
+    if (err instanceof JobFailedPermanently) throw err
+    if (err instanceof AppError) {
+      await input.failTask(err.entry.reason, err.message)
+      throw new JobFailedPermanently(err.message)
+    }
+    if (!(err instanceof TorrentEngineError)) throw err
+    if (err.code === 'busy') throw new JobDeferred(5000)
+    const { reason, retryable } = classify(err)
+    if (!retryable || job.attempt >= maxAttempts) {
+      await download?.stop().catch(() => undefined)
+      if (!retryable) await removeOfflineStaging(deps.config, task.id)
+      await input.failTask(reason, err.message)
+      throw new JobFailedPermanently(err.message, { cause: err })
+    }
+    await input.updateTask({ message: `Saving (retrying: ${err.code})` })
+    throw err
+  }
+}
+
+/** The bytes of the caller's .torrent file the task was added from. */
+async function torrentFileBytes(deps: DriveDeps, task: TasksTable, fileId: string): Promise<Uint8Array> {
+  const file = await deps.db.selectFrom('drive_files').select(['gcid', 'size']).where('id', '=', fileId).where('user_id', '=', task.user_id).executeTakeFirst()
+  if (!file?.gcid) throw new AppError(DriveErrors.file_not_found, { description: 'the .torrent file of this task is gone' })
+  if (file.size > 16 * 1024 * 1024) throw new AppError(DriveErrors.offline_source_unsupported, { description: 'a .torrent file is at most 16 MiB' })
+  const chunks: Buffer[] = []
+  for await (const chunk of await deps.blobs.get(file.gcid)) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+/**
+ * Lands a finished torrent: each file becomes a blob (hashed from disk, then moved into the
+ * store), then one transaction creates the torrent's folder tree (or its one file), takes the
+ * blob references and the space, completes the task and remembers the info hash.
+ */
+async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: TorrentMeta; files: DownloadedFile[]; sourceKey: string | null; name: string; locale: Locale }): Promise<void> {
+  const stored: { file: DownloadedFile; gcid: string }[] = []
+  for (const file of input.files) {
+    const size = (await stat(file.localPath)).size
+    if (size !== file.sizeBytes) throw new TorrentEngineError('download_failed', `${file.path.join('/')} is ${size} bytes, ${file.sizeBytes} expected`)
+    const gcid = await gcidOfFile(file.localPath, size)
+    await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
+    await deps.blobs.adopt(file.localPath, size, gcid)
+    stored.push({ file, gcid })
+  }
+  const work = workOf(task)
+  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  const total = stored.reduce((sum, s) => sum + s.file.sizeBytes, 0)
+  const nowMs = deps.clock.nowMs()
+  try {
+    await retryOnNameRace(() =>
+      deps.db.transaction().execute(async (trx) => {
+        await lockUserTree(trx, task.user_id)
+        const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
+        if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
+        await reserveSpace(trx, task.user_id, total, limit)
+        const params = JSON.parse(current.params) as Record<string, string>
+        const parentId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
+        const created: FilesTable[] = []
+        let top: FilesTable
+        const folders = new Map<string, string>()
+        const single = !input.meta.multiFile && stored.length === 1
+        if (single) {
+          top = await insertItem(trx, { userId: task.user_id, parentId, name: sanitizeName(input.name), kind: 'drive#file', size: stored[0]!.file.sizeBytes, gcid: stored[0]!.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })
+          created.push(top)
+        } else {
+          top = await insertItem(trx, { userId: task.user_id, parentId, name: sanitizeName(input.name), kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
+          created.push(top)
+          folders.set('', top.id)
+          for (const { file, gcid } of stored) {
+            let parent = top.id
+            for (let depth = 1; depth < file.path.length; depth++) {
+              const key = file.path.slice(0, depth).join('/')
+              let id = folders.get(key)
+              if (!id) {
+                const folder = await insertItem(trx, { userId: task.user_id, parentId: parent, name: sanitizeName(file.path[depth - 1]!), kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
+                created.push(folder)
+                id = folder.id
+                folders.set(key, id)
+              }
+              parent = id
+            }
+            created.push(await insertItem(trx, { userId: task.user_id, parentId: parent, name: sanitizeName(file.path[file.path.length - 1]!), kind: 'drive#file', size: file.sizeBytes, gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs }))
+          }
+        }
+        for (const { gcid, file } of stored) {
+          if (!(await addBlobRef(trx, gcid, 1, nowMs, file.sizeBytes))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
+        }
+        await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [top])
+        const reference: OfflineWork['reference'] = { kind: top.kind, id: top.id, name: top.name, size: String(single ? top.size : total), mime_type: top.mime_type }
+        await trx
+          .updateTable('drive_tasks')
+          .set({
+            phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: SAVED_MESSAGE, file_id: top.id, file_name: top.name, file_size: total,
+            params: JSON.stringify({ ...params, parent_id: parentId, predict_speed: '0' }), work: JSON.stringify({ ...workOf(current), reference }), updated_at: nowMs,
+          })
+          .where('id', '=', task.id)
+          .execute()
+        if (input.sourceKey) {
+          const record = JSON.stringify(stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid })))
+          await trx
+            .insertInto('drive_offline_sources')
+            .values({ source_key: input.sourceKey, name: top.name, files: record, completed_at: nowMs })
+            .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: top.name, files: record, completed_at: nowMs }))
+            .execute()
+        }
+      }),
+    )
+  } catch (err) {
+    if (err instanceof AppError && err.entry === DriveErrors.file_space_not_enough) throw new AppError(DriveErrors.file_space_not_enough, { description: err.message })
+    throw err
+  }
+}
