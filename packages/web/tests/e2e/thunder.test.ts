@@ -1,11 +1,12 @@
 // The thunder page's downloader in a real browser against the real server: a guest pastes a
 // link served by a local origin, previews and adds it, watches its progress and opens the file
 // in the drive; a magnet from a local swarm does the same; a private address is refused with the
-// catalogue's text in two languages (at once when the link names the address, at run time when
-// a redirect leads there); and on a 375 px phone the form and the list fit and work.
+// catalogue's text in two languages (in the preview when the link names the address or redirects
+// there, and at run time when
+// the link leads there later); and on a 375 px phone the form and the list fit and work.
 import { createServer, type Server } from 'node:http'
 import { DOWNLOAD_FOLDER_NAMES, ERROR_MESSAGES, type Locale } from '@cumulus/protocol'
-import type { Page, Route } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect } from 'vitest'
 import { formatBytes } from '../../app/drive/format'
 import en from '../../app/locales/en-US/index'
@@ -15,8 +16,9 @@ import { driveRow, patternBytes, toast } from './drive-utils'
 import { e2eTest, PHONE, waitForHydration } from './playwright-utils'
 import { startLocalSwarm } from '../../../../test-support/torrent-swarm'
 
-// The origin below listens on 127.0.0.1, which the SSRF guard refuses unless allowed.
-const test = e2eTest({ env: { OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32' } })
+// The origin and the swarm listen on 127.0.0.1, which the SSRF guard refuses unless allowed. No
+// DHT or peer exchange: the server's aria2 finds the seeder through the local tracker only.
+const test = e2eTest({ env: { OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32', TORRENT_DHT: 'false', TORRENT_PEER_EXCHANGE: 'false' } })
 
 /** Outside OFFLINE_ALLOW_NETWORKS: a link naming it is refused when it is added. */
 const METADATA_LINK = 'http://169.254.169.254/latest/meta-data/'
@@ -40,24 +42,28 @@ interface Origin {
  * A web server on 127.0.0.1 standing for the internet:
  * - `/slow/<name>`: FILE_BYTES bytes; the first part trickles in, the rest waits for `release()`;
  * - `/file/<name>`: FILE_BYTES bytes at once;
- * - `/to-private/<name>`: a redirect to 127.0.0.2, outside the allowed network.
+ * - `/to-private/<name>`: a redirect to 127.0.0.2, outside the allowed network;
+ * - `/turns-private/<name>`: FILE_BYTES bytes the first time (the preview), then that redirect.
  */
 async function startOrigin(body: Uint8Array): Promise<Origin> {
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
+  const seen = new Set<string>()
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://origin').pathname
-    if (path.startsWith('/to-private/')) {
+    const firstTime = !seen.has(path)
+    seen.add(path)
+    if (path.startsWith('/to-private/') || (path.startsWith('/turns-private/') && !firstTime)) {
       res.writeHead(302, { location: `http://127.0.0.2:${port}/file/secret.bin` }).end()
       return
     }
-    if (!path.startsWith('/slow/') && !path.startsWith('/file/')) {
+    if (!path.startsWith('/slow/') && !path.startsWith('/file/') && !path.startsWith('/turns-private/')) {
       res.writeHead(404).end()
       return
     }
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) })
     if (req.method === 'HEAD') return void res.end()
-    if (path.startsWith('/file/')) return void res.end(body)
+    if (!path.startsWith('/slow/')) return void res.end(body)
     let sent = 0
     const timer = setInterval(() => {
       const next = Math.min(FIRST_PART_BYTES, sent + TRICKLE_CHUNK_BYTES)
@@ -83,41 +89,6 @@ async function startOrigin(body: Uint8Array): Promise<Origin> {
   }
 }
 
-/**
- * Stand-in for `POST /drive/v1/resource/list` while the server does not serve it (it answers
- * the JSON not_found; see the `fails` test below). The request still goes to the server first;
- * only its 404 is replaced by what drive.md says the preview returns, every link "OK" with its
- * size unknown, so the rest of the flow (add, run, list, drive) meets the real server.
- */
-async function previewStandIn(page: Page): Promise<void> {
-  await page.route('**/drive/v1/resource/list', async (route: Route) => {
-    const response = await route.fetch()
-    if (response.status() !== 404) return route.fulfill({ response })
-    const { urls = '' } = route.request().postDataJSON() as { urls?: string }
-    const resources = urls
-      .split('\n')
-      .filter((url) => url !== '')
-      .map((url, index) => ({
-        kind: 'drive#resource',
-        id: String(index),
-        name: linkName(url),
-        file_size: '0',
-        file_count: 1,
-        meta: { url, icon_link: '', status: 'OK' },
-        is_dir: false,
-        dir: null,
-      }))
-    return route.fulfill({ json: { list: { resources } } })
-  })
-}
-
-/** The name a link's download gets: a magnet's `dn`, else the last part of the path, else the host. */
-function linkName(url: string): string {
-  if (url.startsWith('magnet:')) return new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('dn') ?? url
-  const parsed = new URL(url)
-  return decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '') || parsed.hostname
-}
-
 /** Signs in a guest from the login page and lands on the thunder page with its downloader loaded. */
 async function guestOnThunder(page: Page, { locale = 'en-US', t = en }: { locale?: string; t?: Texts } = {}): Promise<void> {
   const thunder = `${prefixOf(locale)}/thunder`
@@ -132,7 +103,8 @@ async function guestOnThunder(page: Page, { locale = 'en-US', t = en }: { locale
 async function previewLinks(page: Page, links: string[], t: Texts = en): Promise<void> {
   await page.getByLabel(t.drive.offline.form.linksLabel, { exact: true }).fill(links.join('\n'))
   await page.getByRole('button', { name: t.drive.offline.form.preview, exact: true }).click()
-  await expect.poll(() => page.getByTestId('preview-item').count()).toBe(links.length)
+  // The server asks each link's origin (or, for a magnet, starts aria2 and fetches the metadata from peers).
+  await expect.poll(() => page.getByTestId('preview-item').count(), { timeout: 20_000 }).toBe(links.length)
 }
 
 /** The "Add N downloads" button of the preview. */
@@ -151,7 +123,6 @@ describe('the thunder page', () => {
     const origin = await startOrigin(body)
     try {
       const { page } = await openPage()
-      await previewStandIn(page)
       await guestOnThunder(page)
       // The page counts today's downloads against the plan's limit.
       await expect.poll(() => page.getByTestId('offline-counts').textContent()).toMatch(/^Today: 0 of \d+ downloads/)
@@ -159,7 +130,9 @@ describe('the thunder page', () => {
       await previewLinks(page, [`${origin.url}/slow/holiday.bin`])
       const item = page.getByTestId('preview-item')
       expect(await item.getAttribute('data-name')).toBe('holiday.bin')
+      // The server read the origin's headers: the name and the size it announces.
       await item.getByText(en.drive.offline.preview.ready, { exact: true }).waitFor()
+      await item.getByText(formatBytes(FILE_BYTES, 'en-US'), { exact: true }).waitFor()
       expect(await page.getByTestId('target-folder').getByTestId('file-name').getAttribute('title')).toBe(DOWNLOAD_FOLDER_NAMES['en-US'])
       await addButton(page, 1).click()
       await toast(page, fill(en.drive.offline.added.one, { count: 1 }))
@@ -193,18 +166,19 @@ describe('the thunder page', () => {
     }
   })
 
-  // Torrent runs are not wired into offline tasks yet: run-offline-task.ts ends every non-HTTP
-  // task with offline_torrent_unavailable. Unskip once main runs magnets through aria2.
-  test.skip('a magnet served by a local swarm is added the same way and lands in the drive', async ({ openPage, server }) => {
+  test('a magnet served by a local swarm is added the same way and lands in the drive', async ({ openPage, server }) => {
     const swarm = await startLocalSwarm()
     try {
       const bytes = patternBytes(200 * 1024, 11)
       const torrent = await swarm.makeTorrent('swarm-song.flac', [{ path: ['swarm-song.flac'], bytes }], { single: true })
       await swarm.seed(torrent)
       const { page } = await openPage()
-      await previewStandIn(page)
       await guestOnThunder(page)
       await previewLinks(page, [torrent.magnet])
+      // The server fetched the torrent's metadata from the swarm: its name and size.
+      const item = page.getByTestId('preview-item')
+      expect(await item.getAttribute('data-name')).toBe('swarm-song.flac')
+      await item.getByText(formatBytes(bytes.length, 'en-US'), { exact: true }).waitFor()
       await addButton(page, 1).click()
       const row = taskRow(page, 'swarm-song.flac')
       await expect.poll(() => row.getAttribute('data-phase'), { timeout: 30_000 }).toBe('PHASE_TYPE_COMPLETE')
@@ -226,19 +200,19 @@ describe('the thunder page', () => {
     test(`a private address is refused with the catalogue's text (${locale})`, async ({ openPage }) => {
       const origin = await startOrigin(patternBytes(1024))
       try {
-        const { page, errors } = await openPage({ locale: browserLocale })
-        // The refused add is a 400 the browser logs.
-        errors.ignore(/status of 400 .*\/drive\/v1\/files/)
-        await previewStandIn(page)
-        await guestOnThunder(page, { locale, t })
+        const { page } = await openPage({ locale: browserLocale })
+          await guestOnThunder(page, { locale, t })
         const refused = ERROR_MESSAGES[locale as Locale].offline_url_refused
-        // One link names the address itself (refused when added), one redirects there (refused when it runs).
-        await previewLinks(page, [METADATA_LINK, `${origin.url}/to-private/report.pdf`], t)
-        await addButton(page, 2, t).click()
-        await toast(page, fill(t.drive.offline.addFailed, { name: 'meta-data', reason: refused }))
+        // The preview refuses a link that names the address and one that redirects there; a link
+        // fine when previewed that redirects there later is refused by the run.
+        const turning = `${origin.url}/turns-private/report.pdf`
+        await previewLinks(page, [METADATA_LINK, `${origin.url}/to-private/notes.txt`, turning], t)
+        const refusals = page.getByTestId('preview-item').filter({ has: page.getByTestId('preview-refusal') })
+        expect(await refusals.getByTestId('preview-refusal').allTextContents()).toEqual([refused, refused])
+        expect(await refusals.getByRole('checkbox').count()).toBe(0)
+        await page.getByTestId('preview-item').filter({ hasText: 'report.pdf' }).getByText(t.drive.offline.preview.ready, { exact: true }).waitFor()
+        await addButton(page, 1, t).click()
         await toast(page, fill(t.drive.offline.added.one, { count: 1 }))
-        // The refused link stays in the preview to edit; the other became a task.
-        await expect.poll(() => page.getByTestId('preview-item').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.name))).toEqual(['meta-data'])
         const row = taskRow(page, 'report.pdf')
         await expect.poll(() => row.getAttribute('data-phase'), { timeout: 15_000 }).toBe('PHASE_TYPE_ERROR')
         expect(await row.getByTestId('task-error').textContent()).toBe(refused)
@@ -254,7 +228,6 @@ describe('the thunder page', () => {
     const origin = await startOrigin(patternBytes(FILE_BYTES))
     try {
       const { page } = await openPage(PHONE)
-      await previewStandIn(page)
       await guestOnThunder(page)
       // How far anything sticks out to the right: the page's own scroll, and the downloader's
       // parts, which the hero section (overflow hidden) would clip rather than scroll.
@@ -290,27 +263,6 @@ describe('the thunder page', () => {
       expect(rowBox.x + rowBox.width).toBeLessThanOrEqual(375)
       await open.tap()
       await driveRow(page, longName).waitFor()
-    } finally {
-      await origin.close()
-    }
-  })
-
-  // The server does not serve the preview yet: POST /drive/v1/resource/list (drive.md, "Preview
-  // before adding") answers not_found, so the page says "The links could not be looked up" and
-  // nothing can be added. `fails` until it does; then drop `.fails` and previewStandIn.
-  test.fails('the server previews a link itself (POST /drive/v1/resource/list)', async ({ openPage }) => {
-    const origin = await startOrigin(patternBytes(FILE_BYTES))
-    try {
-      const { page, errors } = await openPage()
-      errors.ignore(/status of 404 .*\/drive\/v1\/resource\/list/)
-      await guestOnThunder(page)
-      await page.getByLabel(en.drive.offline.form.linksLabel, { exact: true }).fill(`${origin.url}/file/plain.bin`)
-      await page.getByRole('button', { name: en.drive.offline.form.preview, exact: true }).click()
-      const item = page.getByTestId('preview-item')
-      // The preview or the form's error ("The links could not be looked up. …"), whichever comes.
-      await item.or(page.getByTestId('add-download').getByRole('alert')).waitFor()
-      expect(await item.evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.name))).toEqual(['plain.bin'])
-      await item.getByText(formatBytes(FILE_BYTES, 'en-US'), { exact: true }).waitFor()
     } finally {
       await origin.close()
     }
