@@ -2,8 +2,8 @@
 // link served by a local origin, previews and adds it, watches its progress and opens the file
 // in the drive; a magnet from a local swarm does the same; a private address is refused with the
 // catalogue's text in two languages (in the preview when the link names the address or redirects
-// there, and at run time when
-// the link leads there later); and on a 375 px phone the form and the list fit and work.
+// there, on the task when a link turns to one after its preview); and on a 375 px phone the form
+// and the list fit and work.
 import { createServer, type Server } from 'node:http'
 import { DOWNLOAD_FOLDER_NAMES, ERROR_MESSAGES, type Locale } from '@cumulus/protocol'
 import type { Page } from 'playwright-core'
@@ -20,7 +20,7 @@ import { startLocalSwarm } from '../../../../test-support/torrent-swarm'
 // DHT or peer exchange: the server's aria2 finds the seeder through the local tracker only.
 const test = e2eTest({ env: { OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32', TORRENT_DHT: 'false', TORRENT_PEER_EXCHANGE: 'false' } })
 
-/** Outside OFFLINE_ALLOW_NETWORKS: a link naming it is refused when it is added. */
+/** Outside OFFLINE_ALLOW_NETWORKS (the cloud metadata service): a link naming it is refused at once. */
 const METADATA_LINK = 'http://169.254.169.254/latest/meta-data/'
 
 /** An odd size, so a wrong byte count would show. */
@@ -40,10 +40,10 @@ interface Origin {
 
 /**
  * A web server on 127.0.0.1 standing for the internet:
- * - `/slow/<name>`: FILE_BYTES bytes; the first part trickles in, the rest waits for `release()`;
- * - `/file/<name>`: FILE_BYTES bytes at once;
+ * - `/slow/<name>`: `body`; its first FIRST_PART_BYTES trickle in, the rest waits for `release()`;
+ * - `/file/<name>`: `body` at once;
  * - `/to-private/<name>`: a redirect to 127.0.0.2, outside the allowed network;
- * - `/turns-private/<name>`: FILE_BYTES bytes the first time (the preview), then that redirect.
+ * - `/turns-private/<name>`: `body` the first time (the preview), then that redirect.
  */
 async function startOrigin(body: Uint8Array): Promise<Origin> {
   let release!: () => void
