@@ -136,6 +136,14 @@ describe('the thunder page', () => {
       expect(await page.getByTestId('target-folder').getByTestId('file-name').getAttribute('title')).toBe(DOWNLOAD_FOLDER_NAMES['en-US'])
       await addButton(page, 1).click()
       await toast(page, fill(en.drive.offline.added.one, { count: 1 }))
+      // Regression: toasts were rendered inside the hero section (its own stacking context), so
+      // the step cards below it covered them. With the steps under the toast, it is on top.
+      const added = page.getByTestId('toast').first()
+      await page.locator('section[aria-labelledby="thunder-steps"] li').first().evaluate((card) => card.scrollIntoView({ block: 'end' }))
+      expect(await added.evaluate((node) => {
+        const box = node.getBoundingClientRect()
+        return node.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2))
+      })).toBe(true)
 
       // While the origin holds the rest back, the row shows a download part done.
       const row = taskRow(page, 'holiday.bin')
