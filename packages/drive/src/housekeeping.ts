@@ -26,13 +26,10 @@ export const DRIVE_HOUSEKEEPING_QUEUE = 'drive.housekeeping'
  * Registers the drive's job handlers on the runner: its housekeeping (unless turned off) and the
  * features' long-running work.
  */
-export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, options: { housekeeping: boolean; offlineDownloads?: boolean; offlineConcurrency?: number }): void {
+export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, options: { housekeeping: boolean; offlineDownloads?: boolean }): void {
   if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
   if (options.offlineDownloads !== false) {
     // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
-    runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: options.offlineConcurrency ?? OFFLINE_NODE_CONCURRENCY, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })
+    runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: deps.config.offlineWorkers, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })
   }
 }
-
-/** Offline downloads one node runs at once: network-bound, so more than the cores. */
-const OFFLINE_NODE_CONCURRENCY = 8

@@ -1,16 +1,16 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { randomBytes, randomInt } from 'node:crypto'
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
-import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEnvironment, type TestEnvironment } from '../../server/test/test-env.js'
 import { gcidOf } from '../src/blobs/gcid.js'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { maintainUploads } from '../src/features/uploads/cancel-upload.js'
+import { buildServerPackages, call, exited, killAll, signUp, startChild as startChildOn } from './child-server.js'
 import { OCTETS, TUS, pathOf, stagingFiles, storedBlobs } from './upload-kit.js'
+
+const startChild = () => startChildOn(childEnv, children)
 
 /*
  * A crash (SIGKILL) of the real server in the middle of an upload loses no committed file, leaves
@@ -19,68 +19,21 @@ import { OCTETS, TUS, pathOf, stagingFiles, storedBlobs } from './upload-kit.js'
  * dist (crash-server.mjs); the test builds them first, incrementally.
  */
 
-const root = fileURLToPath(new URL('../../../', import.meta.url))
-const serverScript = fileURLToPath(new URL('./crash-server.mjs', import.meta.url))
-
-interface Child {
-  process: ChildProcess
-  base: string
-}
-
 let environment: TestEnvironment
 let childEnv: Record<string, string>
 const children: ChildProcess[] = []
 
 beforeAll(async () => {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-  const build = spawnSync(process.execPath, [tsc, '--build', 'packages/server'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`the build the crash test runs failed:\n${build.stdout}${build.stderr}`)
+  buildServerPackages()
   // Sign-ups come from the child's loopback socket; trusting X-Forwarded-For gives each its own address for the per-IP limit.
   environment = await testEnvironment({ PUBLIC_URL: 'http://127.0.0.1:3000', CAPTCHA_MODE: 'off', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' })
   childEnv = { ...environment.env, PATH: process.env['PATH'] ?? '' }
 }, 120_000)
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  killAll(children)
   await environment?.cleanup()
 })
-
-function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, [serverScript], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr?.on('data', (chunk) => (err += chunk))
-    child.stdout?.on('data', (chunk) => {
-      out += chunk
-      const line = out.split('\n').find((l) => l.startsWith('{"port"'))
-      if (line) resolve({ process: child, base: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` })
-    })
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${err}`)))
-  })
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()))
-}
-
-async function call(base: string, method: string, path: string, options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: Uint8Array } = {}) {
-  const headers: Record<string, string> = { ...options.headers }
-  if (options.token) headers['authorization'] = `Bearer ${options.token}`
-  if (options.json !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${base}${path}`, { method, headers, ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : options.body ? { body: options.body as Uint8Array<ArrayBuffer> } : {}) })
-  const raw = Buffer.from(await response.arrayBuffer())
-  const isJson = (response.headers.get('content-type') ?? '').includes('json')
-  return { status: response.status, headers: response.headers, raw, body: isJson && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8') }
-}
-
-async function signUp(base: string): Promise<string> {
-  const forwardedFor = `127.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`
-  const reply = await call(base, 'POST', '/v1/auth/signup/anonymously', { json: { client_id: WEB_CLIENT_ID }, headers: { 'x-forwarded-for': forwardedFor } })
-  if (reply.status !== 200) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`)
-  return reply.body.access_token as string
-}
 
 async function create(base: string, token: string, name: string, size: number) {
   const reply = await call(base, 'POST', '/drive/v1/files', { token, json: { kind: 'drive#file', name, size: String(size), upload_type: 'UPLOAD_TYPE_RESUMABLE' } })

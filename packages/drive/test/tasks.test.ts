@@ -1,6 +1,8 @@
 import { ManualClock } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DriveErrors, GenericErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { hostileAddressUrl } from '../../../test-support/hostile-addresses.js'
 import { createOfflineTask } from '../src/features/offline/create-offline-task.js'
 import { makeFolder, namesIn, storeFile, usageOfToken, userIdOf } from './batch-fixtures.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
@@ -67,6 +69,20 @@ describe('offline downloads', () => {
       expect(reply.body.error, url).toBe(DriveErrors.offline_url_refused.reason)
     }
     // Nothing was added.
+    expect((await t.call('GET', '/drive/v1/tasks', { token })).body.tasks).toEqual([])
+  })
+
+  it('refuses every spelling of a non-public address, bare or wrapped in a thunder link (property)', async () => {
+    const token = await t.signUp()
+    const thunder = (inner: string) => `thunder://${Buffer.from(`AA${inner}ZZ`).toString('base64')}`
+    await fc.assert(
+      fc.asyncProperty(hostileAddressUrl, fc.boolean(), async (url, wrap) => {
+        const reply = await offline(token, wrap ? thunder(url) : url)
+        expect(reply.status, url).toBe(400)
+        expect([DriveErrors.offline_url_refused.reason, GenericErrors.invalid_argument.reason], url).toContain(reply.body.error)
+      }),
+      { numRuns: 150 },
+    )
     expect((await t.call('GET', '/drive/v1/tasks', { token })).body.tasks).toEqual([])
   })
 

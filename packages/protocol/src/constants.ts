@@ -96,6 +96,8 @@ export const DRIVE_DEFAULTS = Object.freeze({
   /** Offline downloads that run at once per account; more wait as PENDING until one ends. */
   offlineRunningTasksFree: 2,
   offlineRunningTasksVip: 10,
+  /** Offline downloads one server process runs at once: network-bound, so more than the cores. */
+  offlineWorkers: 8,
 } as const)
 /** The tus protocol version the upload endpoints speak. */
 export const TUS_VERSION = '1.0.0'

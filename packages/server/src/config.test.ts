@@ -57,6 +57,7 @@ describe('loadConfig defaults', () => {
         offlineTasksPerDay: { free: 10, vip: 1000 },
         offlineRunningTasks: { free: 2, vip: 10 },
         offlineAllowedNetworks: [],
+        offlineWorkers: 8,
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,
       },

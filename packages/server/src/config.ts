@@ -383,6 +383,7 @@ const envSchema = z.object({
   OFFLINE_RUNNING_TASKS_FREE: wholeNumber(1, 1000).optional(),
   OFFLINE_RUNNING_TASKS_VIP: wholeNumber(1, 1000).optional(),
   OFFLINE_ALLOW_NETWORKS: networkList.optional(),
+  OFFLINE_WORKERS: wholeNumber(1, 256).optional(),
   ARIA2C_PATH: z.string().min(1).optional(),
   TORRENT_DHT: flag.optional(),
   TORRENT_PEER_EXCHANGE: flag.optional(),
@@ -504,6 +505,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineTasksPerDay: { free: values.OFFLINE_TASKS_PER_DAY_FREE ?? DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: values.OFFLINE_TASKS_PER_DAY_VIP ?? DRIVE_DEFAULTS.offlineTasksPerDayVip },
       offlineRunningTasks: { free: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree, vip: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip },
       offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
+      offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
       torrent: {
         aria2cPath: values.ARIA2C_PATH ?? 'aria2c',
         workDir: join(dataDir, 'torrent'),

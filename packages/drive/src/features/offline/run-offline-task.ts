@@ -177,6 +177,7 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
   }
 
   await landFile(deps, task, { stagingPath, gcid: result.gcid, size: result.sizeBytes, name: work.name ?? result.fileName, sourceKey: source.sourceKey, locale: (work.locale ?? 'en-US') as Locale })
+  deps.logger.info({ task: task.id, bytes: result.sizeBytes, attempt: job.attempt }, 'offline download saved')
 }
 
 /**

@@ -140,6 +140,7 @@ export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: T
     const whole = meta.files.filter((f) => !f.padding).every((f) => download!.selectedIndexes.includes(f.index))
     await landTorrent(deps, task, { meta, files, sourceKey: whole ? `btih:${meta.infoHash}` : null, name: work.name ?? meta.name, locale: (work.locale ?? 'en-US') as Locale })
     await rm(dir, { recursive: true, force: true })
+    deps.logger.info({ task: task.id, infoHash: meta.infoHash, attempt: job.attempt }, 'offline download saved')
   } catch (err) {
     if (job.signal.aborted) {
       // Stopping keeps the data for the next run; a deleted task's data goes with it.
