@@ -13,7 +13,7 @@ type StepKey = 'account' | 'upload' | 'link' | 'unpack' | 'install'
 const STEPS: { key: StepKey; status: FeatureStatus; Illustration: ComponentType<{ label?: string; className?: string }> }[] = [
   { key: 'account', status: 'available', Illustration: AccountIllustration },
   { key: 'upload', status: 'available', Illustration: UploadIllustration },
-  { key: 'link', status: 'later', Illustration: LinkIllustration },
+  { key: 'link', status: 'available', Illustration: LinkIllustration },
   { key: 'unpack', status: 'later', Illustration: ArchiveIllustration },
   { key: 'install', status: 'available', Illustration: DevicesIllustration },
 ]

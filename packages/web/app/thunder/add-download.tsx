@@ -16,8 +16,10 @@ import { checkDownloadLink } from '../routes/thunder-link'
 import { useReasonText } from './reason-text'
 import { bytesOf, chosenFiles, hasTree, leavesOf, selectionState, toggled } from './resource-selection'
 
-/** The most links one add takes (one preview call, one create call each). */
+/** The most links one add takes (one create call each). */
 export const MAX_LINKS_PER_ADD = 50
+/** The most links the server previews in one call (the drive's PREVIEW_MAX_LINKS); more go in several calls. */
+export const PREVIEW_LINKS_PER_CALL = 20
 
 const TORRENT_ACCEPT = '.torrent,application/x-bittorrent'
 
@@ -153,7 +155,11 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
     try {
       const items: PreviewItem[] = []
       if (read.links.length > 0) {
-        const resources = await api.previewResources(read.links)
+        // One call after another, so the server's origins are not asked about 50 links at once.
+        const resources: DriveResource[] = []
+        for (let start = 0; start < read.links.length; start += PREVIEW_LINKS_PER_CALL) {
+          resources.push(...(await api.previewResources(read.links.slice(start, start + PREVIEW_LINKS_PER_CALL))))
+        }
         read.links.forEach((url, index) => {
           const resource = resources.find((r) => r.meta?.url === url) ?? resources[index]
           if (resource) items.push(itemOf(`link:${index}`, { kind: 'link', url }, resource))

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderPage } from '../../test/render'
 import { aFolder, aResource, aTask, driveError, FakeDriveApi } from '../drive/fake-drive-api'
 import { PENDING_DOWNLOAD_LINK_KEY } from '../routes/thunder-pending-link'
+import { PREVIEW_LINKS_PER_CALL } from './add-download'
 import { OfflineDownloads } from './offline-downloads'
 import { TASK_POLL_MS } from './use-offline-tasks'
 
@@ -98,6 +99,20 @@ describe('Adding downloads', () => {
     await pasteLinks('https://example.org/a.zip\nmailto:anna@example.org')
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
     expect(screen.getByRole('alert').textContent).toBe('Line 2: This kind of link is not supported. Use a web, FTP, magnet, eD2k or Thunder link.')
+  })
+
+  // Regression: the page took 50 links in one preview call, but the server previews at most 20
+  // a call and refused the whole call with invalid_argument.
+  it('previews more links than the server takes in one call in several calls, in order', async () => {
+    const api = new FakeDriveApi()
+    const links = Array.from({ length: 45 }, (_, i) => `https://example.org/part-${i + 1}.bin`)
+    show(api)
+    fireEvent.change(screen.getByLabelText('Download links'), { target: { value: links.join('\n') } })
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+    const preview = await screen.findByTestId('preview')
+    expect(api.callsOf('previewResources').map(([sent]) => (sent as string[]).length)).toEqual([PREVIEW_LINKS_PER_CALL, PREVIEW_LINKS_PER_CALL, 5])
+    expect(within(preview).getAllByTestId('preview-item').map((item) => item.dataset.name)).toEqual(links.map((link) => link.split('/').pop()))
+    expect(screen.getByRole('button', { name: 'Add 45 downloads' })).toBeDefined()
   })
 
   it('shows a refused link’s reason in the page’s language and offers nothing to add', async () => {

@@ -1,5 +1,6 @@
 import { type OfflineQuotas, offlineQuotasOf } from '@cumulus/sdk'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
 import type { DriveApi } from '../drive/drive-api'
 import { Toasts, useToasts } from '../drive/toasts'
 import { findPendingLink, forgetPendingLink } from '../routes/thunder-pending-link'
@@ -52,11 +53,15 @@ export function OfflineDownloads({ api }: { api: DriveApi }) {
     counts.refresh()
   }
 
+  // grid-cols-1 is minmax(0, 1fr): an implicit column would be as wide as the longest name on
+  // one line (a file name cannot wrap), pushing the Add button past a phone's screen.
   return (
-    <div className="grid gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
+    <div className="grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
       <AddDownload api={api} initialLink={pendingLink} onAdded={onAdded} notify={notify} />
       <TaskList api={api} list={list} quotas={counts.quotas} notify={notify} onCountsChanged={counts.refresh} />
-      <Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} />
+      {/* In <body>: the page's hero section is its own stacking context (isolate), so toasts
+          rendered inside it lay under the next sections' cards whatever their z-index. */}
+      {createPortal(<Toasts toasts={toasts.toasts} onDismiss={toasts.dismiss} />, document.body)}
     </div>
   )
 }

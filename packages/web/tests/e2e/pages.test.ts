@@ -51,6 +51,20 @@ describe('the drive, as a signed-out visitor meets it', () => {
     expect(await page.locator('#step-upload').getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
   })
 
+  // Regression: with offline downloads working, the guide still said links were only kept
+  // "until cloud download arrives", and the guide's link step and the home's download card were
+  // marked as coming later.
+  test('cloud download is described and marked as available on the guide and the home page', async ({ openPage }) => {
+    const { page } = await openPage()
+    await page.goto('/newbie/guide')
+    const step = page.locator('#step-link')
+    await step.getByText(en.pages.guide.link.body, { exact: true }).waitFor()
+    expect(await step.getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
+    await page.goto('/')
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: en.pages.home.features.download.title, exact: true }) })
+    expect(await card.getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
+  })
+
   test("the header's Drive link leads a signed-out visitor to sign in, and the neutral header turns into Sign in", async ({ openPage }) => {
     const { page } = await openPage()
     await page.goto('/about')

@@ -45,7 +45,7 @@ export default {
       signIn: 'Sign in to get started',
       guide: 'Read the guide',
       illustration: 'A Cumulus drive window with folders, a video, a photo and an archive, while a download lands from the cloud',
-      today: 'Available today: accounts, sign-in, VIP membership and your drive, where you upload, preview and organise your files. Cloud download, archives and search arrive in the coming releases.',
+      today: 'Available today: accounts, sign-in, VIP membership, your drive, where you upload, preview and organise your files, and cloud download, which fetches links straight into it. Archives and search arrive in the coming releases.',
       openDrive: 'Open my drive',
     },
     features: {
@@ -150,7 +150,7 @@ export default {
     product: {
       heading: 'The product',
       body: 'Keep your files, download links straight into your cloud, unpack archives without downloading them and find anything by name, from a browser, your desktop or your phone, in English, Indonesian, Korean, Malay and Chinese.',
-      today: 'Today Cumulus runs accounts, sign-in, VIP membership and the drive: upload files and whole folders, preview them, and move, star, trash and restore them. Cloud download, archives and search arrive in the coming releases.',
+      today: 'Today Cumulus runs accounts, sign-in, VIP membership, the drive (upload files and whole folders, preview them, and move, star, trash and restore them) and cloud download, which fetches the links you add into your drive even while your devices are off. Archives and search arrive in the coming releases.',
       openDrive: 'Open my drive',
     },
     selfHost: {
@@ -196,7 +196,7 @@ export default {
     },
     link: {
       title: 'Add a download link',
-      body: 'On the cloud download page, paste a web, FTP, magnet, eD2k or Thunder link and your server downloads the file into your drive. You can paste a link already: it is kept on your device until cloud download arrives.',
+      body: 'On the cloud download page, paste a web, FTP, magnet, eD2k or Thunder link and your server downloads the file into your drive. Preview what each link holds, choose the folder it lands in and follow its progress in your downloads list; a link you paste before signing in waits in the box for you.',
       action: 'Open cloud download',
     },
     unpack: {

@@ -47,7 +47,7 @@ export default {
       signIn: 'Masuk untuk memulai',
       guide: 'Baca panduan',
       illustration: 'Jendela drive Cumulus berisi folder, video, foto, dan arsip, sementara sebuah unduhan turun dari cloud',
-      today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, dan drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file. Unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',
+      today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file, serta unduhan cloud, yang mengambil tautan langsung ke drive Anda. Arsip dan pencarian hadir di rilis-rilis berikutnya.',
       openDrive: 'Buka drive saya',
     },
     features: {
@@ -152,7 +152,7 @@ export default {
     product: {
       heading: 'Produknya',
       body: 'Simpan file, unduh tautan langsung ke cloud, ekstrak arsip tanpa mengunduhnya, dan temukan apa pun berdasarkan nama, dari browser, desktop, atau ponsel, dalam bahasa Inggris, Indonesia, Korea, Melayu, dan Tionghoa.',
-      today: 'Saat ini Cumulus menjalankan akun, masuk, keanggotaan VIP, dan drive: unggah file dan seluruh folder, lihat pratinjaunya, lalu pindahkan, beri bintang, buang ke sampah, dan pulihkan. Unduhan cloud, arsip, dan pencarian hadir di rilis-rilis berikutnya.',
+      today: 'Saat ini Cumulus menjalankan akun, masuk, keanggotaan VIP, drive (unggah file dan seluruh folder, lihat pratinjaunya, lalu pindahkan, beri bintang, buang ke sampah, dan pulihkan), serta unduhan cloud, yang mengunduh tautan yang Anda tambahkan ke drive Anda bahkan saat perangkat Anda mati. Arsip dan pencarian hadir di rilis-rilis berikutnya.',
       openDrive: 'Buka drive saya',
     },
     selfHost: {
@@ -198,7 +198,7 @@ export default {
     },
     link: {
       title: 'Tambahkan tautan unduhan',
-      body: 'Di halaman unduhan cloud, tempel tautan web, FTP, magnet, eD2k, atau Thunder dan server Anda mengunduh filenya ke drive Anda. Anda sudah bisa menempel tautan: tautan disimpan di perangkat Anda sampai unduhan cloud hadir.',
+      body: 'Di halaman unduhan cloud, tempel tautan web, FTP, magnet, eD2k, atau Thunder dan server Anda mengunduh filenya ke drive Anda. Lihat pratinjau isi setiap tautan, pilih folder tujuannya, dan pantau kemajuannya di daftar unduhan; tautan yang Anda tempel sebelum masuk tetap menunggu di kotak.',
       action: 'Buka unduhan cloud',
     },
     unpack: {

@@ -47,7 +47,7 @@ export default {
       signIn: 'Log masuk untuk bermula',
       guide: 'Baca panduan',
       illustration: 'Tetingkap pemacu Cumulus dengan folder, video, foto dan arkib, sambil satu muat turun tiba dari awan',
-      today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP dan pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda. Muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
+      today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP, pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda, serta muat turun awan, yang mengambil pautan terus ke dalam pemacu anda. Arkib dan carian akan tiba dalam keluaran akan datang.',
       openDrive: 'Buka pemacu saya',
     },
     features: {
@@ -152,7 +152,7 @@ export default {
     product: {
       heading: 'Produk',
       body: 'Simpan fail anda, muat turun pautan terus ke awan, nyahmampat arkib tanpa memuat turunnya dan cari apa sahaja mengikut nama, dari pelayar, desktop atau telefon anda, dalam bahasa Inggeris, Indonesia, Korea, Melayu dan Cina.',
-      today: 'Hari ini Cumulus menjalankan akaun, log masuk, keahlian VIP dan pemacu: muat naik fail dan seluruh folder, pratontonnya, dan alihkan, bintangkan, buang ke sampah serta pulihkannya. Muat turun awan, arkib dan carian akan tiba dalam keluaran akan datang.',
+      today: 'Hari ini Cumulus menjalankan akaun, log masuk, keahlian VIP, pemacu (muat naik fail dan seluruh folder, pratontonnya, dan alihkan, bintangkan, buang ke sampah serta pulihkannya) dan muat turun awan, yang memuat turun pautan yang anda tambah ke dalam pemacu anda walaupun peranti anda dimatikan. Arkib dan carian akan tiba dalam keluaran akan datang.',
       openDrive: 'Buka pemacu saya',
     },
     selfHost: {
@@ -198,7 +198,7 @@ export default {
     },
     link: {
       title: 'Tambah pautan muat turun',
-      body: 'Pada halaman muat turun awan, tampal pautan web, FTP, magnet, eD2k atau Thunder dan pelayan anda memuat turun fail ke dalam pemacu anda. Anda sudah boleh menampal pautan: ia disimpan pada peranti anda sehingga muat turun awan tiba.',
+      body: 'Pada halaman muat turun awan, tampal pautan web, FTP, magnet, eD2k atau Thunder dan pelayan anda memuat turun fail ke dalam pemacu anda. Pratonton kandungan setiap pautan, pilih folder destinasinya dan ikuti kemajuannya dalam senarai muat turun; pautan yang anda tampal sebelum log masuk menunggu anda di dalam kotak.',
       action: 'Buka muat turun awan',
     },
     unpack: {
