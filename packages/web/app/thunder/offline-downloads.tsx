@@ -1,31 +1,18 @@
 import { type OfflineQuotas, offlineQuotasOf } from '@cumulus/sdk'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { DriveApi } from '../drive/drive-api'
+import { useQuota } from '../drive/quota-bar'
 import { Toasts, useToasts } from '../drive/toasts'
 import { findPendingLink, forgetPendingLink } from '../routes/thunder-pending-link'
 import { AddDownload, type AddResult } from './add-download'
 import { TaskList } from './task-list'
 import { useOfflineTasks } from './use-offline-tasks'
 
-/** The plan's offline counts from `about`, read again after each change that moves them. */
+/** The plan's offline counts from `about` (the drive's quota hook), read again after each change that moves them. */
 function useOfflineQuotas(api: DriveApi): { quotas: OfflineQuotas | null; refresh(): void } {
-  const [quotas, setQuotas] = useState<OfflineQuotas | null>(null)
-  const live = useRef(true)
-  const refresh = useCallback(() => {
-    api.about().then(
-      (about) => live.current && setQuotas(offlineQuotasOf(about)),
-      // The counts are a hint; the add call itself refuses past the limit.
-      () => undefined,
-    )
-  }, [api])
-  useEffect(() => {
-    live.current = true
-    refresh()
-    return () => {
-      live.current = false
-    }
-  }, [refresh])
+  const { about, refresh } = useQuota(api)
+  const quotas = useMemo(() => (about ? offlineQuotasOf(about) : null), [about])
   return { quotas, refresh }
 }
 
