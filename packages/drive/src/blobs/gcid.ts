@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 
 /**
  * The GCID of drive.md: SHA-1 over the concatenation of the raw SHA-1 digests of fixed-size
@@ -57,4 +58,14 @@ export class GcidHasher {
 
 export function gcidOf(content: Uint8Array): string {
   return new GcidHasher(content.byteLength).update(content).digest()
+}
+
+/** Large reads: hashing a multi-gigabyte file in 64 KiB steps costs far more system calls. */
+const HASH_READ_BYTES = 4 * 1024 * 1024
+
+/** The GCID of a file on disk that is `sizeBytes` long (a staging file, a torrent's file). */
+export async function gcidOfFile(path: string, sizeBytes: number): Promise<string> {
+  const hasher = new GcidHasher(sizeBytes)
+  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) hasher.update(chunk as Buffer)
+  return hasher.digest()
 }

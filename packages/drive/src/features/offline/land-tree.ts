@@ -1,7 +1,9 @@
-import { FOLDER_KIND } from '@cumulus/protocol'
+import { FOLDER_KIND, type Locale } from '@cumulus/protocol'
 import type { Kysely } from 'kysely'
-import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { insertItem } from '../../domain/index.js'
+import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import { type OfflineWork, addBlobRef, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, workOf } from '../../domain/index.js'
+import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { sanitizeName } from './offline-url.js'
 
 /** A file a download gave: its path inside the download (one element for a lone file), size and blob. */
@@ -51,4 +53,52 @@ export async function insertDownloadTree(trx: Kysely<DriveDatabase>, input: { us
     created.push(await insertItem(trx, { userId, parentId: parent, name: sanitizeName(file.path[file.path.length - 1]!), kind: 'drive#file', size: file.size, gcid: file.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs }))
   }
   return { top, created }
+}
+
+/**
+ * Lands a finished download whose content is already stored as blobs (announced, then adopted):
+ * one transaction reserves the space, inserts the file or tree into the task's folder (or the
+ * download folder when that one went away), takes the blob references, completes the task and,
+ * with a `sourceKey`, remembers the source for instant completion. A crash before it leaves
+ * unreferenced blobs, which a rerun claims (the same GCIDs) or the collector deletes. Does
+ * nothing when the task was deleted or completed meanwhile. Rejects file_space_not_enough when
+ * the content no longer fits.
+ */
+export async function landDownload(deps: DriveDeps, task: TasksTable, input: { name: string; files: readonly LandedFile[]; oneFile: boolean; sourceKey: string | null; locale: Locale }): Promise<void> {
+  const work = workOf(task)
+  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  const total = input.files.reduce((sum, f) => sum + f.size, 0)
+  const counts = new Map<string, { count: number; size: number }>()
+  for (const f of input.files) counts.set(f.gcid, { count: (counts.get(f.gcid)?.count ?? 0) + 1, size: f.size })
+  const files = input.oneFile ? [{ ...input.files[0]!, path: [input.name] }] : input.files
+  const nowMs = deps.clock.nowMs()
+  await retryOnNameRace(() =>
+    deps.db.transaction().execute(async (trx) => {
+      await lockUserTree(trx, task.user_id)
+      const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
+      if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
+      await reserveSpace(trx, task.user_id, total, limit)
+      const params = JSON.parse(current.params) as Record<string, string>
+      const parentId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
+      const { top } = await insertDownloadTree(trx, { userId: task.user_id, parentId, name: input.name, files, oneFile: input.oneFile, nowMs })
+      for (const [gcid, { count, size }] of counts) {
+        if (!(await addBlobRef(trx, gcid, count, nowMs, size))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
+      }
+      await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [top])
+      const reference: OfflineWork['reference'] = { kind: top.kind, id: top.id, name: top.name, size: String(total), mime_type: top.mime_type }
+      await trx
+        .updateTable('drive_tasks')
+        .set({
+          phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: SAVED_MESSAGE, file_id: top.id, file_name: top.name, file_size: total,
+          params: JSON.stringify({ ...params, parent_id: parentId, predict_speed: '0' }), work: JSON.stringify({ ...workOf(current), resume: null, reference }), updated_at: nowMs,
+        })
+        .where('id', '=', task.id)
+        .execute()
+      if (input.sourceKey) {
+        // Recorded under the name before any clash suffix, so that adding it again lands the same way.
+        const record = { source_key: input.sourceKey, name: input.name, files: JSON.stringify(files), completed_at: nowMs }
+        await trx.insertInto('drive_offline_sources').values(record).onConflict((oc) => oc.column('source_key').doUpdateSet({ name: record.name, files: record.files, completed_at: nowMs })).execute()
+      }
+    }),
+  )
 }

@@ -5,24 +5,17 @@ import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/job
 import type { TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
-  type OfflineWork,
-  addBlobRef,
   announceBlob,
-  insertItem,
-  liveFolder,
   lockUserTree,
   offlineStagingPath,
-  recordEvents,
   removeOfflineStaging,
-  reserveSpace,
-  retryOnNameRace,
   usageOf,
   workOf,
 } from '../../domain/index.js'
-import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { type DownloadProgress, type HttpDownloadDeps, type HttpResumeState, downloadHttp, readResumeState } from './http/http-download.js'
 import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './http/errors.js'
 import { offlineSource } from './offline-url.js'
+import { landDownload } from './land-tree.js'
 import { runTorrent } from './run-torrent.js'
 import { addressPolicyOf } from './source-policy.js'
 
@@ -182,46 +175,13 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
 
 /**
  * Puts a downloaded file into the drive: the staging file becomes a blob (a rename on local disk),
- * then one transaction reserves the space, inserts the file into the task's folder (or the
- * download folder when that one was deleted meanwhile), takes the blob reference, completes the
- * task and remembers the source for instant completion. A crash between the two leaves an
- * unreferenced blob, which a rerun claims (the same GCID) or the collector deletes.
+ * then landDownload's one transaction makes it a file of the task's folder.
  */
 async function landFile(deps: DriveDeps, task: TasksTable, input: { stagingPath: string; gcid: string; size: number; name: string; sourceKey: string; locale: Locale }): Promise<void> {
-  const nowMs = deps.clock.nowMs()
-  await announceBlob(deps.db, input.gcid, input.size, nowMs)
+  await announceBlob(deps.db, input.gcid, input.size, deps.clock.nowMs())
   await deps.blobs.adopt(input.stagingPath, input.size, input.gcid)
-  const work = workOf(task)
-  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
   try {
-    await retryOnNameRace(() =>
-      deps.db.transaction().execute(async (trx) => {
-        await lockUserTree(trx, task.user_id)
-        const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
-        // Deleted while downloading: the blob stays unreferenced and is collected.
-        if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
-        await reserveSpace(trx, task.user_id, input.size, limit)
-        const params = paramsOf(current)
-        const folderId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
-        const file = await insertItem(trx, { userId: task.user_id, parentId: folderId, name: input.name, kind: 'drive#file', size: input.size, gcid: input.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })
-        if (!(await addBlobRef(trx, input.gcid, 1, nowMs, input.size))) throw new Error(`blob ${input.gcid} was announced but cannot take a reference`)
-        await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [file])
-        const reference: OfflineWork['reference'] = { kind: file.kind, id: file.id, name: file.name, size: String(file.size), mime_type: file.mime_type }
-        await trx
-          .updateTable('drive_tasks')
-          .set({
-            phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: SAVED_MESSAGE, file_id: file.id, file_name: file.name, file_size: input.size,
-            params: JSON.stringify({ ...params, parent_id: folderId, predict_speed: '0' }), work: JSON.stringify({ ...workOf(current), resume: null, reference }), updated_at: nowMs,
-          })
-          .where('id', '=', task.id)
-          .execute()
-        await trx
-          .insertInto('drive_offline_sources')
-          .values({ source_key: input.sourceKey, name: input.name, files: JSON.stringify([{ path: [input.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs })
-          .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: input.name, files: JSON.stringify([{ path: [input.name], size: input.size, gcid: input.gcid }]), completed_at: nowMs }))
-          .execute()
-      }),
-    )
+    await landDownload(deps, task, { name: input.name, files: [{ path: [input.name], size: input.size, gcid: input.gcid }], oneFile: true, sourceKey: input.sourceKey, locale: input.locale })
   } catch (err) {
     if (err instanceof AppError && err.entry === DriveErrors.file_space_not_enough) {
       await failTask(deps, task, DriveErrors.file_space_not_enough.reason, err.message)

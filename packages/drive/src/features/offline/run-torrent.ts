@@ -3,25 +3,17 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
-import { GcidHasher } from '../../blobs/gcid.js'
+import { gcidOfFile } from '../../blobs/gcid.js'
 import type { TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
-  type OfflineWork,
-  addBlobRef,
   announceBlob,
-  liveFolder,
-  lockUserTree,
   offlineStagingPath,
-  recordEvents,
   removeOfflineStaging,
-  reserveSpace,
-  retryOnNameRace,
   usageOf,
   workOf,
 } from '../../domain/index.js'
-import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
-import { insertDownloadTree } from './land-tree.js'
+import { landDownload } from './land-tree.js'
 import { addressPolicyOf } from './source-policy.js'
 import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
 
@@ -31,7 +23,6 @@ const PROGRESS_POLL_MS = 500
 export const MAGNET_METADATA_TIMEOUT_MS = 90_000
 /** The torrent file a run keeps beside its data, so a restart never fetches the metadata again. */
 const KEPT_TORRENT = '.cumulus-source.torrent'
-const HASH_READ_BYTES = 4 * 1024 * 1024
 
 export interface TorrentRunInput {
   task: TasksTable
@@ -64,13 +55,6 @@ export function publicTrackersOnly(magnet: string, allowedNetworks: readonly str
     kept.append(key, value)
   }
   return `magnet:?${kept.toString()}`
-}
-
-async function gcidOfFile(path: string, sizeBytes: number): Promise<string> {
-  const hasher = new GcidHasher(sizeBytes)
-  const { createReadStream } = await import('node:fs')
-  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) hasher.update(chunk as Buffer)
-  return hasher.digest()
 }
 
 /** The catalogue reason a torrent failure gives its task, and whether another run may succeed. */
@@ -195,48 +179,6 @@ async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: Tor
     await deps.blobs.adopt(file.localPath, size, gcid)
     stored.push({ file, gcid })
   }
-  const work = workOf(task)
-  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
-  const total = stored.reduce((sum, s) => sum + s.file.sizeBytes, 0)
-  const nowMs = deps.clock.nowMs()
-  try {
-    await retryOnNameRace(() =>
-      deps.db.transaction().execute(async (trx) => {
-        await lockUserTree(trx, task.user_id)
-        const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
-        if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
-        await reserveSpace(trx, task.user_id, total, limit)
-        const params = JSON.parse(current.params) as Record<string, string>
-        const parentId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
-        const landed = stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid }))
-        const single = !input.meta.multiFile && landed.length === 1
-        const { top } = await insertDownloadTree(trx, { userId: task.user_id, parentId, name: input.name, files: single ? [{ ...landed[0]!, path: [input.name] }] : landed, oneFile: single, nowMs })
-        for (const { gcid, file } of stored) {
-          if (!(await addBlobRef(trx, gcid, 1, nowMs, file.sizeBytes))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
-        }
-        await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [top])
-        const reference: OfflineWork['reference'] = { kind: top.kind, id: top.id, name: top.name, size: String(single ? top.size : total), mime_type: top.mime_type }
-        await trx
-          .updateTable('drive_tasks')
-          .set({
-            phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: SAVED_MESSAGE, file_id: top.id, file_name: top.name, file_size: total,
-            params: JSON.stringify({ ...params, parent_id: parentId, predict_speed: '0' }), work: JSON.stringify({ ...workOf(current), reference }), updated_at: nowMs,
-          })
-          .where('id', '=', task.id)
-          .execute()
-        if (input.sourceKey) {
-          // A lone file is recorded under the torrent's name, so that adding it again lands it as that file.
-          const record = JSON.stringify(single ? [{ ...landed[0]!, path: [input.name] }] : landed)
-          await trx
-            .insertInto('drive_offline_sources')
-            .values({ source_key: input.sourceKey, name: input.name, files: record, completed_at: nowMs })
-            .onConflict((oc) => oc.column('source_key').doUpdateSet({ name: input.name, files: record, completed_at: nowMs }))
-            .execute()
-        }
-      }),
-    )
-  } catch (err) {
-    if (err instanceof AppError && err.entry === DriveErrors.file_space_not_enough) throw new AppError(DriveErrors.file_space_not_enough, { description: err.message })
-    throw err
-  }
+  const landed = stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid }))
+  await landDownload(deps, task, { name: input.name, files: landed, oneFile: !input.meta.multiFile && landed.length === 1, sourceKey: input.sourceKey, locale: input.locale })
 }

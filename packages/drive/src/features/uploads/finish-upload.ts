@@ -1,11 +1,7 @@
-import { createReadStream } from 'node:fs'
-import { GcidHasher } from '../../blobs/gcid.js'
+import { gcidOfFile } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { addBlobRef, announceBlob, recordEvents, stagingOf } from '../../domain/index.js'
-
-/** Large reads: hashing a multi-gigabyte staging file in 64 KiB steps costs far more system calls. */
-const HASH_READ_BYTES = 4 * 1024 * 1024
 
 /** The upload's bytes are not all there (or are gone without a recorded blob): nothing to finish. */
 export class UploadNotFinishable extends Error {
@@ -16,12 +12,6 @@ export class UploadNotFinishable extends Error {
     super(`upload ${uploadId} cannot be finished: ${reason}`)
     this.name = 'UploadNotFinishable'
   }
-}
-
-export async function gcidOfFile(path: string, sizeBytes: number): Promise<string> {
-  const hasher = new GcidHasher(sizeBytes)
-  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) hasher.update(chunk as Buffer)
-  return hasher.digest()
 }
 
 export interface FinishedUpload {
