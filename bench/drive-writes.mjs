@@ -43,7 +43,7 @@
 // BENCH_LOG_LEVEL (warn).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 import { nameColumns } from '@cumulus/drive'
@@ -51,7 +51,7 @@ import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { commonSettings, createBenchSchema, fmtCpu, freePort, withPg, formatTable, machineCpu, pct, runLoad as runLoadRaw, runLoops as runLoopsRaw, systemBusy, withCpuAccounting, writeResults } from './lib/harness.mjs'
+import { commonSettings, createBenchSchema, fmtCpu, freePort, withPg, formatTable, machineCpu, machineEnvironment, pct, runLoad as runLoadRaw, runLoops as runLoopsRaw, withCpuAccounting, writeResults } from './lib/harness.mjs'
 
 const CPU_COUNT = availableParallelism()
 const runLoad = (spec) => withCpuAccounting(() => runLoadRaw(spec), CPU_COUNT)
@@ -602,13 +602,7 @@ export async function main() {
   const s = settings()
   const log = (line) => process.stderr.write(`${line}\n`)
   const started = Date.now()
-  const environment = {
-    node: process.version,
-    cpus: CPU_COUNT,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
-    cpuBusyBeforeStart: await systemBusy(CPU_COUNT),
-  }
+  const environment = await machineEnvironment(CPU_COUNT)
   log(`drive-writes bench: ${s.backends.join(' + ')}, folders of ${s.folderSizes.join(', ')}, ${s.connections} connections, ${s.warmupSeconds}s warm-up + ${s.seconds}s per measurement`)
   const backends = []
   for (const kind of s.backends) backends.push(await benchBackend(kind, s, log))

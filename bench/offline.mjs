@@ -41,7 +41,7 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
@@ -52,7 +52,7 @@ import { PgBossJobStore, SqliteJobStore, StoreJobRunner, migrateJobs } from '@cu
 import { WEB_CLIENT_ID } from '@cumulus/protocol'
 import { buildServer, loadConfig } from '@cumulus/server'
 import { pino } from 'pino'
-import { BENCH_DIR, createBenchSchema, freePort, pct, systemBusy, withPg, writeResults } from './lib/harness.mjs'
+import { BENCH_DIR, createBenchSchema, freePort, machineEnvironment, pct, withPg, writeResults } from './lib/harness.mjs'
 import { contentChunks } from './lib/offline-origin.mjs'
 
 const CPU_COUNT = availableParallelism()
@@ -701,13 +701,7 @@ export async function main() {
   const s = settings()
   const log = (line) => process.stderr.write(`${line}\n`)
   const started = Date.now()
-  const environment = {
-    node: process.version,
-    cpus: CPU_COUNT,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
-    cpuBusyBeforeStart: await systemBusy(CPU_COUNT),
-  }
+  const environment = await machineEnvironment(CPU_COUNT)
   log(`offline bench: ${[...s.only].join(', ')}; busy before start ${pct(environment.cpuBusyBeforeStart)}`)
   const parts = {}
   if (s.only.has('http')) parts.http = await benchHttp(s, log)

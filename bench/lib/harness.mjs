@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createServer as createNetServer } from 'node:net'
+import { cpus, loadavg } from 'node:os'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -189,6 +190,17 @@ export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '-
 export const fmtCpu = (ms) => (ms === null || ms === undefined ? '-' : ms.toFixed(ms >= 10 ? 1 : 3))
 
 /** A free port on 127.0.0.1, so PUBLIC_URL can name the port the server then listens on. */
+/** The machine a run measured on, and how busy it was when the run started (bench results keep it). */
+export async function machineEnvironment(cpuCount) {
+  return {
+    node: process.version,
+    cpus: cpuCount,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
+    cpuBusyBeforeStart: await systemBusy(cpuCount),
+  }
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createNetServer()
