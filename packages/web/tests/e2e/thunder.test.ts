@@ -201,6 +201,39 @@ describe('the thunder page', () => {
     }
   })
 
+  test('a .torrent file chosen on the page is uploaded, previewed as a tree, and only the picked files land in a folder named after it', async ({ openPage, server }) => {
+    const swarm = await startLocalSwarm()
+    try {
+      const song = patternBytes(150 * 1024, 21)
+      const cover = patternBytes(20 * 1024, 22)
+      const torrent = await swarm.makeTorrent('Album', [
+        { path: ['song.flac'], bytes: song },
+        { path: ['cover.jpg'], bytes: cover },
+      ])
+      await swarm.seed(torrent)
+      const { page } = await openPage()
+      await guestOnThunder(page)
+      await page.getByTestId('torrent-input').setInputFiles({ name: 'Album.torrent', mimeType: 'application/x-bittorrent', buffer: Buffer.from(torrent.torrentFile) })
+      await page.getByTestId('torrent-chosen').waitFor()
+      await page.getByRole('button', { name: en.drive.offline.form.preview, exact: true }).click()
+      // The .torrent went into the drive and the server read its tree: pick the song only.
+      const item = page.getByTestId('preview-item')
+      await item.waitFor({ timeout: 20_000 })
+      expect(await item.getAttribute('data-name')).toBe('Album')
+      await item.locator('label', { hasText: 'cover.jpg' }).locator('input[type=checkbox]').uncheck()
+      await addButton(page, 1).click()
+      const row = taskRow(page, 'Album')
+      await expect.poll(() => row.getAttribute('data-phase'), { timeout: 30_000 }).toBe('PHASE_TYPE_COMPLETE')
+      expect(await row.getByTestId('task-size').textContent()).toBe(formatBytes(song.length, 'en-US'))
+      const { db } = server.server.drive
+      const folder = await db.selectFrom('drive_files').select('id').where('name', '=', 'Album').where('kind', '=', 'drive#folder').executeTakeFirstOrThrow()
+      const inside = await db.selectFrom('drive_files').select(['name', 'size']).where('parent_id', '=', folder.id).execute()
+      expect(inside).toEqual([{ name: 'song.flac', size: song.length }])
+    } finally {
+      await swarm.close()
+    }
+  })
+
   for (const [locale, t, browserLocale] of [
     ['en-US', en, 'en-US'],
     ['ko', ko, 'ko-KR'],
