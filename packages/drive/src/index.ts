@@ -11,7 +11,7 @@ export { GCID_MAX_BLOCK_BYTES, GCID_MIN_BLOCK_BYTES, GcidHasher, gcidBlockSize, 
 export { LocalDiskBlobStore } from './blobs/local-disk-blob-store.js'
 export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink, verifyLink } from './domain/signed-link.js'
 export { openBlobStore } from './blobs/open-blob-store.js'
-export { S3BlobStore, type S3BlobStoreOptions } from './blobs/s3-blob-store.js'
+export type { S3BlobStoreOptions } from './blobs/s3-blob-store.js'
 export { DEFAULT_S3_REGION, type LocalStorageConfig, parseStorageUrl, redactStorageUrl, type S3StorageConfig, type StorageConfig } from './blobs/storage-url.js'
 export { DRIVE_SUBSCRIBER, driveAccountSubscriber, eraseDriveAccount, type ErasedDriveAccount } from './features/accounts/account-events.js'
 export { parseAllowedRanges } from './features/offline/http/address-policy.js'

@@ -28,7 +28,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
   return {
     config: config.drive,
     db: input.db,
-    blobs: openBlobStore(config.storage, config.dataDir),
+    blobs: await openBlobStore(config.storage, config.dataDir),
     clock: input.clock,
     linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
     logger: input.logger.child({ service: 'drive' }),

@@ -122,7 +122,7 @@ describe('openBlobStore with an s3:// URL', () => {
   const urlFor = (userinfo: string) => `s3://${userinfo}@${server.bucket}/opened/${randomUUID()}?endpoint=${encodeURIComponent(server.endpoint)}&region=us-east-1`
 
   it('signs with the credentials in the URL and stores under its prefix', async () => {
-    const store = openBlobStore(parseStorageUrl(urlFor('S3RVER:S3RVER')), tempDir())
+    const store = await openBlobStore(parseStorageUrl(urlFor('S3RVER:S3RVER')), tempDir())
     expect(store).toBeInstanceOf(S3BlobStore)
     stores.push(store as S3BlobStore)
     const { gcid } = await store.put(Readable.from([Buffer.from('via url')]), 7)
@@ -133,7 +133,7 @@ describe('openBlobStore with an s3:// URL', () => {
     // Regression: the SDK annotates the credentials object it is given; the server's frozen config made every request fail with a TypeError.
     const storage = parseStorageUrl(urlFor('S3RVER:S3RVER'))
     const frozen = Object.freeze({ ...storage, ...(storage.kind === 's3' && storage.credentials ? { credentials: Object.freeze({ ...storage.credentials }) } : {}) })
-    const store = openBlobStore(frozen, tempDir()) as S3BlobStore
+    const store = await (await openBlobStore(frozen, tempDir())) as S3BlobStore
     stores.push(store)
     const { gcid } = await store.put(Readable.from([Buffer.from('frozen')]), 6)
     expect(await store.stat(gcid)).toMatchObject({ sizeBytes: 6 })
@@ -141,7 +141,7 @@ describe('openBlobStore with an s3:// URL', () => {
 
   // s3rver checks the access key id but not SigV4 signatures, so a wrong key id is what shows the URL's credentials are used.
   it('is refused by the server for an access key it does not know', async () => {
-    const store = openBlobStore(parseStorageUrl(urlFor('NOBODY:some%2Fsecret')), tempDir()) as S3BlobStore
+    const store = await (await openBlobStore(parseStorageUrl(urlFor("NOBODY:some%2Fsecret")), tempDir())) as S3BlobStore
     stores.push(store)
     await expect(store.stat(gcidOf(Buffer.from('anything')))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } })
   })

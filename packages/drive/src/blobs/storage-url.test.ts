@@ -78,7 +78,7 @@ describe('openBlobStore', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   it('opens a local store at the root a local config names', async () => {
-    const store = openBlobStore({ kind: 'local', root: join(dataDir, 'blobs') }, dataDir)
+    const store = await openBlobStore({ kind: 'local', root: join(dataDir, 'blobs') }, dataDir)
     expect(store).toBeInstanceOf(LocalDiskBlobStore)
     const { gcid } = await store.put(Readable.from([Buffer.from('default')]), 7)
     expect(existsSync(join(dataDir, 'blobs', gcid.slice(0, 2), gcid.slice(2, 4), gcid))).toBe(true)
@@ -86,7 +86,7 @@ describe('openBlobStore', () => {
 
   it('opens a local store at the folder a parsed file:// URL names', async () => {
     const root = join(dataDir, 'elsewhere')
-    const store = openBlobStore(parseStorageUrl(`file://${root}`), dataDir)
+    const store = await openBlobStore(parseStorageUrl(`file://${root}`), dataDir)
     const { gcid } = await store.put(Readable.from([Buffer.from('there')]), 5)
     expect(existsSync(join(root, gcid.slice(0, 2), gcid.slice(2, 4), gcid))).toBe(true)
   })
