@@ -18,6 +18,8 @@ export interface DriveConfig {
   /** An unfinished upload is dropped (and its reserved space released) this long after it was created. */
   uploadExpirySeconds: number
   offlineTasksPerDay: { free: number; vip: number }
+  /** A batch operation whose subtrees hold more items than this runs as a job instead of inside its request. */
+  batchInlineMaxItems: number
   /** Offline downloads one server process runs at once (all accounts together). */
   offlineWorkers: number
   /** Offline downloads running at once per account, by plan. */

@@ -1,6 +1,7 @@
 import type { JobRunner } from '@cumulus/jobs'
 import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
+import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/batch.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
 import { OFFLINE_QUEUE } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
@@ -28,6 +29,8 @@ export const DRIVE_HOUSEKEEPING_QUEUE = 'drive.housekeeping'
  */
 export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, options: { housekeeping: boolean; offlineDownloads?: boolean }): void {
   if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
+  // One transaction per batch: a lease long enough for the largest, renewed while it runs.
+  runner.register<BatchJobData>(BATCH_QUEUE, (job) => runBatchJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
   if (options.offlineDownloads !== false) {
     // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
     runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: deps.config.offlineWorkers, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })

@@ -58,6 +58,7 @@ describe('loadConfig defaults', () => {
         offlineRunningTasks: { free: 2, vip: 10 },
         offlineAllowedNetworks: [],
         offlineWorkers: 8,
+        batchInlineMaxItems: 20_000,
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,
       },

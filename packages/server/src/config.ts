@@ -384,6 +384,7 @@ const envSchema = z.object({
   OFFLINE_RUNNING_TASKS_VIP: wholeNumber(1, 1000).optional(),
   OFFLINE_ALLOW_NETWORKS: networkList.optional(),
   OFFLINE_WORKERS: wholeNumber(1, 256).optional(),
+  BATCH_INLINE_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
   ARIA2C_PATH: z.string().min(1).optional(),
   TORRENT_DHT: flag.optional(),
   TORRENT_PEER_EXCHANGE: flag.optional(),
@@ -506,6 +507,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineRunningTasks: { free: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree, vip: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip },
       offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
       offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
+      batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
       torrent: {
         aria2cPath: values.ARIA2C_PATH ?? 'aria2c',
         workDir: join(dataDir, 'torrent'),

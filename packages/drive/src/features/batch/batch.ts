@@ -1,8 +1,9 @@
-import { AppError, type BatchAction, GenericErrors, type TaskIdReply } from '@cumulus/protocol'
-import type { Transaction } from 'kysely'
+import { AppError, type BatchAction, FOLDER_KIND, GenericErrors, type TaskIdReply } from '@cumulus/protocol'
+import { type Json, JobFailedPermanently } from '@cumulus/jobs'
+import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { deleteTrees, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict } from '../../domain/index.js'
+import { type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
 import { copyItems } from './copy.js'
 import { requireItems, requireLiveItems } from './items.js'
@@ -22,18 +23,79 @@ export interface BatchInput {
 
 type Trx = Transaction<DriveDatabase>
 
-/** Runs `work` as one transaction that owns the caller's tree, and records it as a finished batch task. */
-async function asBatchTask(deps: DriveDeps, caller: Caller, name: string, params: Record<string, string>, work: (trx: Trx, nowMs: number) => Promise<void>): Promise<TaskIdReply> {
+/**
+ * Runs `work` as one transaction that owns the caller's tree, and records it as a finished batch
+ * task: a new one, or `taskId`'s when a job runs a batch that was too large for its request.
+ */
+async function asBatchTask(deps: DriveDeps, caller: Caller, name: string, params: Record<string, string>, work: (trx: Trx, nowMs: number) => Promise<void>, taskId?: string): Promise<TaskIdReply> {
   const nowMs = deps.clock.nowMs()
   return retryOnConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       await lockUserTree(trx, caller.userId)
       await work(trx, nowMs)
+      if (taskId) {
+        await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: '', updated_at: nowMs }).where('id', '=', taskId).execute()
+        return { task_id: taskId }
+      }
       // Done by the time the reply goes out (drive.md: "the task is complete when the reply is sent").
       const task = await recordTask(trx, { userId: caller.userId, type: 'batch', name, phase: 'PHASE_TYPE_COMPLETE', progress: 100, params, nowMs })
       return { task_id: task.id }
     }),
   )
+}
+
+/** The job queue of batches too large to run inside their request. */
+export const BATCH_QUEUE = 'drive.batch'
+
+/** Actions whose cost grows with the subtrees they touch, and the walk each follows. */
+const SUBTREE_ACTIONS: Partial<Record<BatchAction, Descent>> = { batchCopy: 'live', batchTrash: 'live', batchDelete: 'all', batchUntrash: 'trashedWith' }
+
+/**
+ * Whether a batch touches more than `limit` items: counted only when it names folders (files
+ * alone are at most BATCH_MAX_IDS), level by level, stopping once past the limit.
+ */
+async function outgrowsRequest(deps: DriveDeps, userId: string, action: BatchAction, ids: readonly string[], limit: number): Promise<boolean> {
+  const descent = SUBTREE_ACTIONS[action]
+  if (!descent || ids.length > limit) return descent !== undefined && ids.length > limit
+  const roots = await requireItems(deps.db, userId, ids)
+  const folders = roots.filter((r) => r.kind === FOLDER_KIND).map((r) => r.id)
+  if (folders.length === 0) return false
+  let count = roots.length
+  for (const chunk of chunks(await subtreeParents(deps.db, userId, folders, descent))) {
+    const { n } = await deps.db.selectFrom('drive_files').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('parent_id', 'in', chunk).where(descentCondition(descent)).executeTakeFirstOrThrow()
+    count += Number(n)
+    if (count > limit) return true
+  }
+  return false
+}
+
+export interface BatchJobData {
+  [key: string]: Json
+  taskId: string
+  userId: string
+  action: string
+  ids: string[]
+  toParentId: string | null
+  membership: Caller['membership'] & Json
+}
+
+/**
+ * The job of a batch too large for its request: the same all-or-nothing transaction, run in the
+ * background; its task goes PENDING → RUNNING → COMPLETE, or ERROR with the catalogue reason
+ * when the items changed meanwhile (moved, deleted, no longer fitting the quota).
+ */
+export async function runBatchJob(deps: DriveDeps, data: BatchJobData): Promise<void> {
+  const task = await deps.db.selectFrom('drive_tasks').select(['phase', 'params']).where('id', '=', data.taskId).where('user_id', '=', data.userId).executeTakeFirst()
+  if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
+  await deps.db.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', updated_at: deps.clock.nowMs() }).where('id', '=', data.taskId).execute()
+  const caller: Caller = { userId: data.userId, membership: data.membership }
+  try {
+    await runBatchWork(deps, caller, data.action as BatchAction, { ids: data.ids, toParentId: data.toParentId }, JSON.parse(task.params) as Record<string, string>, data.taskId)
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err
+    await deps.db.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_ERROR', message: err.entry.reason, updated_at: deps.clock.nowMs() }).where('id', '=', data.taskId).execute()
+    throw new JobFailedPermanently(err.message)
+  }
 }
 
 async function record(trx: Trx, nowMs: number, userId: string, type: EventType, rows: readonly FilesTable[]) {
@@ -53,6 +115,25 @@ export async function runBatch(deps: DriveDeps, caller: Caller, action: BatchAct
   const params: Record<string, string> = { action, count: String(new Set(ids).size) }
   if (action === 'batchMove' || action === 'batchCopy') params['parent_id'] = input.toParentId ?? ''
 
+  // A batch whose subtrees outgrow one request runs as a job; its task shows how it goes.
+  if (await outgrowsRequest(deps, userId, action, ids, deps.config.batchInlineMaxItems)) {
+    const nowMs = deps.clock.nowMs()
+    const taskId = await deps.db.transaction().execute(async (trx) => {
+      const task = await recordTask(trx, { userId, type: 'batch', name: action, phase: 'PHASE_TYPE_PENDING', progress: 0, params, nowMs })
+      const data: BatchJobData = { taskId: task.id, userId, action, ids: [...ids], toParentId: input.toParentId ?? null, membership: caller.membership as BatchJobData['membership'] }
+      await deps.jobs.enqueue(BATCH_QUEUE, data, { db: trx as Kysely<any> })
+      return task.id
+    })
+    deps.jobs.notify(BATCH_QUEUE)
+    return { task_id: taskId }
+  }
+  return runBatchWork(deps, caller, action, input, params)
+}
+
+/** The batch itself, in one transaction: in its request, or in its job with the task it made. */
+function runBatchWork(deps: DriveDeps, caller: Caller, action: BatchAction, input: BatchInput, params: Record<string, string>, taskId?: string): Promise<TaskIdReply> {
+  const ids = input.ids
+  const userId = caller.userId
   return asBatchTask(deps, caller, action, params, async (trx, nowMs) => {
     switch (action) {
       case 'batchTrash': {
@@ -89,7 +170,7 @@ export async function runBatch(deps: DriveDeps, caller: Caller, action: BatchAct
         return
       }
     }
-  })
+  }, taskId)
 }
 
 /** `PATCH /drive/v1/files/trash:empty`: deletes everything in the caller's trash for good. */
