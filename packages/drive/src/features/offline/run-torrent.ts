@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
@@ -46,11 +47,13 @@ export function publicTrackersOnly(magnet: string, allowedNetworks: readonly str
     if (key === 'tr') {
       let host: string
       try {
-        host = new URL(value).hostname.replace(/^\[|\]$/g, '')
+        // udp:// is not a special scheme, so its host is not normalised: 0x7f000001 or 2130706433
+        // would stay as written. Parsed again as an http host, every IPv4 spelling becomes dotted.
+        host = new URL(`http://${new URL(value).host}`).hostname.replace(/^\[|\]$/g, '')
       } catch {
         continue
       }
-      if (/^[\d.]+$|:/.test(host) && !policy.isAllowed(host)) continue
+      if (isIP(host) !== 0 && !policy.isAllowed(host)) continue
     }
     kept.append(key, value)
   }
