@@ -46,9 +46,14 @@ export function workOf(row: Pick<TasksTable, 'work'>): OfflineWork {
   }
 }
 
-/** Where a task's partial download lives (a file for HTTP, a folder for a torrent): under the upload staging area. */
+/** The folder of every task's partial download: under the upload staging area. */
+export function offlineStagingRoot(config: Pick<DriveConfig, 'uploadDir'>): string {
+  return join(config.uploadDir, 'offline')
+}
+
+/** Where a task's partial download lives (a file for HTTP, a folder for a torrent). */
 export function offlineStagingPath(config: Pick<DriveConfig, 'uploadDir'>, taskId: string): string {
-  return join(config.uploadDir, 'offline', taskId)
+  return join(offlineStagingRoot(config), taskId)
 }
 
 /** Deletes a task's partial data. Safe when there is none. */

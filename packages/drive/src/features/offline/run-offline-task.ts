@@ -8,6 +8,7 @@ import {
   announceBlob,
   lockUserTree,
   offlineStagingPath,
+  offlineStagingRoot,
   removeOfflineStaging,
   usageOf,
   workOf,
@@ -196,7 +197,7 @@ async function landFile(deps: DriveDeps, task: TasksTable, input: { stagingPath:
  * erased with its account). Files of existing tasks stay, for their runs and retries.
  */
 export async function removeOrphanOfflineStaging(deps: DriveDeps): Promise<number> {
-  const dir = dirname(offlineStagingPath(deps.config, 'x'))
+  const dir = offlineStagingRoot(deps.config)
   const names = await readdir(dir).catch(() => [] as string[])
   let removed = 0
   for (let i = 0; i < names.length; i += 500) {
