@@ -79,6 +79,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
       databaseUrl: config.database.kind === 'postgres' ? config.database.url : undefined,
       postgresSchema: config.database.kind === 'postgres' ? config.database.schema : undefined,
       sqlitePath: config.database.kind === 'sqlite' ? config.database.sqlitePath : ':memory:',
+      onIdleConnectionError: (err) => logger.warn({ err }, 'PostgreSQL closed an idle connection; the pool opens a new one'),
     })
     closers.push(() => database.close())
     try {

@@ -15,6 +15,11 @@ export interface OpenDatabaseOptions {
   postgresSchema?: string | undefined
   /** PostgreSQL pool size. */
   poolSize?: number | undefined
+  /**
+   * Told when PostgreSQL drops an idle pooled connection (a restart, a failover, an operator's
+   * pg_terminate_backend). The pool has already discarded it and opens a new one when asked.
+   */
+  onIdleConnectionError?: ((err: Error) => void) | undefined
 }
 
 export interface OpenedDatabase {
@@ -42,6 +47,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
           oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     })
+    // Without a listener, node-postgres re-emits an idle connection's error as an unhandled
+    // 'error' event, and the whole process exits because the database restarted.
+    pool.on('error', (err) => options.onIdleConnectionError?.(err))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     return { db, kind: 'postgres', close: () => db.destroy() }
   }
