@@ -3,14 +3,15 @@
 //
 //   1. HTTP offline download: a file of BENCH_OFFLINE_BYTES (1 GiB) from a bare node:http origin
 //      on 127.0.0.1 (bench/lib/offline-origin.mjs, in a child process, content made on the fly)
-//      into the blob store through the product path: the composed server (buildServer, SQLite,
-//      in this process), POST /drive/v1/files { upload_type: 'UPLOAD_TYPE_URL' }, then GET
+//      into the blob store through the product path: the composed server as `cumulus serve` runs
+//      it (NODE_ENV=production, web app on, SQLite; bench/lib/offline-server.mjs in a child
+//      process of its own), POST /drive/v1/files { upload_type: 'UPLOAD_TYPE_URL' }, then GET
 //      /drive/v1/tasks/{id} every 100 ms until PHASE_TYPE_COMPLETE; timed from the add to the
 //      completion. Baseline: fetch(url) piped to a file on the same disk with pipeline and
 //      fs.createWriteStream, then an fsync (the product fsyncs the blob before it lands), in a
 //      child process (bench/lib/fetch-to-file.mjs) so its buffers stay out of the server's RSS.
-//      Goal: ours/baseline >= 0.8. Also this process's RSS every 200 ms while the task runs
-//      (the server and the bench's polling; origin and baseline are other processes): goal
+//      Goal: ours/baseline >= 0.8. Also the server process's RSS, sampled inside it every 200 ms
+//      while the task runs (the bench's polling, origin and baseline are other processes): goal
 //      max < 150 MB, with the growth over the RSS before the task shown beside it. The stored
 //      file's `hash` must equal the GCID the bench computes for the content (@cumulus/drive's
 //      GcidHasher), or the row is INVALID.
@@ -38,7 +39,7 @@
 // BENCH_JOBS (1000), BENCH_JOBS_CONCURRENCY (1,8), BENCH_JOBS_TRICKLE (200), BENCH_BACKENDS
 // (sqlite,postgres), BENCH_TORRENT_BYTES (256MiB), BENCH_TORRENT_ROUNDS (3), BENCH_POSTGRES_URL
 // (postgres://postgres@127.0.0.1:5432/test), BENCH_LOG_LEVEL (warn).
-import { spawn } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -63,6 +64,8 @@ const GOALS = { httpRatio: 0.8, httpRssMaxMB: 150, jobsPerSecondAtConcurrency8: 
 const PARTS = ['http', 'jobs', 'torrent']
 /** How often the bench reads the task, and the torrent engine's progress. */
 const POLL_MS = 100
+/** The Node flags `npm start` and the `cumulus` bin run the server with (decision 023). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=1']
 const RSS_SAMPLE_MS = 200
 /** Bounds of each timed step: a stuck download or queue fails the bench instead of hanging it. */
 const HTTP_STEP_TIMEOUT_MS = 180_000
@@ -131,24 +134,6 @@ async function within(ms, what, promise) {
     return await Promise.race([promise, timeout])
   } finally {
     clearTimeout(timer)
-  }
-}
-
-/** The process's memory every `intervalMs` until stop(), which returns the largest RSS seen and the breakdown at that moment. */
-function sampleRss(intervalMs) {
-  let max = process.memoryUsage()
-  let samples = 1
-  const timer = setInterval(() => {
-    const now = process.memoryUsage()
-    samples++
-    if (now.rss > max.rss) max = now
-  }, intervalMs)
-  return {
-    stop() {
-      clearInterval(timer)
-      const { rss, heapTotal, heapUsed, external, arrayBuffers } = max
-      return { maxBytes: rss, atMax: { heapTotal, heapUsed, external, arrayBuffers }, samples }
-    },
   }
 }
 
@@ -275,6 +260,46 @@ async function startServer(dir, s, env = {}) {
   }
 }
 
+/**
+ * The composed server as `cumulus serve` runs it (NODE_ENV=production, the web app when built),
+ * in a child process (bench/lib/offline-server.mjs) so the memory it reports is the server's
+ * alone; on SQLite in `dir`, allowed to fetch from 127.0.0.1, with an anonymous account.
+ */
+async function startServerProcess(dir, s) {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const env = {
+    CUMULUS_DATA_DIR: join(dir, 'data'), LOG_LEVEL: s.logLevel, PORT: String(port), HOST: '127.0.0.1', CAPTCHA_MODE: 'off', PUBLIC_URL: base,
+    DRIVE_QUOTA_FREE: '1PiB', OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32', OFFLINE_TASKS_PER_DAY_FREE: '1000000',
+  }
+  const child = fork(join(BENCH_DIR, 'lib', 'offline-server.mjs'), [JSON.stringify({ env })], { execArgv: SERVER_NODE_FLAGS, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const replies = []
+  const waiting = []
+  child.on('message', (message) => (waiting.length > 0 ? waiting.shift()(message) : replies.push(message)))
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const next = () => within(60_000, 'the offline server', Promise.race([
+    new Promise((resolve) => (replies.length > 0 ? resolve(replies.shift()) : waiting.push(resolve))),
+    exited.then((code) => Promise.reject(new Error(`the offline server exited (code ${code})`))),
+  ]))
+  const ask = async (message) => {
+    child.send(message)
+    return next()
+  }
+  const ready = await next()
+  const close = async () => {
+    if (child.exitCode !== null) return
+    await ask({ type: 'close' }).catch(() => child.kill('SIGKILL'))
+    await exited
+  }
+  try {
+    const signUp = await api(base, '/v1/auth/signup/anonymously', { method: 'POST', body: { client_id: WEB_CLIENT_ID } })
+    return { base, token: signUp.access_token, web: ready.web, ask, close }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
+
 /** The GCID of the origin's content for `seed`, computed here from the same generator. */
 function expectedGcid(seed, sizeBytes) {
   const hasher = new GcidHasher(sizeBytes)
@@ -285,9 +310,11 @@ function expectedGcid(seed, sizeBytes) {
 async function benchHttp(s, log) {
   const dir = mkdtempSync(join(tmpdir(), 'cumulus-bench-offline-'))
   const origin = await startOrigin(s.offlineBytes)
-  const { server, base, token } = await startServer(dir, s)
+  const server = await startServerProcess(dir, s)
+  const { base, token } = server
   try {
-    const rssIdleBytes = process.memoryUsage.rss()
+    const rssIdleBytes = (await server.ask({ type: 'watch', intervalMs: RSS_SAMPLE_MS })).rss
+    await server.ask({ type: 'stop' })
     const rounds = []
     for (let round = 0; round < s.offlineRounds; round++) {
       // Each side and each round gets content of its own seed, under its own URL.
@@ -299,13 +326,12 @@ async function benchHttp(s, log) {
       rmSync(target)
 
       log(`[http] round ${round + 1}/${s.offlineRounds}: offline task…`)
-      const rssBeforeBytes = process.memoryUsage.rss()
-      const rss = sampleRss(RSS_SAMPLE_MS)
+      const rssBeforeBytes = (await server.ask({ type: 'watch', intervalMs: RSS_SAMPLE_MS })).rss
       let ours
       try {
         ours = await offlineTask(base, token, { url: { url: `${origin.base}/content/${oursSeed}/offline-${round}.bin` } }, HTTP_STEP_TIMEOUT_MS)
       } finally {
-        rounds.push({ baselineMs: baseline.ms, baselineRssMaxBytes: baseline.rssMaxBytes, rssBeforeBytes, rss: rss.stop() })
+        rounds.push({ baselineMs: baseline.ms, baselineRssMaxBytes: baseline.rssMaxBytes, rssBeforeBytes, rss: await server.ask({ type: 'stop' }) })
       }
       const file = await api(base, `/drive/v1/files/${ours.task.file_id}`, { token })
       Object.assign(rounds.at(-1), { oursMs: ours.ms, addedMs: ours.addedMs, runningAtMs: ours.runningAtMs, downloadedAtMs: ours.downloadedAtMs, seed: oursSeed, file: { id: file.id, size: file.size, hash: file.hash, phase: file.phase } })
@@ -326,7 +352,7 @@ async function benchHttp(s, log) {
       row('http', '  RSS growth over the task (max - before)', `${(rssGrowthBytes / MB).toFixed(0)} MB`, '-', null, null, null),
     ]
     const notes = [
-      `http: origin and fetch baseline in child processes; this process is the server (+ the bench polling the task); RSS idle after sign-up ${(rssIdleBytes / MB).toFixed(0)} MB, sampled every ${RSS_SAMPLE_MS} ms (baseline column: the fetch child's own max RSS)`,
+      `http: server (NODE_ENV=production, web app ${server.web ? 'on' : 'off (not built)'}), origin and fetch baseline each in a child process of their own; server RSS idle after sign-up ${(rssIdleBytes / MB).toFixed(0)} MB, sampled in the server every ${RSS_SAMPLE_MS} ms (baseline column: the fetch child's own max RSS)`,
       ...rounds.map((r, i) => `http round ${i + 1}: RSS before the task ${(r.rssBeforeBytes / MB).toFixed(0)} MB, at its max ${(r.rss.maxBytes / MB).toFixed(0)} MB (V8 heap ${(r.rss.atMax.heapTotal / MB).toFixed(0)} MB of which used ${(r.rss.atMax.heapUsed / MB).toFixed(0)} MB, external ${(r.rss.atMax.external / MB).toFixed(0)} MB, array buffers ${(r.rss.atMax.arrayBuffers / MB).toFixed(0)} MB)`),
       ...rounds.map((r, i) => `http round ${i + 1}: ours ${(r.oursMs / 1000).toFixed(2)} s (add answered ${r.addedMs.toFixed(0)} ms, first seen RUNNING at ${msText(r.runningAtMs)}, at 99% at ${msText(r.downloadedAtMs)}), baseline ${(r.baselineMs / 1000).toFixed(2)} s; GCID ${r.file.hash} ${r.valid ? '= computed' : `!= computed ${r.expectedGcid} (INVALID)`}`),
     ]

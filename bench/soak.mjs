@@ -103,7 +103,7 @@ function settings() {
 
 /** Forks the server; resolves once it listens, with a handle to sample, snapshot and close it. */
 async function startServer(spec, log) {
-  const child = fork(SERVER_SCRIPT, [JSON.stringify(spec)], { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  const child = fork(SERVER_SCRIPT, [JSON.stringify(spec)], { execArgv: ['--expose-gc', '--max-semi-space-size=1'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   // Its log lines (warn and above) go to our stderr, each marked as the server's.
   for (const stream of [child.stdout, child.stderr]) {
     let pending = ''

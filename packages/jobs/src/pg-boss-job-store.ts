@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { CompiledQuery, type Kysely } from 'kysely'
-import PgBoss from 'pg-boss'
+import type PgBoss from 'pg-boss'
 import type { JobInfo, JobState, Json } from './job-runner.js'
 import type { ClaimedJob, JobStore, NewJob } from './job-store.js'
 
@@ -38,32 +38,41 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
  * job without a unique key gets a key of its own.
  */
 export class PgBossJobStore implements JobStore {
-  private readonly boss: PgBoss
+  // Made by start(): pg-boss (and pg under it) is loaded only when PostgreSQL runs the jobs, so
+  // the one-process SQLite default does not carry them in memory.
+  private boss!: PgBoss
+  private readonly options: PgBossJobStoreOptions
   private readonly schema: string
   private readonly queues = new Map<string, Promise<void>>()
   private creating: Promise<void> = Promise.resolve()
   private started: Promise<unknown> | null = null
 
   constructor(options: PgBossJobStoreOptions) {
+    this.options = options
     this.schema = options.schema ?? 'pgboss'
-    this.boss = new PgBoss({
-      connectionString: options.connectionString,
-      schema: this.schema,
-      max: options.poolSize ?? 4,
-      application_name: 'cumulus-jobs',
-      // Our runner fetches; pg-boss's cron is not used (schedules live in job_schedules).
-      schedule: false,
-      supervise: true,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
-      monitorStateIntervalSeconds: 3600,
-    })
-    this.boss.on('error', () => undefined)
   }
 
   /** Installs or migrates pg-boss's schema (once) and starts its maintenance. */
   start(): Promise<unknown> {
-    this.started ??= this.boss.start()
+    this.started ??= this.startBoss()
     return this.started
+  }
+
+  private async startBoss(): Promise<void> {
+    const { default: PgBossClass } = await import('pg-boss')
+    this.boss = new PgBossClass({
+      connectionString: this.options.connectionString,
+      schema: this.schema,
+      max: this.options.poolSize ?? 4,
+      application_name: 'cumulus-jobs',
+      // Our runner fetches; pg-boss's cron is not used (schedules live in job_schedules).
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds ?? 10,
+      monitorStateIntervalSeconds: 3600,
+    })
+    this.boss.on('error', () => undefined)
+    await this.boss.start()
   }
 
   private async queue(job: Pick<NewJob, 'queue' | 'maxAttempts' | 'backoffMs' | 'leaseSeconds'>): Promise<void> {
@@ -179,7 +188,9 @@ export class PgBossJobStore implements JobStore {
   }
 
   async close(): Promise<void> {
-    if (this.started) await this.boss.stop({ graceful: false, wait: true, close: true })
+    if (!this.started) return
+    // A start that failed left nothing running to stop.
+    if (await this.started.then(() => true, () => false)) await this.boss.stop({ graceful: false, wait: true, close: true })
   }
 
   private get table(): string {

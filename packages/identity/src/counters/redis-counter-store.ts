@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { CounterStore } from './counter-store.js'
 
 // INCR then set the expiry only when the key has none, in one script, so the window is fixed
@@ -19,39 +19,45 @@ return 0
 
 /** Counters shared by every node through Redis. Keys are namespaced by `prefix`. */
 export class RedisCounterStore implements CounterStore {
-  private readonly redis: Redis
+  // ioredis is loaded when a store is made, not when the package is: the one-process default
+  // counts in memory and never carries it.
+  private readonly redis: Promise<Redis>
 
   constructor(url: string, private readonly prefix = 'cumulus:', onError: (err: Error) => void = () => {}) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true })
-    // Without a listener ioredis prints every reconnect failure to stderr; commands still reject
-    // on their own, so the caller only needs to hear about it (the server logs it).
-    this.redis.on('error', onError)
-    this.redis.defineCommand('cumulusIncr', { numberOfKeys: 1, lua: INCREMENT })
-    this.redis.defineCommand('cumulusDecr', { numberOfKeys: 1, lua: DECREMENT })
+    this.redis = import('ioredis').then(({ Redis }) => {
+      const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true })
+      // Without a listener ioredis prints every reconnect failure to stderr; commands still reject
+      // on their own, so the caller only needs to hear about it (the server logs it).
+      redis.on('error', onError)
+      redis.defineCommand('cumulusIncr', { numberOfKeys: 1, lua: INCREMENT })
+      redis.defineCommand('cumulusDecr', { numberOfKeys: 1, lua: DECREMENT })
+      return redis
+    })
   }
 
   async increment(key: string, windowSeconds: number) {
-    const [count, pttl] = (await (this.redis as unknown as Scripts).cumulusIncr(this.prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number]
+    const [count, pttl] = (await ((await this.redis) as unknown as Scripts).cumulusIncr(this.prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number]
     return { count, ttlSeconds: ttlSecondsOf(pttl) }
   }
 
   async get(key: string) {
-    const [value, pttl] = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec().then((r) => (r ?? []).map((x) => x[1]))
+    const [value, pttl] = await (await this.redis).multi().get(this.prefix + key).pttl(this.prefix + key).exec().then((r) => (r ?? []).map((x) => x[1]))
     // A key released back to 0 still has its window (the next increment continues it), as in the memory store.
     if (value === null || value === undefined) return { count: 0, ttlSeconds: 0 }
     return { count: Number(value), ttlSeconds: ttlSecondsOf(Number(pttl)) }
   }
 
   async decrement(key: string) {
-    await (this.redis as unknown as Scripts).cumulusDecr(this.prefix + key)
+    await ((await this.redis) as unknown as Scripts).cumulusDecr(this.prefix + key)
   }
 
   async reset(key: string) {
-    await this.redis.del(this.prefix + key)
+    await (await this.redis).del(this.prefix + key)
   }
 
   async close() {
-    await this.redis.quit().catch(() => this.redis.disconnect())
+    const redis = await this.redis
+    await redis.quit().catch(() => redis.disconnect())
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
-import pg from 'pg'
+import type { Pool } from 'pg'
 
 export type DatabaseKind = 'sqlite' | 'postgres'
 
@@ -37,19 +37,25 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Opens the product database: SQLite (WAL) by default, PostgreSQL when the URL says so. */
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   if (isPostgresUrl(options.databaseUrl)) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      ...(options.postgresSchema ? { options: `-c search_path=${quoteIdent(options.postgresSchema)}` } : {}),
-      // Times are bigint milliseconds; they fit a JS number, so read them as numbers, not strings.
-      types: {
-        getTypeParser: ((oid: number, format?: string) =>
-          oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-      },
-    })
-    // Without a listener, node-postgres re-emits an idle connection's error as an unhandled
-    // 'error' event, and the whole process exits because the database restarted.
-    pool.on('error', (err) => options.onIdleConnectionError?.(err))
+    // Kysely opens the pool on the first query; node-postgres is loaded only then, so the SQLite
+    // default never carries it.
+    const pool = async (): Promise<Pool> => {
+      const { default: pg } = await import('pg')
+      const opened = new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: options.poolSize ?? 10,
+        ...(options.postgresSchema ? { options: `-c search_path=${quoteIdent(options.postgresSchema)}` } : {}),
+        // Times are bigint milliseconds; they fit a JS number, so read them as numbers, not strings.
+        types: {
+          getTypeParser: ((oid: number, format?: string) =>
+            oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        },
+      })
+      // Without a listener, node-postgres re-emits an idle connection's error as an unhandled
+      // 'error' event, and the whole process exits because the database restarted.
+      opened.on('error', (err) => options.onIdleConnectionError?.(err))
+      return opened
+    }
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     return { db, kind: 'postgres', close: () => db.destroy() }
   }

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { randomId } from './secrets.js'
 import type { MailTransport } from './transport-url.js'
 
@@ -33,11 +33,19 @@ export function createMailer(options: MailerOptions): Mailer {
   return transport.kind === 'file' ? new FileOutboxMailer(transport.directory, options.from) : new SmtpMailer(transport.url, options.from)
 }
 
+/**
+ * nodemailer is loaded with the first message, not with the server: most running time sends no
+ * mail, and its three dozen modules would sit in every process's memory.
+ */
+let nodemailerModule: Promise<typeof import('nodemailer')> | null = null
+const loadNodemailer = () => (nodemailerModule ??= import('nodemailer').then((m) => m.default ?? m))
+
 const POOL_DEFAULTS = { pool: 'true', maxConnections: '2' } as const
 
 /** Sends through an SMTP server with a pooled connection. */
 export class SmtpMailer implements Mailer {
-  private readonly transport: nodemailer.Transporter
+  private transport: Promise<Transporter> | null = null
+  private readonly url: string
 
   constructor(url: string, private readonly from: string) {
     // Transport options go in the URL's query: nodemailer reads `createTransport(url, x)`'s second
@@ -46,26 +54,28 @@ export class SmtpMailer implements Mailer {
     // certificate) win over these defaults.
     const pooled = new URL(url)
     for (const [key, value] of Object.entries(POOL_DEFAULTS)) if (!pooled.searchParams.has(key)) pooled.searchParams.set(key, value)
-    this.transport = nodemailer.createTransport(pooled.toString())
+    this.url = pooled.toString()
   }
 
   async send(mail: OutgoingMail) {
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+    this.transport ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport(this.url))
+    await (await this.transport).sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
   }
 
   async close() {
-    this.transport.close()
+    ;(await this.transport)?.close()
   }
 }
 
 /** Writes each message as an RFC 5322 `.eml` file (written to a temp name, then renamed, so readers never see half a file). */
 export class FileOutboxMailer implements Mailer {
-  private readonly builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  private builder: Promise<Transporter> | null = null
 
   constructor(private readonly dir: string, private readonly from: string) {}
 
   async send(mail: OutgoingMail) {
-    const info = (await this.builder.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })) as unknown as { message: Buffer }
+    this.builder ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }))
+    const info = (await (await this.builder).sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })) as unknown as { message: Buffer }
     await mkdir(this.dir, { recursive: true })
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomId(6)}.eml`
     const temp = join(this.dir, `.${name}.tmp`)

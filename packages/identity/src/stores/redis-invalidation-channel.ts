@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { InvalidationChannel, SessionInvalidation } from './session-cache.js'
 
 /**
@@ -7,33 +7,41 @@ import type { InvalidationChannel, SessionInvalidation } from './session-cache.j
  * messages too, which only drops an entry twice.
  */
 export class RedisInvalidationChannel implements InvalidationChannel {
-  readonly #publisher: Redis
-  readonly #subscriber: Redis
+  // ioredis is loaded when a channel is made, not when the package is (see RedisCounterStore).
+  readonly #publisher: Promise<Redis>
+  readonly #subscriber: Promise<Redis>
   readonly #channel: string
   readonly #handlers: ((message: SessionInvalidation) => void)[] = []
 
   constructor(url: string, channel: string, onError: (err: Error) => void = () => {}) {
     this.#channel = channel
-    this.#publisher = new Redis(url, { maxRetriesPerRequest: 2 })
-    this.#subscriber = new Redis(url, { maxRetriesPerRequest: 2 })
-    this.#publisher.on('error', onError)
-    this.#subscriber.on('error', onError)
-    this.#subscriber.on('message', (from: string, text: string) => {
-      if (from !== this.#channel) return
-      const message = parseInvalidation(text)
-      if (message) for (const handler of this.#handlers) handler(message)
+    const connections = import('ioredis').then(({ Redis }) => {
+      const publisher = new Redis(url, { maxRetriesPerRequest: 2 })
+      const subscriber = new Redis(url, { maxRetriesPerRequest: 2 })
+      publisher.on('error', onError)
+      subscriber.on('error', onError)
+      subscriber.on('message', (from: string, text: string) => {
+        if (from !== this.#channel) return
+        const message = parseInvalidation(text)
+        if (message) for (const handler of this.#handlers) handler(message)
+      })
+      return { publisher, subscriber }
     })
+    this.#publisher = connections.then((c) => c.publisher)
+    this.#subscriber = connections.then((c) => c.subscriber)
   }
 
   /** Resolves once the subscription is live (so a test or the startup can rely on it). */
   async ready(): Promise<void> {
-    await this.#subscriber.subscribe(this.#channel)
+    await (await this.#subscriber).subscribe(this.#channel)
   }
 
   publish(message: SessionInvalidation): void {
-    this.#publisher.publish(this.#channel, JSON.stringify(message)).catch(() => {
-      // Best effort: the other nodes' entries expire on their own within the cache's lifetime.
-    })
+    this.#publisher
+      .then((publisher) => publisher.publish(this.#channel, JSON.stringify(message)))
+      .catch(() => {
+        // Best effort: the other nodes' entries expire on their own within the cache's lifetime.
+      })
   }
 
   subscribe(handler: (message: SessionInvalidation) => void): void {
@@ -41,7 +49,8 @@ export class RedisInvalidationChannel implements InvalidationChannel {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#publisher.quit().catch(() => this.#publisher.disconnect()), this.#subscriber.quit().catch(() => this.#subscriber.disconnect())])
+    const [publisher, subscriber] = await Promise.all([this.#publisher, this.#subscriber])
+    await Promise.all([publisher.quit().catch(() => publisher.disconnect()), subscriber.quit().catch(() => subscriber.disconnect())])
   }
 }
 

@@ -1,5 +1,5 @@
 import magnet from 'magnet-uri'
-import parseTorrent, { type BencodeValue } from 'parse-torrent'
+import type { BencodeValue } from 'parse-torrent'
 import { TorrentEngineError, type TorrentFileEntry, type TorrentMeta, type TorrentSource } from './torrent-engine.js'
 
 /** A magnet link, checked: the info hash it names and the hints it carries. */
@@ -86,6 +86,9 @@ function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
  * `invalid_source` when the bytes are not a torrent.
  */
 export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
+  // Loaded with the first .torrent: parse-torrent brings a fetch polyfill and a dozen modules that
+  // a server nobody sends a torrent to would carry for nothing.
+  const { default: parseTorrent } = await import('parse-torrent')
   let parsed: Awaited<ReturnType<typeof parseTorrent>>
   try {
     parsed = await parseTorrent(bytes)
