@@ -24,6 +24,8 @@ export interface TestTorrent {
   magnet: string
   /** The folder holding the torrent's content, as a seeder reads it (`<dataDir>/<name>`). */
   dataDir: string
+  /** What the seeders get: the same torrent (same info hash) announcing to the swarm's tracker only. */
+  seedFile: Uint8Array
 }
 
 export interface LocalSwarm {
@@ -32,9 +34,10 @@ export interface LocalSwarm {
   /**
    * Writes the files, makes a .torrent with create-torrent and returns it; nothing seeds it
    * until `seed`. `single` makes a single-file torrent of the one file; otherwise give at least
-   * two files (create-torrent makes a single-file torrent of any one input).
+   * two files (create-torrent makes a single-file torrent of any one input). `leadingTrackers`
+   * come first in the .torrent's announce list and the magnet (the seeders never see them).
    */
-  makeTorrent(name: string, files: TestTorrentFile[], options?: { pieceLength?: number; single?: boolean }): Promise<TestTorrent>
+  makeTorrent(name: string, files: TestTorrentFile[], options?: { pieceLength?: number; single?: boolean; leadingTrackers?: string[] }): Promise<TestTorrent>
   /**
    * Starts an aria2c seeder of the torrent and resolves once the tracker counts it.
    * `uploadBytesPerSecond` caps it, for tests that need a download still running.
@@ -110,15 +113,21 @@ export async function startLocalSwarm(): Promise<LocalSwarm> {
       files.forEach((file, i) => {
         if (file.padding && entries?.[i]) entries[i]['attr'] = 'p'
       })
+      const seedFile = bencode.encode(decoded)
+      const leading = options.leadingTrackers ?? []
+      // The announce list is outside the info dictionary: the info hash stays the same.
+      if (leading.length > 0) decoded['announce-list'] = [...leading.map((url) => [url]), [announceUrl]]
+      if (leading[0]) decoded['announce'] = leading[0]
       const torrentFile = bencode.encode(decoded)
       const infoHash = createHash('sha1').update(bencode.encode(info)).digest('hex')
-      const magnet = `magnet:?xt=urn:btih:${infoHash}&dn=${encodeURIComponent(name)}&tr=${encodeURIComponent(announceUrl)}`
-      return { torrentFile, infoHash, name, magnet, dataDir }
+      const trackers = [...leading, announceUrl].map((url) => `&tr=${encodeURIComponent(url)}`).join('')
+      const magnet = `magnet:?xt=urn:btih:${infoHash}&dn=${encodeURIComponent(name)}${trackers}`
+      return { torrentFile, infoHash, name, magnet, dataDir, seedFile }
     },
 
     async seed(torrent, options = {}) {
       const torrentPath = join(root, `${torrent.infoHash}.torrent`)
-      await writeFile(torrentPath, torrent.torrentFile)
+      await writeFile(torrentPath, torrent.seedFile)
       const listenPort = await freeLoopbackPort()
       const child = spawn(
         'aria2c',

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DriveErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -114,4 +116,36 @@ describe('offline downloads over BitTorrent, end to end', () => {
     const preview = await t.call('POST', '/drive/v1/resource/list', { token, body: { urls: `${dead}\nhttp://169.254.169.254/latest/meta-data/` } })
     expect(preview.body.list.resources.map((r: { meta: { status: string } }) => r.meta.status)).toEqual([DriveErrors.offline_torrent_no_metadata.reason, DriveErrors.offline_url_refused.reason])
   }, 40_000)
+  it('never announces to a tracker on a refused address that a .torrent or a magnet names, and still downloads through the others', async () => {
+    // A "tracker" on 127.0.0.2, outside the allowed 127.0.0.1/32, first in every announce list.
+    const hits: string[] = []
+    const canary = createServer((req, res) => {
+      hits.push(req.url ?? '')
+      res.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.2', resolve))
+    const canaryUrl = `http://127.0.0.2:${(canary.address() as AddressInfo).port}/announce`
+    try {
+      const token = await t.signUp()
+      const fromFile = await swarm.makeTorrent('guarded.bin', [{ path: ['guarded.bin'], bytes: randomBytes(50_000) }], { single: true, leadingTrackers: [canaryUrl] })
+      const fromMagnet = await swarm.makeTorrent('Guarded', [{ path: ['a.bin'], bytes: randomBytes(30_000) }, { path: ['b.bin'], bytes: randomBytes(20_000) }], { leadingTrackers: [canaryUrl] })
+      await swarm.seed(fromFile)
+      await swarm.seed(fromMagnet)
+
+      const created = await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#file', name: 'guarded.torrent', parent_id: '', size: String(fromFile.torrentFile.length), upload_type: 'UPLOAD_TYPE_RESUMABLE' } })
+      const endpoint = new URL(created.body.resumable.params.endpoint)
+      await t.call('PATCH', endpoint.pathname, { token, payload: Buffer.from(fromFile.torrentFile), headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' } })
+      const byFile = await add(token, { url: { url: '' }, params: { torrent_file_id: created.body.file.id } })
+      expect(await settled(token, byFile.id)).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', file_name: 'guarded.bin' })
+
+      const preview = await t.call('POST', '/drive/v1/resource/list', { token, body: { urls: fromMagnet.magnet } })
+      expect(preview.body.list.resources[0]).toMatchObject({ name: 'Guarded', meta: { status: 'OK' } })
+      const byMagnet = await add(token, { url: { url: fromMagnet.magnet } })
+      expect(await settled(token, byMagnet.id)).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', file_name: 'Guarded' })
+
+      expect(hits).toEqual([])
+    } finally {
+      await new Promise((resolve) => canary.close(resolve))
+    }
+  })
 })

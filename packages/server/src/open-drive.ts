@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { type DriveDeps, createTorrentEngine, defaultTorrentEngineConfig, migrateDrive, openBlobStore } from '@cumulus/drive'
+import { type DriveDeps, addressPolicyOf, createTorrentEngine, createTrackerCheck, defaultTorrentEngineConfig, migrateDrive, openBlobStore } from '@cumulus/drive'
 import type { Clock } from '@cumulus/identity'
 import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
@@ -34,6 +34,14 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     logger: input.logger.child({ service: 'drive' }),
     jobs: input.jobs,
     // aria2 starts on the first magnet or torrent, not here: a server that never sees one never runs it.
-    torrents: createTorrentEngine({ ...defaultTorrentEngineConfig(config.drive.torrent.workDir), aria2cPath: config.drive.torrent.aria2cPath, dht: config.drive.torrent.dht, peerExchange: config.drive.torrent.peerExchange, listenPort: config.drive.torrent.listenPort }),
+    torrents: createTorrentEngine({
+      ...defaultTorrentEngineConfig(config.drive.torrent.workDir),
+      aria2cPath: config.drive.torrent.aria2cPath,
+      dht: config.drive.torrent.dht,
+      peerExchange: config.drive.torrent.peerExchange,
+      listenPort: config.drive.torrent.listenPort,
+      // The trackers a link or .torrent names answer to the same address rules as HTTP downloads.
+      trackerCheck: createTrackerCheck(addressPolicyOf(config.drive.offlineAllowedNetworks)),
+    }),
   }
 }

@@ -5,7 +5,6 @@ import { downloadFileName } from './http/file-name.js'
 import { OfflineHttpError, OfflineUrlRefused } from './http/errors.js'
 import { openSafeResponse } from './http/safe-request.js'
 import { offlineSource, parseOfflineUrl } from './offline-url.js'
-import { publicTrackersOnly } from './run-torrent.js'
 import { addressPolicyOf, refuseLiteralPrivateHost } from './source-policy.js'
 import { type TorrentMeta, TorrentEngineError } from './torrent/index.js'
 
@@ -104,7 +103,7 @@ async function previewLink(deps: DriveDeps, raw: string): Promise<DriveResource>
       return await previewHttp(deps, source.url, parsed.name)
     }
     try {
-      const meta = await deps.torrents.inspect(publicTrackersOnly(source.url, deps.config.offlineAllowedNetworks), { timeoutMs: MAGNET_PREVIEW_TIMEOUT_MS })
+      const meta = await deps.torrents.inspect(source.url, { timeoutMs: MAGNET_PREVIEW_TIMEOUT_MS })
       return torrentResource(meta, raw)
     } catch (err) {
       return failed(raw, parsed.name, torrentFailure(err))

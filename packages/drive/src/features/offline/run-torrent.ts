@@ -1,5 +1,4 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
@@ -15,7 +14,6 @@ import {
   workOf,
 } from '../../domain/index.js'
 import { landDownload } from './land-tree.js'
-import { addressPolicyOf } from './source-policy.js'
 import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
 
 /** How often a running torrent's progress is read and written to its task. */
@@ -32,32 +30,6 @@ export interface TorrentRunInput {
   magnet: string | null
   failTask(reason: string, description: string): Promise<void>
   updateTask(changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void>
-}
-
-/**
- * Keeps only the trackers of a magnet whose host is not written as a private address (or is in
- * the operator's allow-list): aria2 would otherwise announce to whatever a link names. Host
- * names are passed on; aria2 resolves them itself (see decision 022 for what this does not cover).
- */
-export function publicTrackersOnly(magnet: string, allowedNetworks: readonly string[]): string {
-  const query = new URLSearchParams(magnet.slice(magnet.indexOf('?') + 1))
-  const policy = addressPolicyOf(allowedNetworks)
-  const kept = new URLSearchParams()
-  for (const [key, value] of query) {
-    if (key === 'tr') {
-      let host: string
-      try {
-        // udp:// is not a special scheme, so its host is not normalised: 0x7f000001 or 2130706433
-        // would stay as written. Parsed again as an http host, every IPv4 spelling becomes dotted.
-        host = new URL(`http://${new URL(value).host}`).hostname.replace(/^\[|\]$/g, '')
-      } catch {
-        continue
-      }
-      if (isIP(host) !== 0 && !policy.isAllowed(host)) continue
-    }
-    kept.append(key, value)
-  }
-  return `magnet:?${kept.toString()}`
 }
 
 /** The catalogue reason a torrent failure gives its task, and whether another run may succeed. */
@@ -93,7 +65,8 @@ export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: T
   const keptBytes = await readFile(kept).catch(() => null)
   if (keptBytes) source = keptBytes
   else if (work.torrentFileId) source = await torrentFileBytes(deps, task, work.torrentFileId)
-  else source = publicTrackersOnly(input.magnet ?? '', deps.config.offlineAllowedNetworks)
+  // The engine checks the trackers it names (createTrackerCheck) before it announces to any.
+  else source = input.magnet ?? ''
 
   let download: TorrentDownload | null = null
   try {

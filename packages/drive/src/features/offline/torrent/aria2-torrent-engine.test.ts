@@ -89,6 +89,7 @@ describe('Aria2TorrentEngine on a local swarm', () => {
         { index: 3, path: ['b', 'c.txt'], sizeBytes: 5_000, padding: false },
       ],
       totalBytes: 25_000,
+      trackers: [swarm.announceUrl],
       torrentFile: album.torrentFile,
     })
     await offline.close()

@@ -13,6 +13,7 @@ import {
   type TorrentSource,
 } from './torrent-engine.js'
 import { isMagnet, parseMagnet, readTorrentMeta, resolveSelection } from './torrent-source.js'
+import type { TrackerCheck } from './tracker-check.js'
 
 /** The BitTorrent engine's settings: a slice the server's config fills. */
 export interface TorrentEngineConfig {
@@ -32,6 +33,12 @@ export interface TorrentEngineConfig {
   listenPort: string | null
   /** Trackers added to every torrent (aria2's `bt-tracker`), e.g. a public list. */
   extraTrackers: string[]
+  /**
+   * Asked about every tracker a magnet or .torrent names before aria2 may announce to it (the
+   * operator's `extraTrackers` are not asked); null lets every one through. The server passes
+   * createTrackerCheck with the offline downloads' address policy.
+   */
+  trackerCheck: TrackerCheck | null
   /** How long `start` waits for a magnet's metadata when the caller does not say. */
   metadataTimeoutMs: number
   /** Upload cap across all torrents in bytes per second; 0 for none. */
@@ -53,6 +60,7 @@ export function defaultTorrentEngineConfig(workDir: string): TorrentEngineConfig
     localPeerDiscovery: false,
     listenPort: null,
     extraTrackers: [],
+    trackerCheck: null,
     metadataTimeoutMs: 60_000,
     maxUploadBytesPerSecond: 0,
     maxDownloadBytesPerSecond: 0,
@@ -200,7 +208,7 @@ export class Aria2TorrentEngine implements TorrentEngine {
         'bt-metadata-only': 'true',
         'bt-save-metadata': 'true',
         'follow-torrent': 'false',
-        ...this.trackerOption(trackers),
+        ...(await this.trackerOptions(trackers)),
       })
       const deadline = Date.now() + timeoutMs
       for (;;) {
@@ -228,12 +236,21 @@ export class Aria2TorrentEngine implements TorrentEngine {
     }
   }
 
-  /** aria2's `bt-tracker` for a download: the magnet's trackers and the configured extras. */
-  private trackerOption(trackers: string[]): Record<string, string> {
-    const all = [...new Set([...trackers, ...this.config.extraTrackers])]
+  /**
+   * aria2's tracker options for a download: every tracker the source names is dropped (`*`, which
+   * also empties a .torrent's own announce list), then those the check allows and the operator's
+   * extras are added back. aria2 applies `bt-exclude-tracker` before `bt-tracker`.
+   */
+  private async trackerOptions(named: string[]): Promise<Record<string, string>> {
+    const check = this.config.trackerCheck
+    const unique = [...new Set(named)]
+    const allowed = check ? (await Promise.all(unique.map(async (url) => ((await check(url)) ? url : null)))).filter((url): url is string => url !== null) : unique
     // aria2 separates trackers with commas; a URL with a comma would split, so it is left out.
-    const usable = all.filter((url) => !url.includes(','))
-    return usable.length > 0 ? { 'bt-tracker': usable.join(',') } : {}
+    const usable = [...new Set([...allowed, ...this.config.extraTrackers])].filter((url) => !url.includes(','))
+    return {
+      ...(check ? { 'bt-exclude-tracker': '*' } : {}),
+      ...(usable.length > 0 ? { 'bt-tracker': usable.join(',') } : {}),
+    }
   }
 
   /** Removes a download and its result from aria2, whatever state it is in. */
@@ -279,7 +296,7 @@ export class Aria2TorrentEngine implements TorrentEngine {
         'seed-time': '0',
         'bt-remove-unselected-file': 'true',
         'file-allocation': 'none',
-        ...this.trackerOption(trackers),
+        ...(await this.trackerOptions([...trackers, ...meta.trackers])),
       })
     } catch (error) {
       if (error instanceof Aria2RpcError) {

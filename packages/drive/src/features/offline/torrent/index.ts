@@ -16,3 +16,4 @@ export {
   type TorrentSource,
 } from './torrent-engine.js'
 export { parseMagnet, readTorrentMeta, type MagnetLink } from './torrent-source.js'
+export { createTrackerCheck, trackerHost, type TrackerCheck } from './tracker-check.js'

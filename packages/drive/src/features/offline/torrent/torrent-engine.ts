@@ -33,6 +33,8 @@ export interface TorrentMeta {
   files: TorrentFileEntry[]
   /** Sum of the sizes of the files that are not padding. */
   totalBytes: number
+  /** The trackers the .torrent names (`announce`, `announce-list`), as written. */
+  trackers: string[]
   /**
    * The .torrent file (info dictionary plus the trackers we know of). A job keeps it so that a
    * restart resumes without fetching the metadata from the swarm again.

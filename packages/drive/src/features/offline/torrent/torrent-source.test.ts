@@ -98,6 +98,7 @@ describe('resolveSelection', () => {
       { index: 3, path: ['c.txt'], sizeBytes: 4, padding: false },
     ],
     totalBytes: 14,
+    trackers: [],
     torrentFile: new Uint8Array(),
   }
 

@@ -118,6 +118,7 @@ export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
     multiFile: list !== null,
     files,
     totalBytes: files.reduce((sum, file) => (file.padding ? sum : sum + file.sizeBytes), 0),
+    trackers: parsed.announce ?? [],
     torrentFile: bytes,
   }
 }
