@@ -1,4 +1,4 @@
-import type { Clock } from '@cumulus/identity'
+import type { Clock, CounterStore } from '@cumulus/identity'
 import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
@@ -20,6 +20,8 @@ export interface DriveDeps {
   jobs: JobRunner
   /** The BitTorrent engine (aria2), started on first use; magnets fail with offline_torrent_unavailable while it is not installed. */
   torrents: TorrentEngine
+  /** Rate counters shared with identity (memory, or Redis across nodes): the preview budget. */
+  counters: CounterStore
 }
 
 /** The signed-in caller, as identity's `authenticated` pre-handler sets it (its AuthContext fits). */

@@ -156,4 +156,21 @@ describe('offline downloads over HTTP, end to end', () => {
     const files = (await t.call('GET', '/drive/v1/files', { token, query: { parent_id: waiting.task.params.parent_id } })).body.files
     expect(files.map((f: { name: string }) => f.name)).toEqual(['again.bin'])
   })
+  it('gives each account 30 previews a minute, counted exactly under a burst of parallel requests', async () => {
+    const [token, other] = [await t.signUp(), await t.signUp()]
+    // A link written as a private address is answered without any connection: the budget is the only limit.
+    const preview = (who: string) => t.call('POST', '/drive/v1/resource/list', { token: who, body: { urls: 'http://10.0.0.1/a.bin' } })
+    const replies = await Promise.all(Array.from({ length: 45 }, () => preview(token)))
+    const ok = replies.filter((r) => r.status === 200)
+    const refused = replies.filter((r) => r.status === 429)
+    expect(ok).toHaveLength(30)
+    expect(refused).toHaveLength(15)
+    expect(ok[0]!.body.list.resources[0].meta.status).toBe('offline_url_refused')
+    for (const reply of refused) {
+      expect(reply.body).toMatchObject({ error: 'resource_exhausted', error_code: 8 })
+      expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    }
+    // Another account's budget is its own.
+    expect((await preview(other)).status).toBe(200)
+  })
 })

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { type DriveDeps, addressPolicyOf, createTorrentEngine, createTrackerCheck, defaultTorrentEngineConfig, migrateDrive, openBlobStore } from '@cumulus/drive'
-import type { Clock } from '@cumulus/identity'
+import type { Clock, CounterStore } from '@cumulus/identity'
 import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
@@ -15,6 +15,8 @@ export interface OpenDriveInput {
   clock: Clock
   logger: Logger
   jobs: JobRunner
+  /** identity's counter store (memory, or Redis when REDIS_URL is set). */
+  counters: CounterStore
 }
 
 /**
@@ -33,6 +35,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     linkSecret: createHmac('sha256', input.keys.hmacKey).update('cumulus drive download links').digest('base64url'),
     logger: input.logger.child({ service: 'drive' }),
     jobs: input.jobs,
+    counters: input.counters,
     // aria2 starts on the first magnet or torrent, not here: a server that never sees one never runs it.
     torrents: createTorrentEngine({
       ...defaultTorrentEngineConfig(config.drive.torrent.workDir),

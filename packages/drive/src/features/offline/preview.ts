@@ -10,6 +10,8 @@ import { type TorrentMeta, TorrentEngineError } from './torrent/index.js'
 
 /** Links one preview may name. */
 export const PREVIEW_MAX_LINKS = 20
+/** Previews one account may ask for in a minute (each names up to PREVIEW_MAX_LINKS links). */
+export const PREVIEW_REQUESTS_PER_MINUTE = 30
 /** How long a preview waits for one link's headers, or a magnet's metadata. */
 const HTTP_PREVIEW_TIMEOUT_MS = 10_000
 const MAGNET_PREVIEW_TIMEOUT_MS = 20_000
@@ -121,6 +123,12 @@ async function previewLink(deps: DriveDeps, raw: string): Promise<DriveResource>
  * `meta.status` rather than failing the whole call.
  */
 export async function previewResources(deps: DriveDeps, caller: Caller, body: { urls?: string | undefined; torrent_file_id?: string | undefined }): Promise<ResourceListReply> {
+  const links = (body.urls ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
+  if (!body.torrent_file_id) {
+    if (links.length === 0) throw new AppError(GenericErrors.invalid_argument, { description: 'urls names no link', metadata: { field: 'urls' } })
+    if (links.length > PREVIEW_MAX_LINKS) throw new AppError(GenericErrors.invalid_argument, { description: `at most ${PREVIEW_MAX_LINKS} links at once`, metadata: { field: 'urls' } })
+  }
+  await takePreviewBudget(deps, caller.userId)
   if (body.torrent_file_id) {
     const file = await findOwned(deps.db, caller.userId, body.torrent_file_id)
     if (file.kind !== 'drive#file' || !file.gcid || file.trashed) throw new AppError(DriveErrors.file_not_found, { description: 'not a complete file', metadata: { id: file.id } })
@@ -133,8 +141,17 @@ export async function previewResources(deps: DriveDeps, caller: Caller, body: { 
       return { list: { resources: [failed('', file.name, torrentFailure(err))] } }
     }
   }
-  const links = (body.urls ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
-  if (links.length === 0) throw new AppError(GenericErrors.invalid_argument, { description: 'urls names no link', metadata: { field: 'urls' } })
-  if (links.length > PREVIEW_MAX_LINKS) throw new AppError(GenericErrors.invalid_argument, { description: `at most ${PREVIEW_MAX_LINKS} links at once`, metadata: { field: 'urls' } })
   return { list: { resources: await Promise.all(links.map((link) => previewLink(deps, link))) } }
+}
+
+/**
+ * Each preview makes the server open connections (or ask the swarm) on the caller's behalf, so
+ * an account gets PREVIEW_REQUESTS_PER_MINUTE of them; past that, resource_exhausted (429) with
+ * Retry-After. The count lives in the shared counter store, so it holds across nodes.
+ */
+async function takePreviewBudget(deps: DriveDeps, userId: string): Promise<void> {
+  const { count, ttlSeconds } = await deps.counters.increment(`drive:preview:${userId}`, 60)
+  if (count > PREVIEW_REQUESTS_PER_MINUTE) {
+    throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${PREVIEW_REQUESTS_PER_MINUTE} previews a minute`, retryAfterSeconds: Math.max(1, ttlSeconds) })
+  }
 }
