@@ -214,3 +214,34 @@ describe(`DriveClient against the real service (${testBackend()})`, () => {
     expect((await drive.list()).files.map((f) => f.name)).not.toContain('drop.bin')
   })
 })
+
+describe(`DriveClient following batch jobs (${testBackend()})`, () => {
+  let service: RealService
+  beforeAll(async () => {
+    // Any batch over two items outgrows its request and runs as a job on the server.
+    service = await startRealService({ env: { BATCH_INLINE_MAX_ITEMS: '2' } })
+  })
+  afterAll(async () => {
+    await service?.close()
+  })
+
+  it('resolves a batch once the job behind it has finished, so the next listing shows its result', async () => {
+    const identity = await signedIn(service, service.fetch)
+    // A real pause between reads of the task: the job runs beside the requests.
+    const drive = new DriveClient({ identity, storage: new MemoryStorage(), xhr: false })
+    const top = await drive.createFolder({ name: 'Archive' })
+    for (const name of ['2019', '2020', '2021']) await drive.createFolder({ name, parentId: top.id })
+
+    const trashed = await drive.trash([top.id])
+    expect(trashed.task).toMatchObject({ id: trashed.taskId, phase: 'PHASE_TYPE_COMPLETE' })
+    expect((await drive.list()).files.map((f) => f.name)).not.toContain('Archive')
+
+    const copyTarget = await drive.createFolder({ name: 'Copies' })
+    await drive.untrash([top.id])
+    const copied = await drive.copy([top.id], copyTarget.id)
+    expect(copied.task?.phase).toBe('PHASE_TYPE_COMPLETE')
+    const [copy] = (await drive.list({ parentId: copyTarget.id })).files
+    expect(copy).toMatchObject({ name: 'Archive', kind: 'drive#folder' })
+    expect((await drive.list({ parentId: copy!.id })).files.map((f) => f.name).sort()).toEqual(['2019', '2020', '2021'])
+  })
+})

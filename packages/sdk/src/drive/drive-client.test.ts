@@ -17,6 +17,7 @@ function setup() {
 }
 
 const taskReply = () => json({ task_id: 't1' })
+const aTask = (overrides: Record<string, unknown> = {}) => ({ kind: 'drive#task', id: 't1', name: '', type: 'batch', user_id: 'u1', statuses: [], status_size: 0, params: {}, file_id: '', file_name: '', file_size: '0', message: '', created_time: '', updated_time: '', phase: 'PHASE_TYPE_COMPLETE', progress: 100, icon_link: '', ...overrides })
 
 describe('DriveClient JSON calls', () => {
   it('lists with every query parameter, the filters as JSON, and the bearer', async () => {
@@ -80,6 +81,7 @@ describe('DriveClient JSON calls', () => {
     for (const action of ['batchTrash', 'batchUntrash', 'batchDelete', 'batchMove', 'batchCopy', 'star', 'unstar']) {
       drive.routes[`POST /drive/v1/files:${action}`] = taskReply
     }
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(aTask())
     const results = [
       await client.trash(['a']),
       await client.untrash(['a']),
@@ -89,8 +91,8 @@ describe('DriveClient JSON calls', () => {
       await client.star(['a']),
       await client.unstar(['a']),
     ]
-    expect(results).toEqual(Array(7).fill({ taskId: 't1' }))
-    expect(drive.calls.map((c) => [c.path, c.json])).toEqual([
+    expect(results).toEqual(Array(7).fill({ taskId: 't1', task: aTask() }))
+    expect(drive.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.json])).toEqual([
       ['/drive/v1/files:batchTrash', { ids: ['a'] }],
       ['/drive/v1/files:batchUntrash', { ids: ['a'] }],
       ['/drive/v1/files:batchDelete', { ids: ['a', 'b'] }],
@@ -99,12 +101,46 @@ describe('DriveClient JSON calls', () => {
       ['/drive/v1/files:star', { ids: ['a'] }],
       ['/drive/v1/files:unstar', { ids: ['a'] }],
     ])
+    // Each operation read its task once: complete at the first read.
+    expect(drive.calls.filter((c) => c.method === 'GET').map((c) => c.path)).toEqual(Array(7).fill('/drive/v1/tasks/t1'))
+  })
+
+  it('follows a batch that runs as a job until its task completes, telling its progress', async () => {
+    const { drive, client } = setup()
+    drive.routes['POST /drive/v1/files:batchDelete'] = taskReply
+    const phases = [aTask({ phase: 'PHASE_TYPE_PENDING', progress: 0 }), aTask({ phase: 'PHASE_TYPE_RUNNING', progress: 40 }), aTask()]
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(phases.shift())
+    const seen: number[] = []
+    const result = await client.delete(['big'], { onProgress: (task) => seen.push(task.progress) })
+    expect(result).toEqual({ taskId: 't1', task: aTask() })
+    expect(seen).toEqual([0, 40])
+  })
+
+  it('rejects with the catalogue error a failed batch task ends with', async () => {
+    const { drive, client } = setup()
+    drive.routes['POST /drive/v1/files:batchCopy'] = taskReply
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(aTask({ phase: 'PHASE_TYPE_ERROR', message: 'file_space_not_enough' }))
+    const error = await client.copy(['big'], 'dest').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(IdentityError)
+    expect(error).toMatchObject({ error: 'file_space_not_enough', errorCode: 8 })
+  })
+
+  it('stops waiting, with cancelled, when the signal aborts; and does not wait for a reply that names no task', async () => {
+    const { drive, client } = setup()
+    drive.routes['POST /drive/v1/files:batchTrash'] = taskReply
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(aTask({ phase: 'PHASE_TYPE_RUNNING', progress: 5 }))
+    const abort = new AbortController()
+    const error = await client.trash(['a'], { signal: abort.signal, onProgress: () => abort.abort() }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ error: 'cancelled' })
+    drive.routes['POST /drive/v1/files:star'] = () => json({})
+    expect(await client.star(['a'])).toEqual({ taskId: '', task: null })
   })
 
   it('empties the trash with a bodiless PATCH', async () => {
     const { drive, client, only } = setup()
     drive.routes['PATCH /drive/v1/files/trash:empty'] = taskReply
-    expect(await client.emptyTrash()).toEqual({ taskId: 't1' })
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(aTask())
+    expect(await client.emptyTrash()).toEqual({ taskId: 't1', task: aTask() })
     const call = only('PATCH /drive/v1/files/trash:empty')
     expect(call.json).toBeUndefined()
     expect(call.headers['content-type']).toBeUndefined()

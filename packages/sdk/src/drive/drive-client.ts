@@ -22,7 +22,8 @@ import type {
   TaskIdReply,
   VipPrivilegeReply,
 } from '@cumulus/protocol'
-import { wrongOptionsParam } from '../errors.js'
+import { GenericErrors, findErrorByReason } from '@cumulus/protocol'
+import { IdentityError, wrongOptionsParam } from '../errors.js'
 import type { IdentityClient } from '../identity-client.js'
 import { defaultSleep } from '../options.js'
 import { type KeyValueStorage, defaultStorage } from '../storage.js'
@@ -99,7 +100,19 @@ export interface ListOfflineTasksInput {
 
 export interface TaskResult {
   taskId: string
+  /** The task once complete; null when the server named no task to follow. */
+  task: DriveTask | null
 }
+
+export interface TaskWaitOptions {
+  /** Told of the task each time it is read while it runs (its `progress`, 0..100). */
+  onProgress?: (task: DriveTask) => void
+  /** Stops waiting (the task itself goes on); the wait rejects with `cancelled`. */
+  signal?: AbortSignal
+}
+
+/** Pauses between reads of a task that is still running: quick at first, then every 2 s. */
+const TASK_POLL_DELAYS_MS: readonly number[] = [100, 250, 500, 1000, 2000]
 
 export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([1000, 3000, 5000, 10_000, 20_000])
@@ -198,46 +211,69 @@ export class DriveClient {
 
   // ---- batch operations ------------------------------------------------------------------
 
-  star(ids: string[]): Promise<TaskResult> {
-    return this.#batch('star', ids)
+  // Each resolves once its task is complete: most are when the server replies, but a tree too
+  // large for one request runs as a job on the server, and the promise follows it.
+
+  star(ids: string[], options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('star', ids, undefined, options)
   }
 
-  unstar(ids: string[]): Promise<TaskResult> {
-    return this.#batch('unstar', ids)
+  unstar(ids: string[], options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('unstar', ids, undefined, options)
   }
 
   /** Moves into `toParentId` ('' for the root); `file_move_or_copy_to_cur` for a folder into itself or below. */
-  move(ids: string[], toParentId: string): Promise<TaskResult> {
-    return this.#batch('batchMove', ids, toParentId)
+  move(ids: string[], toParentId: string, options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('batchMove', ids, toParentId, options)
   }
 
-  copy(ids: string[], toParentId: string): Promise<TaskResult> {
-    return this.#batch('batchCopy', ids, toParentId)
+  copy(ids: string[], toParentId: string, options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('batchCopy', ids, toParentId, options)
   }
 
-  trash(ids: string[]): Promise<TaskResult> {
-    return this.#batch('batchTrash', ids)
+  trash(ids: string[], options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('batchTrash', ids, undefined, options)
   }
 
-  untrash(ids: string[]): Promise<TaskResult> {
-    return this.#batch('batchUntrash', ids)
+  untrash(ids: string[], options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('batchUntrash', ids, undefined, options)
   }
 
   /** Deletes for good (no trash). */
-  delete(ids: string[]): Promise<TaskResult> {
-    return this.#batch('batchDelete', ids)
+  delete(ids: string[], options?: TaskWaitOptions): Promise<TaskResult> {
+    return this.#batch('batchDelete', ids, undefined, options)
   }
 
   /** Deletes everything in the trash for good. */
-  async emptyTrash(): Promise<TaskResult> {
+  async emptyTrash(options?: TaskWaitOptions): Promise<TaskResult> {
     const reply = await this.#call<TaskIdReply>('PATCH', `${FILES}/trash:empty`)
-    return { taskId: reply.task_id }
+    return this.#settled(reply.task_id, options)
   }
 
-  async #batch(action: BatchAction, ids: string[], toParentId?: string): Promise<TaskResult> {
+  async #batch(action: BatchAction, ids: string[], toParentId: string | undefined, options: TaskWaitOptions | undefined): Promise<TaskResult> {
     const body = toParentId === undefined ? { ids } : { ids, to: { parent_id: toParentId } }
     const reply = await this.#call<TaskIdReply>('POST', `${FILES}:${action}`, { body })
-    return { taskId: reply.task_id }
+    return this.#settled(reply.task_id, options)
+  }
+
+  async #settled(taskId: string | undefined, options: TaskWaitOptions | undefined): Promise<TaskResult> {
+    if (typeof taskId !== 'string' || taskId === '') return { taskId: '', task: null }
+    return { taskId, task: await this.waitForTask(taskId, options) }
+  }
+
+  /**
+   * Reads a task until it is complete and resolves with it; rejects with the task's catalogue
+   * error (its `params.error`, else its `message`) when it ends in PHASE_TYPE_ERROR.
+   */
+  async waitForTask(taskId: string, options: TaskWaitOptions = {}): Promise<DriveTask> {
+    for (let round = 0; ; round += 1) {
+      if (options.signal?.aborted) throw IdentityError.of(GenericErrors.cancelled, 'stopped waiting for the task')
+      const task = await this.getTask(taskId)
+      if (task.phase === 'PHASE_TYPE_COMPLETE') return task
+      if (task.phase === 'PHASE_TYPE_ERROR') throw taskFailure(task)
+      options.onProgress?.(task)
+      await this.#sleep(TASK_POLL_DELAYS_MS[Math.min(round, TASK_POLL_DELAYS_MS.length - 1)]!)
+    }
   }
 
   // ---- uploads -------------------------------------------------------------------------
@@ -410,4 +446,13 @@ export class DriveClient {
 
 function isLinkList(source: PreviewSource): source is readonly string[] {
   return Array.isArray(source)
+}
+
+/** The error a failed task ends with: its catalogue reason, its English detail as the description. */
+function taskFailure(task: DriveTask): IdentityError {
+  const params = (task.params ?? {}) as Record<string, unknown>
+  const reason = typeof params['error'] === 'string' && params['error'] !== '' ? params['error'] : task.message
+  const entry = findErrorByReason(reason) ?? GenericErrors.failed_precondition
+  const description = typeof params['error_description'] === 'string' ? params['error_description'] : task.message
+  return IdentityError.of(entry, description)
 }
