@@ -7,6 +7,7 @@ import { signInRoutes } from './features/sign-in/routes.js'
 import { signUpRoutes } from './features/sign-up/routes.js'
 import { tokenRoutes } from './features/tokens/routes.js'
 import { userRoutes } from './features/users/routes.js'
+import { membershipRoutes } from './features/membership/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
 import { clientErrorHandler } from './http/client-error.js'
@@ -34,6 +35,7 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
   await typed.register(signInRoutes, { deps })
   await typed.register(tokenRoutes, { deps })
   await typed.register(userRoutes, { deps })
+  await typed.register(membershipRoutes, { deps })
   await typed.register(accountRoutes, { deps })
 }
 

@@ -163,6 +163,40 @@ describe('cumulus user …', () => {
     expect(await cli('user', 'restore', 'u-nobody')).toEqual({ code: 1, out: '', err: 'error: no user u-nobody\n' })
   })
 
+  it('prints activation codes that a running server redeems, once each, and refuses bad code runs', async () => {
+    const made = await cli('vip', 'codes', 'create', '--plan', 'vip', '--days', '31', '--count', '3')
+    expect(made.code, made.err).toBe(0)
+    const codes = made.out.trim().split('\n')
+    expect(codes).toHaveLength(3)
+    for (const code of codes) expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/)
+    expect(made.err).toBe('Made 3 codes for 31 days of vip. Keep them safe: they cannot be shown again.\n')
+    expect(JSON.parse((await cli('vip', 'codes', 'create', '--plan', 'vip', '--days', '1', '--json')).out)).toHaveLength(1)
+
+    const server = await buildServer(loadConfig(environment.env), { housekeeping: false, web: false })
+    try {
+      const signUp = await server.app.inject({ method: 'POST', url: '/v1/auth/signup/anonymously', payload: { client_id: 'cumulus-web' } })
+      const authorization = `Bearer ${signUp.json().access_token}`
+      const redeem = (code: string) => server.app.inject({ method: 'POST', url: '/vip/v1/order/activation-code', headers: { authorization }, payload: { activation_code: code, data: {} } })
+      const first = await redeem(codes[0]!)
+      expect(first.statusCode, first.body).toBe(200)
+      expect(first.json()).toMatchObject({ add_days: 31, code: codes[0], data: { status: 'ok', type: 'vip' } })
+      expect((await redeem(codes[0]!)).json()).toMatchObject({ error: 'activation_code_used' })
+      const me = await server.app.inject({ method: 'GET', url: '/v1/user/me', headers: { authorization } })
+      expect(me.json().vip_info[0]).toMatchObject({ is_vip: 1, vas_type: 'vip' })
+      const privilege = await server.app.inject({ method: 'GET', url: '/drive/v1/privilege/vip', headers: { authorization } })
+      expect(privilege.json().data).toMatchObject({ status: 'ok', type: 'vip' })
+    } finally {
+      await server.close()
+    }
+
+    expect(await cli('vip', 'codes', 'create', '--plan', 'vip', '--days', '0')).toMatchObject({ code: 1, err: 'error: days must be a whole number from 1 to 36500\n' })
+    expect(await cli('vip', 'codes', 'create', '--plan', 'gold', '--days', '3')).toMatchObject({ code: 2, err: expect.stringContaining('--plan must be one of vip') })
+    expect(await cli('vip', 'codes', 'create', '--days', '3')).toMatchObject({ code: 2, err: expect.stringContaining('needs --plan P and --days N') })
+    expect(await cli('vip', 'codes', 'create', '--plan', 'vip', '--days', '3', '--count', 'many')).toMatchObject({ code: 2, err: expect.stringContaining('--count must be a whole number') })
+    expect(await cli('vip', 'codes', 'list')).toMatchObject({ code: 2 })
+    expect(await cli('vip')).toMatchObject({ code: 2 })
+  })
+
   it('answers usage mistakes with exit code 2 and a pointer to help', async () => {
     for (const argv of [
       ['user'],
@@ -178,6 +212,7 @@ describe('cumulus user …', () => {
       expect(result.err).toMatch(/^error: .+\nRun "cumulus help" for usage\.\n$/)
     }
     expect(await cli('help')).toMatchObject({ code: 0, out: expect.stringContaining('user grant-vip <user id or e-mail> --days N [--year]') })
+    expect((await cli('help')).out).toContain('vip codes create --plan vip --days N')
     expect(await cli()).toMatchObject({ code: 2, err: expect.stringContaining('Usage: cumulus <command>') })
   })
 

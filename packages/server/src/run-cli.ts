@@ -3,6 +3,7 @@ import { CONFIG_FLAGS, ConfigError } from './config.js'
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cli-io.js'
 import { serveCommand } from './serve-command.js'
 import { userCommand } from './user-commands.js'
+import { vipCommand } from './vip-commands.js'
 
 export { type CliIo, UsageError } from './cli-io.js'
 
@@ -16,6 +17,8 @@ Commands:
   user grant-vip <user id or e-mail> --days N [--year]
                                                Grant or extend VIP membership by N days
   user restore <user id or e-mail>             Cancel a pending account deletion
+  vip codes create --plan vip --days N [--count N] [--valid-days N] [--json]
+                                               Print N activation codes (default 1, valid 365 days)
   help                                         Show this text
 
 Configuration comes from environment variables (see README.md). These flags
@@ -37,6 +40,8 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
         return await serveCommand(args, env, io)
       case 'user':
         return await userCommand(args, env, io)
+      case 'vip':
+        return await vipCommand(args, env, io)
       case 'help':
       case '--help':
       case '-h':

@@ -115,7 +115,7 @@ async function restoreCommand(args: readonly string[], env: Env, io: CliIo): Pro
  * work before the first `serve`). Operator commands issue no tokens, so they use throwaway keys
  * and never create key files, and in-process counters rather than Redis.
  */
-async function withIdentity(config: CumulusConfig, io: CliIo, body: (deps: IdentityDeps) => Promise<void>): Promise<number> {
+export async function withIdentity(config: CumulusConfig, io: CliIo, body: (deps: IdentityDeps) => Promise<void>): Promise<number> {
   // Operator commands print their own results; the log (on stderr) shows only problems unless
   // LOG_LEVEL asks for more (debug, trace) or less (error, fatal, silent).
   const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, io.stderr)
@@ -143,7 +143,7 @@ function singleUserArgument(command: string, positionals: string[]): string {
   return positionals[0]!
 }
 
-function wholeNumberFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+export function wholeNumberFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
   if (!(value >= min && value <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not "${raw}"`)

@@ -125,6 +125,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('identity_refresh_tokens').addColumn('successor_hash', 'text').execute()
     },
   },
+  '0004_vip_codes': {
+    async up(db: Kysely<unknown>) {
+      // Activation codes, stored as the SHA-256 of the normalised code: a copy of the table
+      // hands out no code. `redeemed_at` marks a code used for good; `redeemed_by` is cleared
+      // when that account is erased, and the code stays used.
+      await db.schema
+        .createTable('identity_vip_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('vas_type', 'text', (c) => c.notNull())
+        .addColumn('level', 'integer', (c) => c.notNull())
+        .addColumn('days', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('redeemed_at', 'bigint')
+        .addColumn('redeemed_by', 'text', (c) => c.references('identity_users.id').onDelete('set null'))
+        .execute()
+      await db.schema.createIndex('identity_vip_codes_redeemed_by').on('identity_vip_codes').column('redeemed_by').execute()
+    },
+  },
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

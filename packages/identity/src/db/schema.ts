@@ -7,6 +7,7 @@ import type { Generated } from 'kysely'
 export interface IdentityDatabase {
   identity_users: UsersTable
   identity_memberships: MembershipsTable
+  identity_vip_codes: VipCodesTable
   identity_sessions: SessionsTable
   identity_refresh_tokens: RefreshTokensTable
   identity_verifications: VerificationsTable
@@ -42,6 +43,19 @@ export interface MembershipsTable {
   is_year: number
   expires_at: number
   updated_at: number
+}
+
+export interface VipCodesTable {
+  /** SHA-256 (hex) of the normalised code. */
+  code_hash: string
+  vas_type: string
+  level: number
+  days: number
+  created_at: number
+  /** A code not redeemed by then is void. */
+  expires_at: number
+  redeemed_at: number | null
+  redeemed_by: string | null
 }
 
 export interface SessionsTable {

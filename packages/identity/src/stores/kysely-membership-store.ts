@@ -1,8 +1,36 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, type Transaction, sql } from 'kysely'
 import type { IdentityDatabase } from '../db/schema.js'
-import type { MembershipRecord, MembershipStore } from './membership-store.js'
+import type { MembershipRecord, MembershipStore, NewActivationCode, RedeemResult } from './membership-store.js'
 
 const DAY_MS = 86_400_000
+/** Rows per INSERT when the operator makes many codes at once (well under both databases' parameter limits). */
+const CODE_INSERT_BATCH = 500
+
+type GrantInput = { days: number; isYear: boolean; level: number; vasType: string; nowMs: number }
+
+/**
+ * Extends a membership in one statement: the new expiry is computed from the row as it is when
+ * the statement runs, so concurrent grants add up instead of overwriting each other (a read then
+ * a write would lose days under PostgreSQL's READ COMMITTED).
+ */
+async function grantIn(db: Kysely<IdentityDatabase> | Transaction<IdentityDatabase>, userId: string, input: GrantInput): Promise<MembershipRecord> {
+  const addMs = input.days * DAY_MS
+  const row = await db
+    .insertInto('identity_memberships')
+    .values({ user_id: userId, vas_type: input.vasType, level: input.level, is_year: input.isYear ? 1 : 0, expires_at: input.nowMs + addMs, updated_at: input.nowMs })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({
+        vas_type: input.vasType,
+        level: input.level,
+        is_year: input.isYear ? 1 : 0,
+        expires_at: sql<number>`(CASE WHEN identity_memberships.expires_at > ${input.nowMs} THEN identity_memberships.expires_at ELSE ${input.nowMs} END) + ${addMs}`,
+        updated_at: input.nowMs,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return { userId, vasType: row.vas_type, level: row.level, isYear: row.is_year === 1, expiresAtMs: Number(row.expires_at), updatedAtMs: Number(row.updated_at) }
+}
 
 export class KyselyMembershipStore implements MembershipStore {
   constructor(private readonly db: Kysely<IdentityDatabase>) {}
@@ -14,24 +42,46 @@ export class KyselyMembershipStore implements MembershipStore {
       : null
   }
 
-  async grant(userId: string, input: { days: number; isYear: boolean; level: number; vasType: string; nowMs: number }) {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('identity_memberships').select('expires_at').where('user_id', '=', userId).executeTakeFirst()
-      const from = Math.max(input.nowMs, current?.expires_at ?? 0)
-      const row = {
-        user_id: userId,
-        vas_type: input.vasType,
-        level: input.level,
-        is_year: input.isYear ? 1 : 0,
-        expires_at: from + input.days * DAY_MS,
-        updated_at: input.nowMs,
+  grant(userId: string, input: GrantInput): Promise<MembershipRecord> {
+    return grantIn(this.db, userId, input)
+  }
+
+  async addCodes(codes: readonly NewActivationCode[], nowMs: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < codes.length; i += CODE_INSERT_BATCH) {
+        const rows = codes.slice(i, i + CODE_INSERT_BATCH).map((code) => ({
+          code_hash: code.codeHash,
+          vas_type: code.vasType,
+          level: code.level,
+          days: code.days,
+          created_at: nowMs,
+          expires_at: code.expiresAtMs,
+          redeemed_at: null,
+          redeemed_by: null,
+        }))
+        await trx.insertInto('identity_vip_codes').values(rows).execute()
       }
-      await trx
-        .insertInto('identity_memberships')
-        .values(row)
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ vas_type: row.vas_type, level: row.level, is_year: row.is_year, expires_at: row.expires_at, updated_at: row.updated_at }))
-        .execute()
-      return { userId, vasType: row.vas_type, level: row.level, isYear: input.isYear, expiresAtMs: row.expires_at, updatedAtMs: input.nowMs }
+    })
+  }
+
+  redeemCode(codeHash: string, userId: string, nowMs: number): Promise<RedeemResult> {
+    return this.db.transaction().execute(async (trx) => {
+      // The UPDATE is the claim: a second redemption waits for the first's commit (PostgreSQL)
+      // or runs after it (SQLite's single writer), then finds redeemed_at set and claims nothing.
+      const claimed = await trx
+        .updateTable('identity_vip_codes')
+        .set({ redeemed_at: nowMs, redeemed_by: userId })
+        .where('code_hash', '=', codeHash)
+        .where('redeemed_at', 'is', null)
+        .where('expires_at', '>', nowMs)
+        .returning(['vas_type', 'level', 'days'])
+        .executeTakeFirst()
+      if (!claimed) {
+        const row = await trx.selectFrom('identity_vip_codes').select('redeemed_at').where('code_hash', '=', codeHash).executeTakeFirst()
+        return row && row.redeemed_at !== null ? { kind: 'used' } : { kind: 'unknown' }
+      }
+      const membership = await grantIn(trx, userId, { days: claimed.days, isYear: claimed.days >= 365, level: claimed.level, vasType: claimed.vas_type, nowMs })
+      return { kind: 'granted', vasType: claimed.vas_type, days: claimed.days, membership }
     })
   }
 }

@@ -1,4 +1,4 @@
-import type { MembershipRecord, MembershipStore } from './membership-store.js'
+import type { MembershipRecord, MembershipStore, NewActivationCode, RedeemResult } from './membership-store.js'
 import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
 import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
 
@@ -250,5 +250,16 @@ export class CachingMembershipStore implements MembershipStore {
     } finally {
       this.cache.invalidate({ userId })
     }
+  }
+
+  addCodes(codes: readonly NewActivationCode[], nowMs: number): Promise<void> {
+    return this.inner.addCodes(codes, nowMs)
+  }
+
+  async redeemCode(codeHash: string, userId: string, nowMs: number): Promise<RedeemResult> {
+    const result = await this.inner.redeemCode(codeHash, userId, nowMs)
+    // The session check carries the membership: the next request must see the new expiry.
+    if (result.kind === 'granted') this.cache.invalidate({ userId })
+    return result
   }
 }

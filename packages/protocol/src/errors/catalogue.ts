@@ -118,6 +118,10 @@ export const DriveErrors = defineErrors({
   offline_source_too_large: { code: 8, status: 403 },
   offline_torrent_unavailable: { code: 9, status: 503 },
   offline_torrent_no_metadata: { code: 9, status: 504 },
+  // Membership (drive.md "Membership"): an activation code that does not exist or has expired,
+  // and one already redeemed.
+  activation_code_invalid: { code: 3, status: 400 },
+  activation_code_used: { code: 6, status: 409 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

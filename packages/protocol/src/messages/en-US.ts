@@ -86,6 +86,8 @@ export const enUS: MessageTable = {
   offline_source_too_large: "The file is larger than your free cloud storage",
   offline_torrent_unavailable: "BitTorrent downloads are not available on this server",
   offline_torrent_no_metadata: "No peers shared this torrent's details in time. Retry later",
+  activation_code_invalid: 'This activation code is not valid. Check it and try again',
+  activation_code_used: 'This activation code has already been used',
 
   upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
   upload_expired: 'This upload has expired. Please upload the file again',

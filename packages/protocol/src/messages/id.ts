@@ -86,6 +86,8 @@ export const id: MessageTable = {
   offline_source_too_large: "File lebih besar dari sisa penyimpanan cloud Anda",
   offline_torrent_unavailable: "Unduhan BitTorrent tidak tersedia di server ini",
   offline_torrent_no_metadata: "Tidak ada peer yang membagikan detail torrent ini tepat waktu. Coba lagi nanti",
+  activation_code_invalid: 'Kode aktivasi ini tidak valid. Periksa lalu coba lagi',
+  activation_code_used: 'Kode aktivasi ini sudah pernah digunakan',
 
   upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
   upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',

@@ -86,6 +86,8 @@ export const ko: MessageTable = {
   offline_source_too_large: "파일이 남은 클라우드 저장 공간보다 큽니다",
   offline_torrent_unavailable: "이 서버에서는 BitTorrent 다운로드를 사용할 수 없습니다",
   offline_torrent_no_metadata: "제한 시간 안에 이 토렌트 정보를 공유한 피어가 없습니다. 나중에 다시 시도하세요",
+  activation_code_invalid: '유효하지 않은 활성화 코드입니다. 확인 후 다시 시도하세요',
+  activation_code_used: '이미 사용된 활성화 코드입니다',
 
   upload_offset_conflict: '업로드가 서버와 맞지 않습니다. 서버의 위치에서 다시 이어서 업로드하세요',
   upload_expired: '업로드가 만료되었습니다. 파일을 다시 업로드하세요',

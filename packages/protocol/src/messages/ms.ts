@@ -86,6 +86,8 @@ export const ms: MessageTable = {
   offline_source_too_large: "Fail lebih besar daripada baki storan awan anda",
   offline_torrent_unavailable: "Muat turun BitTorrent tidak tersedia di pelayan ini",
   offline_torrent_no_metadata: "Tiada rakan sebaya berkongsi butiran torrent ini dalam masa. Cuba lagi kemudian",
+  activation_code_invalid: 'Kod pengaktifan ini tidak sah. Semak dan cuba lagi',
+  activation_code_used: 'Kod pengaktifan ini telah digunakan',
 
   upload_offset_conflict: 'Muat naik tidak selari dengan pelayan. Sambung semula dari kedudukan yang direkodkan pelayan',
   upload_expired: 'Muat naik ini telah tamat tempoh. Sila muat naik fail sekali lagi',

@@ -86,6 +86,8 @@ export const zhTW: MessageTable = {
   offline_source_too_large: "檔案大於剩餘的雲端儲存空間",
   offline_torrent_unavailable: "此伺服器不支援 BitTorrent 下載",
   offline_torrent_no_metadata: "在限定時間內沒有節點分享此種子的資訊，請稍後重試",
+  activation_code_invalid: '啟用碼無效，請檢查後再試',
+  activation_code_used: '此啟用碼已被使用',
 
   upload_offset_conflict: '上傳進度與伺服器不一致，請從伺服器記錄的位置繼續上傳',
   upload_expired: '此上傳已過期，請重新上傳檔案',

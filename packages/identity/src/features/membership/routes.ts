@@ -1,0 +1,20 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import type { IdentityDeps } from '../../deps.js'
+import { authOf, authenticated } from '../../http/authenticate.js'
+import { callerContext } from '../../http/request-context.js'
+import { Body, Str } from '../../http/schemas.js'
+import { redeemActivationCode } from './activation-codes.js'
+
+/** The membership calls identity answers under drive.md's `/vip/v1/` paths: it owns the membership. */
+export async function membershipRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  const auth = authenticated(deps)
+
+  app.post(
+    '/vip/v1/order/activation-code',
+    { preHandler: auth, schema: { body: Body({ activation_code: Str(64), data: Type.Optional(Type.Object({}, { additionalProperties: true })) }) } },
+    async (request) => redeemActivationCode(deps, authOf(request), callerContext(request), request.body.activation_code),
+  )
+}
