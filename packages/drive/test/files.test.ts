@@ -87,10 +87,20 @@ describe('folders and listing', () => {
     const token = await t.signUp()
     const free = await t.call('GET', '/drive/v1/about', { token })
     expect(free.body.quota).toMatchObject({ kind: 'drive#quota', limit: String(10 * 1024 ** 3), usage: '0', usage_in_trash: '0' })
-    expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'invalid', type: 'novip', expire: '' })
+    expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'invalid', type: 'novip', expire: '', vip_item: [] })
+    const freeQuantities = (await t.call('GET', '/vip/v1/quantity/list', { token, query: { type: 'transfer' } })).body
+    expect(freeQuantities).toMatchObject({ transfer_type: 'transfer', base: { vip_status: 'invalid', expire_time: '', download: { total_assets: -1, assets: -1 } } })
+    expect(freeQuantities.base.offline.total_assets).toBe(Number((await t.call('GET', '/drive/v1/about', { token })).body.quotas.offline_daily.limit))
     await t.makeVip(token)
-    expect((await t.call('GET', '/drive/v1/about', { token })).body.quota.limit).toBe(String(10 * 1024 ** 4))
-    expect((await t.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'ok', type: 'vip' })
+    const about = (await t.call('GET', '/drive/v1/about', { token })).body
+    expect(about.quota.limit).toBe(String(10 * 1024 ** 4))
+    const privilege = (await t.call('GET', '/drive/v1/privilege/vip', { token })).body
+    expect(privilege.data).toMatchObject({ status: 'ok', type: 'vip', expire: about.expires_at, vip_item: [{ type: 'vip', expire: about.expires_at, surplus_day: expect.any(Number) }] })
+    // Every membership call tells the same story.
+    expect((await t.call('GET', '/vip/v1/vip/info', { token })).body).toEqual(privilege)
+    const quantities = (await t.call('GET', '/vip/v1/quantity/list', { token, query: { type: 'transfer' } })).body
+    expect(quantities.base).toMatchObject({ vip_status: 'ok', expire_time: about.expires_at, offline: { total_assets: Number(about.quotas.offline_daily.limit), assets: Number(about.quotas.offline_daily.limit) } })
+    expect((await t.call('GET', '/vip/v1/quantity/list', { token, query: { type: '<x>' } })).status).toBe(400)
   })
 })
 

@@ -121,7 +121,7 @@ async function check(request: Request) {
 describe('random and malformed requests to the drive', () => {
   it('listing, tasks and events queries', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/drive/v1/files', '/drive/v1/tasks', '/drive/v1/events', '/drive/v1/about', '/drive/v1/privilege/vip'), fc.constantFrom('GET', 'DELETE'), query, auth, async (url, m, q, a) => {
+      fc.asyncProperty(fc.constantFrom('/drive/v1/files', '/drive/v1/tasks', '/drive/v1/events', '/drive/v1/about', '/drive/v1/privilege/vip', '/vip/v1/vip/info', '/vip/v1/quantity/list'), fc.constantFrom('GET', 'DELETE'), query, auth, async (url, m, q, a) => {
         await check({ method: m, url, query: q, auth: a })
       }),
       { numRuns: RUNS },

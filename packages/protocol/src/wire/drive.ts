@@ -325,9 +325,41 @@ export interface VipPrivilegeReply {
     /** RFC 3339, '' for a user who has never been a member. */
     expire: string
     status: 'ok' | 'invalid'
-    type: 'novip' | 'vip'
+    /** The plan while it runs ('vip', or another the operator names); 'novip' otherwise. */
+    type: string
     user_id: string
+    /** The running membership, one entry per plan; empty for a non-member. */
+    vip_item: VipItem[]
   }
+}
+
+export interface VipItem {
+  type: string
+  /** RFC 3339. */
+  expire: string
+  /** Whole days left, rounded up. */
+  surplus_day: number
+}
+
+/** One metered privilege in `GET /vip/v1/quantity/list` (counts, or bytes; -1 means no limit). */
+export interface VipQuantity {
+  total_assets: number
+  assets: number
+}
+
+/** `GET /vip/v1/quantity/list?type=transfer` (drive.md "Membership"). */
+export interface VipQuantityReply {
+  base: {
+    /** Offline (cloud download) tasks today: the plan's daily number, and what is left of it. */
+    offline: VipQuantity
+    download: VipQuantity
+    upload: VipQuantity
+    download_daily: VipQuantity
+    vip_status: 'ok' | 'invalid'
+    /** RFC 3339, '' for a user who has never been a member. */
+    expire_time: string
+  }
+  transfer_type: string
 }
 
 /** The `filters` query parameter (drive.md). */

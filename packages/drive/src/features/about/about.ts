@@ -1,4 +1,4 @@
-import type { DriveAbout, VipPrivilegeReply } from '@cumulus/protocol'
+import type { DriveAbout, VipPrivilegeReply, VipQuantityReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { offlineQuota, quotaLimit, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
@@ -26,10 +26,14 @@ export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout
   }
 }
 
-/** `GET /drive/v1/privilege/vip` (drive.md "Membership"), so clients can show the plan. */
+/**
+ * `GET /drive/v1/privilege/vip`, and `GET /vip/v1/vip/info` (drive.md "Membership"): the plan,
+ * from the membership the session check read, so it agrees with `/v1/user/me`'s vip_info.
+ */
 export function vipPrivilege(deps: Pick<DriveDeps, 'clock'>, caller: Caller): VipPrivilegeReply {
   const membership = caller.membership
-  const active = membership !== null && membership.expiresAtMs > deps.clock.nowMs()
+  const nowMs = deps.clock.nowMs()
+  const active = membership !== null && membership.expiresAtMs > nowMs
   return {
     result: 'ACCEPTED',
     message: '',
@@ -37,8 +41,32 @@ export function vipPrivilege(deps: Pick<DriveDeps, 'clock'>, caller: Caller): Vi
     data: {
       expire: membership ? rfc3339(membership.expiresAtMs) : '',
       status: active ? 'ok' : 'invalid',
-      type: active ? 'vip' : 'novip',
+      type: active ? membership.vasType : 'novip',
       user_id: caller.userId,
+      vip_item: active ? [{ type: membership.vasType, expire: rfc3339(membership.expiresAtMs), surplus_day: Math.ceil((membership.expiresAtMs - nowMs) / DAY_MS) }] : [],
     },
+  }
+}
+
+const DAY_MS = 86_400_000
+/** What the plans do not meter: transfer in either direction is limited only by the storage quota. */
+const UNMETERED = { total_assets: -1, assets: -1 } as const
+
+/** `GET /vip/v1/quantity/list?type=transfer`: what the plan allows and what is left of it today. */
+export async function vipQuantities(deps: DriveDeps, caller: Caller, transferType: string): Promise<VipQuantityReply> {
+  const nowMs = deps.clock.nowMs()
+  const membership = caller.membership
+  const active = membership !== null && membership.expiresAtMs > nowMs
+  const offline = await offlineQuota(deps, deps.db, caller.userId, active, nowMs)
+  return {
+    base: {
+      offline: { total_assets: offline.daily.limit, assets: Math.max(0, offline.daily.limit - offline.daily.usage) },
+      download: { ...UNMETERED },
+      upload: { ...UNMETERED },
+      download_daily: { ...UNMETERED },
+      vip_status: active ? 'ok' : 'invalid',
+      expire_time: membership ? rfc3339(membership.expiresAtMs) : '',
+    },
+    transfer_type: transferType,
   }
 }
