@@ -1,4 +1,5 @@
 import {
+  type ActivationCodeReply,
   CLIENT_UNKNOWN_LOCALE_FALLBACK,
   DEFAULT_SCOPE,
   GenericErrors,
@@ -88,6 +89,7 @@ const PATHS = {
   reset: '/v1/auth/reset',
   me: '/v1/user/me',
   sudo: '/v1/user/sudo',
+  activationCode: '/vip/v1/order/activation-code',
 } as const
 
 const REFRESH_THROTTLE_MS = TOKEN_REFRESH_THROTTLE_SECONDS * 1000
@@ -508,6 +510,17 @@ export class IdentityClient {
     if (!this.#store.switchTo(sub)) throw IdentityError.of(GenericErrors.not_found, `no stored account ${sub}`, { status: 0 })
     if (this.#profile?.sub !== sub) this.#profile = null
     return this.#store.current() as Credentials
+  }
+
+  /**
+   * Redeems a membership activation code for the signed-in account (drive.md "Membership"),
+   * then reloads the profile so `userInfo()` shows the new membership. A used or unknown code
+   * rejects with `activation_code_used` / `activation_code_invalid`.
+   */
+  async redeemActivationCode(code: string): Promise<ActivationCodeReply> {
+    const reply = await this.request<ActivationCodeReply>('POST', PATHS.activationCode, { auth: true, body: { activation_code: code, data: {} } })
+    await this.getUser()
+    return reply
   }
 
   /** GET /v1/user/me; the profile is kept for `userInfo()`. */

@@ -341,6 +341,14 @@ export interface VipItem {
   surplus_day: number
 }
 
+/** `POST /vip/v1/order/activation-code` `{activation_code, data: {}}`. */
+export interface ActivationCodeReply {
+  add_days: number
+  /** The code as the server read it (grouped, upper case). */
+  code: string
+  data: { expire: string; status: 'ok' | 'invalid'; type: string; user_id: string }
+}
+
 /** One metered privilege in `GET /vip/v1/quantity/list` (counts, or bytes; -1 means no limit). */
 export interface VipQuantity {
   total_assets: number

@@ -26,7 +26,8 @@ import {
   waitForPath,
   welcomeHeading,
 } from './account-utils'
-import { test, waitForHydration } from './playwright-utils'
+import { PHONE, test, waitForHydration } from './playwright-utils'
+import { createActivationCodes } from '@cumulus/identity'
 
 const SIGN_IN_PATH = '/v1/auth/signin'
 
@@ -126,6 +127,37 @@ describe('membership', () => {
     await expect.poll(() => page.getByTestId('vip-status').getAttribute('data-vip')).toBe('member')
     await expect.poll(() => testIdText(page, 'vip-expiry')).toBe(fill(en.accountHome.vip.expires, { date: pageDate(granted.membership.expiresAtMs) }))
     expect(await page.getByTestId('vip-yearly').count()).toBe(0)
+  })
+})
+
+describe('activation codes', () => {
+  test('a code made with the CLI turns a free account into a member, on a phone-sized screen; the same code then is refused', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'redeem', name: 'Code Redeemer' })
+    // What `cumulus vip codes create --plan vip --days 31 --count 1` does.
+    const [code] = await createActivationCodes(server.server.identity, { plan: 'vip', days: 31, count: 1 })
+    const { page, errors } = await openPage({ timezoneId: 'UTC', ...PHONE })
+    // The second redemption is refused on purpose; Chromium logs the 409 as a console error.
+    errors.ignore(failedCall('/vip/v1/order/activation-code', 409))
+    await signInWithPassword(page, user)
+    await expect.poll(() => page.getByTestId('vip-status').getAttribute('data-vip')).toBe('none')
+
+    await page.getByLabel(en.accountHome.vip.redeemLabel).fill(code!.toLowerCase())
+    await page.getByRole('button', { name: en.accountHome.vip.redeemSubmit }).click()
+    await expect.poll(() => page.getByTestId('vip-status').getAttribute('data-vip')).toBe('member')
+    await expect.poll(() => testIdText(page, 'vip-state')).toBe(fill(en.accountHome.vip.member, { type: 'VIP' }))
+    const done = await testIdText(page, 'redeem-done')
+    expect(done).toMatch(/^31 days of membership added\. You are a member until /)
+    // The form fits the phone's width.
+    const box = await page.getByTestId('redeem-code-form').boundingBox()
+    expect(box!.x).toBeGreaterThanOrEqual(0)
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.viewport!.width)
+
+    // After a reload the membership is still there, and the used code is refused with the catalogue's text.
+    await page.reload()
+    await expect.poll(() => page.getByTestId('vip-status').getAttribute('data-vip')).toBe('member')
+    await page.getByLabel(en.accountHome.vip.redeemLabel).fill(code!)
+    await page.getByRole('button', { name: en.accountHome.vip.redeemSubmit }).click()
+    await expect.poll(() => page.getByTestId('redeem-code-form').getByRole('alert').textContent()).toBe(ERROR_MESSAGES['en-US'].activation_code_used)
   })
 })
 

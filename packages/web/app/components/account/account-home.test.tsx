@@ -1,4 +1,4 @@
-import { WEB_CLIENT_ID } from '@cumulus/protocol'
+import { WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
 import type { IdentityClient } from '@cumulus/sdk'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -129,8 +129,35 @@ describe('AccountHome: membership', () => {
     expect(within(status).getByText('More space')).toBeDefined()
     expect(within(status).getByText('More tasks')).toBeDefined()
     expect(within(status).getByText('Video playback')).toBeDefined()
-    expect(within(status).getByText(/granted by the operator/)).toBeDefined()
-    expect(within(status).queryByRole('button')).toBeNull()
+    expect(within(status).getByText(/activation code from the operator/)).toBeDefined()
+    // The only action is redeeming a code: there is no purchase flow.
+    expect(within(status).getAllByRole('button').map((b) => b.textContent)).toEqual(['Redeem'])
+  })
+
+  it('redeems an activation code typed loosely, then shows the membership it gave', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.type(screen.getByLabelText('Activation code'), ' abcd efgh jkmn pqrs ')
+    await userEvent.click(screen.getByRole('button', { name: 'Redeem' }))
+    const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date('2027-03-15T12:00:00Z'))
+    expect((await screen.findByTestId('redeem-done')).textContent).toBe(`31 days of membership added. You are a member until ${date}.`)
+    expect(server.requestsTo('POST', '/vip/v1/order/activation-code').map((r) => r.body)).toEqual([{ activation_code: 'abcd efgh jkmn pqrs', data: {} }])
+    await waitFor(() => expect(screen.getByTestId('vip-status').dataset.vip).toBe('member'))
+    expect(screen.getByTestId('vip-state').textContent).toBe('VIP member')
+  })
+
+  it('shows why a code was refused, in the page language, and asks for a code before sending anything', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub], 'ko')
+    await userEvent.click(screen.getByRole('button', { name: '사용하기' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('활성화 코드를 입력하세요.')
+    expect(server.requestsTo('POST', '/vip/v1/order/activation-code')).toHaveLength(0)
+    // The server words its refusal in the caller's language (a LocalizedMessage detail).
+    server.failNext('POST', '/vip/v1/order/activation-code', errorReply(400, 'activation_code_invalid', 3, { locale: 'ko', message: messageForReason('activation_code_invalid', 'ko')! }))
+    await userEvent.type(screen.getByLabelText('활성화 코드'), 'ZZZZ-ZZZZ-ZZZZ-ZZZZ')
+    await userEvent.click(screen.getByRole('button', { name: '사용하기' }))
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('유효하지 않은 활성화 코드입니다. 확인 후 다시 시도하세요'))
+    expect(screen.getByTestId('vip-status').dataset.vip).toBe('none')
   })
 })
 

@@ -20,6 +20,9 @@ export interface WireReply {
   body: unknown
 }
 
+/** The activation code the fake server accepts (once). */
+export const GOOD_ACTIVATION_CODE = 'ABCD-EFGH-JKMN-PQRS'
+
 export const NEVER_VIP: VipInfo = { user_vas: 2, is_vip: 0, is_year: 0, expire: '2026-01-05T08:00:00Z', vas_type: 'novip', level: 0, vip_icon: { large: '', small: '' } }
 
 export function aProfile(overrides: Partial<UserProfile> = {}): UserProfile {
@@ -61,6 +64,7 @@ export class FakeIdentityServer {
   readonly profiles = new Map<string, UserProfile>()
   /** Replies that replace the default one for `METHOD /path`, used once each. */
   readonly #overrides = new Map<string, WireReply[]>()
+  #redeemed = false
 
   constructor(...profiles: UserProfile[]) {
     for (const profile of profiles) this.profiles.set(profile.sub, profile)
@@ -130,6 +134,18 @@ export class FakeIdentityServer {
         return request.body.verification_code === GOOD_CODE ? ok({ verification_token: VERIFICATION_TOKEN, expires_in: 300 }) : errorReply(400, 'invalid_verification_code', 4014)
       case 'POST /v1/auth/revoke':
         return ok({})
+      case 'POST /vip/v1/order/activation-code': {
+        // One good code, good once: it makes the caller a member for 31 days until 2027-03-15.
+        const me = this.#caller(request)
+        if (!me) return unauthenticated
+        const code = String(request.body.activation_code ?? '').toUpperCase().replace(/[\s-]/g, '')
+        if (code !== GOOD_ACTIVATION_CODE.replace(/-/g, '')) return errorReply(400, 'activation_code_invalid', 3)
+        if (this.#redeemed) return errorReply(409, 'activation_code_used', 6)
+        this.#redeemed = true
+        const expire = '2027-03-15T12:00:00Z'
+        this.profiles.set(me.sub, { ...me, vip_info: [{ user_vas: 2, is_vip: 1, is_year: 0, expire, vas_type: 'vip', level: 1, vip_icon: { large: '', small: '' } }] })
+        return ok({ add_days: 31, code: GOOD_ACTIVATION_CODE, data: { expire, status: 'ok', type: 'vip', user_id: me.sub } })
+      }
       default:
         return errorReply(404, 'not_found', 5)
     }

@@ -2,6 +2,7 @@ import type { UserInfo } from '@cumulus/sdk'
 import { useState } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { formatDate } from './format'
+import { RedeemCodeForm } from './redeem-code-form'
 import { Badge, Section } from './section'
 import { vipViewOf } from './vip-view'
 
@@ -96,6 +97,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           </div>
           <h3 className="mb-3 mt-6 text-sm font-semibold">{t('accountHome.vip.included')}</h3>
           <Benefits tone="member" />
+          <RedeemCodeForm />
         </div>
       </Section>
     )
@@ -129,6 +131,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           </svg>
           <span>{t('accountHome.vip.grantedByOperator')}</span>
         </p>
+        <RedeemCodeForm />
       </div>
     </Section>
   )
