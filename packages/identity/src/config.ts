@@ -73,6 +73,13 @@ export interface IdentityConfig {
     maxGlobalPerHour: number
   }
   anonymousSignUpsPerIpPerHour: number
+  /** Invite codes (GET /vip/v1/activity/inviteCode): what a sign-up with one gives both accounts. */
+  invites: {
+    /** Days of membership for the new account and for the inviter; 0 turns rewards off. */
+    rewardDays: number
+    /** Rewarded sign-ups per inviter in 30 days; more still sign up, without the reward. */
+    rewardsPer30Days: number
+  }
   /** How long a deleted account stays in cancellation review before it is erased. */
   deletionGraceSeconds: number
   /** Product name used in mail and SMS texts. */
@@ -107,6 +114,7 @@ export const IDENTITY_DEFAULTS = {
     maxGlobalPerHour: 1000,
   },
   anonymousSignUpsPerIpPerHour: 20,
+  invites: { rewardDays: 7, rewardsPer30Days: 10 },
   deletionGraceSeconds: 60 * 60 * 24 * 15,
   productName: 'Cumulus',
 } as const satisfies Omit<IdentityConfig, 'publicUrl' | 'clients' | 'corsOrigins'>

@@ -358,6 +358,8 @@ const envSchema = z.object({
   VERIFICATION_SENDS_PER_ADDRESS_PER_DAY: wholeNumber(1, MAX_SEND_BUDGET).optional(),
   VERIFICATION_SENDS_PER_IP_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
   VERIFICATION_SENDS_PER_HOUR: wholeNumber(1, MAX_SEND_BUDGET).optional(),
+  INVITE_REWARD_DAYS: wholeNumber(0, 3650).optional(),
+  INVITE_REWARDS_PER_30_DAYS: wholeNumber(0, 100_000).optional(),
   SESSION_CACHE_SECONDS: wholeNumber(0, 60).optional(),
   CUMULUS_CLIENTS: clients.optional(),
   CORS_ORIGINS: corsOrigins.optional(),
@@ -462,6 +464,10 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       maxPerAddressPerDay: values.VERIFICATION_SENDS_PER_ADDRESS_PER_DAY ?? defaults.verification.maxPerAddressPerDay,
       maxPerIpPerHour: values.VERIFICATION_SENDS_PER_IP_PER_HOUR ?? defaults.verification.maxPerIpPerHour,
       maxGlobalPerHour: values.VERIFICATION_SENDS_PER_HOUR ?? defaults.verification.maxGlobalPerHour,
+    },
+    invites: {
+      rewardDays: values.INVITE_REWARD_DAYS ?? defaults.invites.rewardDays,
+      rewardsPer30Days: values.INVITE_REWARDS_PER_30_DAYS ?? defaults.invites.rewardsPer30Days,
     },
     deletionGraceSeconds: (values.ACCOUNT_DELETION_GRACE_DAYS ?? DEFAULT_DELETION_GRACE_DAYS) * SECONDS_PER_DAY,
   }

@@ -142,6 +142,26 @@ const migrations: Record<string, Migration> = {
         .addColumn('redeemed_by', 'text', (c) => c.references('identity_users.id').onDelete('set null'))
         .execute()
       await db.schema.createIndex('identity_vip_codes_redeemed_by').on('identity_vip_codes').column('redeemed_by').execute()
+
+      // Each account's invite code, made when first asked for. The reward budget is counted on
+      // the row itself (window_start, window_uses), so one UPDATE both checks and spends it.
+      await db.schema
+        .createTable('identity_invite_codes')
+        .addColumn('code', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().unique().references('identity_users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('window_start', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('window_uses', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute()
+      // Who joined with whose code (one row per new account).
+      await db.schema
+        .createTable('identity_invitations')
+        .addColumn('invitee_id', 'text', (c) => c.primaryKey().references('identity_users.id').onDelete('cascade'))
+        .addColumn('inviter_id', 'text', (c) => c.references('identity_users.id').onDelete('set null'))
+        .addColumn('rewarded_days', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('identity_invitations_inviter').on('identity_invitations').column('inviter_id').execute()
     },
   },
 }

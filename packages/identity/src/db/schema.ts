@@ -8,6 +8,8 @@ export interface IdentityDatabase {
   identity_users: UsersTable
   identity_memberships: MembershipsTable
   identity_vip_codes: VipCodesTable
+  identity_invite_codes: InviteCodesTable
+  identity_invitations: InvitationsTable
   identity_sessions: SessionsTable
   identity_refresh_tokens: RefreshTokensTable
   identity_verifications: VerificationsTable
@@ -56,6 +58,22 @@ export interface VipCodesTable {
   expires_at: number
   redeemed_at: number | null
   redeemed_by: string | null
+}
+
+export interface InviteCodesTable {
+  code: string
+  user_id: string
+  created_at: number
+  /** Start of the inviter's current 30-day reward window, and the rewards spent in it. */
+  window_start: Generated<number>
+  window_uses: Generated<number>
+}
+
+export interface InvitationsTable {
+  invitee_id: string
+  inviter_id: string | null
+  rewarded_days: number
+  created_at: number
 }
 
 export interface SessionsTable {

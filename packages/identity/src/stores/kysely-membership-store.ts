@@ -84,4 +84,48 @@ export class KyselyMembershipStore implements MembershipStore {
       return { kind: 'granted', vasType: claimed.vas_type, days: claimed.days, membership }
     })
   }
+
+  async inviteCodeOf(userId: string, candidate: string, nowMs: number): Promise<string | null> {
+    // A second request racing this one, or a code another user holds, both leave the row as it is.
+    await this.db.insertInto('identity_invite_codes').values({ code: candidate, user_id: userId, created_at: nowMs }).onConflict((oc) => oc.doNothing()).execute()
+    const row = await this.db.selectFrom('identity_invite_codes').select('code').where('user_id', '=', userId).executeTakeFirst()
+    return row?.code ?? null
+  }
+
+  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const owner = await trx.selectFrom('identity_invite_codes').select('user_id').where('code', '=', code).executeTakeFirst()
+      if (!owner || owner.user_id === inviteeId) return null
+      const recorded = await trx
+        .insertInto('identity_invitations')
+        .values({ invitee_id: inviteeId, inviter_id: owner.user_id, rewarded_days: 0, created_at: nowMs })
+        .onConflict((oc) => oc.doNothing())
+        .returning('invitee_id')
+        .executeTakeFirst()
+      // An account joins with one invite at most.
+      if (!recorded) return null
+      let rewardedDays = 0
+      if (reward.days > 0 && reward.maxRewards > 0) {
+        // Spends one reward of the inviter's window in the same statement that checks it, so
+        // parallel sign-ups with one code cannot pass the budget together.
+        const windowFrom = nowMs - reward.windowMs
+        const spent = await trx
+          .updateTable('identity_invite_codes')
+          .set({
+            window_uses: sql<number>`CASE WHEN window_start <= ${windowFrom} THEN 1 ELSE window_uses + 1 END`,
+            window_start: sql<number>`CASE WHEN window_start <= ${windowFrom} THEN ${nowMs} ELSE window_start END`,
+          })
+          .where('code', '=', code)
+          .where((eb) => eb.or([eb('window_start', '<=', windowFrom), eb('window_uses', '<', reward.maxRewards)]))
+          .returning('user_id')
+          .executeTakeFirst()
+        if (spent) {
+          rewardedDays = reward.days
+          await trx.updateTable('identity_invitations').set({ rewarded_days: rewardedDays }).where('invitee_id', '=', inviteeId).execute()
+          for (const userId of [inviteeId, owner.user_id]) await grantIn(trx, userId, { days: rewardedDays, isYear: false, level: 1, vasType: 'vip', nowMs })
+        }
+      }
+      return { inviterId: owner.user_id, rewardedDays }
+    })
+  }
 }

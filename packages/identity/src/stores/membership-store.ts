@@ -22,6 +22,14 @@ export interface MembershipStore {
    * transaction; of any number of concurrent redemptions of one code, exactly one is granted.
    */
   redeemCode(codeHash: string, userId: string, nowMs: number): Promise<RedeemResult>
+  /** The user's invite code; stores `candidate` as it when there is none yet. Null when `candidate` is taken by another user (try another). */
+  inviteCodeOf(userId: string, candidate: string, nowMs: number): Promise<string | null>
+  /**
+   * Records that `inviteeId` signed up with `code` and, while the inviter's 30-day budget
+   * (`maxRewards` from `windowMs` ago) allows, grants both `rewardDays` — all in one transaction.
+   * Null when no account has that code or it is the invitee's own.
+   */
+  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null>
 }
 
 /** A new activation code, already hashed. */

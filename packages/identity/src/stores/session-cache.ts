@@ -256,6 +256,16 @@ export class CachingMembershipStore implements MembershipStore {
     return this.inner.addCodes(codes, nowMs)
   }
 
+  inviteCodeOf(userId: string, candidate: string, nowMs: number): Promise<string | null> {
+    return this.inner.inviteCodeOf(userId, candidate, nowMs)
+  }
+
+  async acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
+    const accepted = await this.inner.acceptInvite(code, inviteeId, reward, nowMs)
+    if (accepted && accepted.rewardedDays > 0) for (const userId of [inviteeId, accepted.inviterId]) this.cache.invalidate({ userId })
+    return accepted
+  }
+
   async redeemCode(codeHash: string, userId: string, nowMs: number): Promise<RedeemResult> {
     const result = await this.inner.redeemCode(codeHash, userId, nowMs)
     // The session check carries the membership: the next request must see the new expiry.

@@ -14,6 +14,8 @@ const SignUpBody = Body({
   verification_token: Str(128),
   password: OptStr(1024),
   name: OptStr(256),
+  /** Our extension: another account's invite code (GET /vip/v1/activity/inviteCode). */
+  invite_code: OptStr(32),
 })
 
 export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
@@ -28,6 +30,7 @@ export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: Iden
       verificationToken: body.verification_token,
       password: body.password,
       name: body.name,
+      inviteCode: body.invite_code,
       client,
       deviceId: callerContext(request).deviceId,
     })

@@ -3,12 +3,13 @@ import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { randomId } from '../../lib/secrets.js'
 import { UniqueViolationError } from '../../stores/errors.js'
+import { acceptInvite } from '../membership/invites.js'
 import { startSession } from '../tokens/sessions.js'
 import { newUserId } from '../users/admin.js'
 import { assertAcceptablePassword } from '../users/password-policy.js'
 import { claimVerification, findUserAt, requireAddress } from '../verification/verification.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'verifications' | 'hasher' | 'counters'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'verifications' | 'hasher' | 'counters' | 'memberships' | 'logger'>
 
 export interface SignUpInput {
   email?: string | undefined
@@ -16,6 +17,8 @@ export interface SignUpInput {
   verificationToken: string
   password?: string | undefined
   name?: string | undefined
+  /** Another account's invite code; rewards both when valid, ignored when not. */
+  inviteCode?: string | undefined
   client: RegisteredClient
   deviceId: string
 }
@@ -41,6 +44,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<TokenReply
   const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password)
   await claim.consume()
   const user = await createRegisteredUser(deps, { address, name, passwordHash })
+  await acceptInvite(deps, user.id, input.inviteCode)
   return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
 }
 
