@@ -129,7 +129,7 @@ describe(`DriveClient against the real service (${testBackend()})`, () => {
     expect(clash).toBeInstanceOf(IdentityError)
     expect((clash as IdentityError).error).toBe(DriveErrors.file_duplicated_name.reason)
 
-    expect(await drive.move([file.id], '')).toEqual({ taskId: expect.any(String) })
+    expect(await drive.move([file.id], '')).toEqual({ taskId: expect.any(String), task: expect.objectContaining({ kind: 'drive#task', type: 'batch', phase: 'PHASE_TYPE_COMPLETE' }) })
     expect((await drive.get(file.id)).parent_id).toBe('')
     const root = await drive.list()
     expect(root.files.map((f) => f.name)).toEqual(['Holiday', 'sunset.bin'])
