@@ -68,7 +68,14 @@ export interface VerifyResult {
   expiresIn: number
 }
 
-export type SignUpInput = ContactInput & { verificationId: string; code: string; password?: string; name?: string }
+export type SignUpInput = ContactInput & {
+  verificationId: string
+  code: string
+  password?: string
+  name?: string
+  /** Another account's invite code (`GET /vip/v1/activity/inviteCode`): membership days for both. */
+  inviteCode?: string
+}
 export type ResetPasswordInput = ContactInput & { verificationId: string; code: string; password: string }
 
 /** Stored state of a third-party sign-in in progress (the provider flows arrive later). */
@@ -90,6 +97,7 @@ const PATHS = {
   me: '/v1/user/me',
   sudo: '/v1/user/sudo',
   activationCode: '/vip/v1/order/activation-code',
+  inviteCode: '/vip/v1/activity/inviteCode',
 } as const
 
 const REFRESH_THROTTLE_MS = TOKEN_REFRESH_THROTTLE_SECONDS * 1000
@@ -327,6 +335,7 @@ export class IdentityClient {
         verification_token: verificationToken,
         password: input.password,
         name: input.name,
+        ...(input.inviteCode ? { invite_code: input.inviteCode } : {}),
         client_id: this.clientId,
         client_secret: this.#options.clientSecret,
       },
@@ -521,6 +530,12 @@ export class IdentityClient {
     const reply = await this.request<ActivationCodeReply>('POST', PATHS.activationCode, { auth: true, body: { activation_code: code, data: {} } })
     await this.getUser()
     return reply
+  }
+
+  /** The signed-in account's invite code (`GET /vip/v1/activity/inviteCode`). */
+  async inviteCode(): Promise<string> {
+    const reply = await this.request<{ code: string }>('GET', PATHS.inviteCode, { auth: true })
+    return reply.code
   }
 
   /** GET /v1/user/me; the profile is kept for `userInfo()`. */

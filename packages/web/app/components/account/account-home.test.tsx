@@ -130,8 +130,9 @@ describe('AccountHome: membership', () => {
     expect(within(status).getByText('More tasks')).toBeDefined()
     expect(within(status).getByText('Video playback')).toBeDefined()
     expect(within(status).getByText(/activation code from the operator/)).toBeDefined()
-    // The only action is redeeming a code: there is no purchase flow.
-    expect(within(status).getAllByRole('button').map((b) => b.textContent)).toEqual(['Redeem'])
+    // Redeeming a code and inviting friends are the only actions: there is no purchase flow.
+    await waitFor(() => expect((within(status).getByTestId('invite-link') as HTMLInputElement).value).toBe(`${window.location.origin}/account/login?tab=sign-up&invite=INV1TE23`))
+    expect(within(status).getAllByRole('button').map((b) => b.textContent)).toEqual(['Redeem', 'Copy link'])
   })
 
   it('redeems an activation code typed loosely, then shows the membership it gave', async () => {

@@ -134,6 +134,8 @@ export class FakeIdentityServer {
         return request.body.verification_code === GOOD_CODE ? ok({ verification_token: VERIFICATION_TOKEN, expires_in: 300 }) : errorReply(400, 'invalid_verification_code', 4014)
       case 'POST /v1/auth/revoke':
         return ok({})
+      case 'GET /vip/v1/activity/inviteCode':
+        return this.#caller(request) ? ok({ code: 'INV1TE23' }) : unauthenticated
       case 'POST /vip/v1/order/activation-code': {
         // One good code, good once: it makes the caller a member for 31 days until 2027-03-15.
         const me = this.#caller(request)

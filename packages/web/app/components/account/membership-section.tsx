@@ -2,6 +2,7 @@ import type { UserInfo } from '@cumulus/sdk'
 import { useState } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { formatDate } from './format'
+import { InvitePanel } from './invite-panel'
 import { RedeemCodeForm } from './redeem-code-form'
 import { Badge, Section } from './section'
 import { vipViewOf } from './vip-view'
@@ -98,6 +99,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           <h3 className="mb-3 mt-6 text-sm font-semibold">{t('accountHome.vip.included')}</h3>
           <Benefits tone="member" />
           <RedeemCodeForm />
+          <InvitePanel userId={user.userId} />
         </div>
       </Section>
     )
@@ -132,6 +134,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           <span>{t('accountHome.vip.grantedByOperator')}</span>
         </p>
         <RedeemCodeForm />
+        <InvitePanel userId={user.userId} />
       </div>
     </Section>
   )

@@ -98,6 +98,11 @@ export default {
     redeemSubmit: 'Redeem',
     redeemEmpty: 'Enter the activation code.',
     redeemed: { one: '1 day of membership added. You are a member until {{date}}.', other: '{{count}} days of membership added. You are a member until {{date}}.' },
+    inviteTitle: 'Invite friends',
+    inviteText: 'When a friend signs up with your link, you both get days of membership.',
+    inviteLinkLabel: 'Your invite link',
+    inviteCopy: 'Copy link',
+    inviteCopied: 'Copied',
   },
   accounts: {
     title: 'Accounts on this device',

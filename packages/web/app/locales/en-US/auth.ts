@@ -35,6 +35,8 @@ export default {
     passwordHint: 'At least {{min}} characters.',
     name: 'Name (optional)',
     code: 'Verification code',
+    inviteCode: 'Invite code (optional)',
+    inviteCodeHint: "From a friend's invite link: you both get days of membership.",
   },
   code: {
     send: 'Send code',

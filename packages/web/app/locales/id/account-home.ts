@@ -100,6 +100,11 @@ export default {
     redeemSubmit: 'Tukarkan',
     redeemEmpty: 'Masukkan kode aktivasi.',
     redeemed: { one: '1 hari keanggotaan ditambahkan. Anda menjadi anggota hingga {{date}}.', other: '{{count}} hari keanggotaan ditambahkan. Anda menjadi anggota hingga {{date}}.' },
+    inviteTitle: 'Undang teman',
+    inviteText: 'Saat teman mendaftar lewat tautan Anda, kalian berdua mendapat hari keanggotaan.',
+    inviteLinkLabel: 'Tautan undangan Anda',
+    inviteCopy: 'Salin tautan',
+    inviteCopied: 'Disalin',
   },
   accounts: {
     title: 'Akun di perangkat ini',

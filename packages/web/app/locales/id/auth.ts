@@ -37,6 +37,8 @@ export default {
     passwordHint: 'Minimal {{min}} karakter.',
     name: 'Nama (opsional)',
     code: 'Kode verifikasi',
+    inviteCode: 'Kode undangan (opsional)',
+    inviteCodeHint: 'Dari tautan undangan teman: kalian berdua mendapat hari keanggotaan.',
   },
   code: {
     send: 'Kirim kode',

@@ -100,6 +100,11 @@ export default {
     redeemSubmit: '사용하기',
     redeemEmpty: '활성화 코드를 입력하세요.',
     redeemed: { one: '멤버십 1일이 추가되었습니다. {{date}}까지 멤버입니다.', other: '멤버십 {{count}}일이 추가되었습니다. {{date}}까지 멤버입니다.' },
+    inviteTitle: '친구 초대',
+    inviteText: '친구가 내 링크로 가입하면 두 사람 모두 멤버십 일수를 받습니다.',
+    inviteLinkLabel: '내 초대 링크',
+    inviteCopy: '링크 복사',
+    inviteCopied: '복사됨',
   },
   accounts: {
     title: '이 기기의 계정',

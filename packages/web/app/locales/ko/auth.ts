@@ -37,6 +37,8 @@ export default {
     passwordHint: '{{min}}자 이상',
     name: '이름(선택)',
     code: '인증 코드',
+    inviteCode: '초대 코드 (선택)',
+    inviteCodeHint: '친구의 초대 링크에서 받은 코드: 두 사람 모두 멤버십 일수를 받습니다.',
   },
   code: {
     send: '코드 보내기',

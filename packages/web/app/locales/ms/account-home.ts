@@ -100,6 +100,11 @@ export default {
     redeemSubmit: 'Tebus',
     redeemEmpty: 'Masukkan kod pengaktifan.',
     redeemed: { one: '1 hari keahlian ditambah. Anda ahli sehingga {{date}}.', other: '{{count}} hari keahlian ditambah. Anda ahli sehingga {{date}}.' },
+    inviteTitle: 'Jemput rakan',
+    inviteText: 'Apabila rakan mendaftar melalui pautan anda, anda berdua mendapat hari keahlian.',
+    inviteLinkLabel: 'Pautan jemputan anda',
+    inviteCopy: 'Salin pautan',
+    inviteCopied: 'Disalin',
   },
   accounts: {
     title: 'Akaun pada peranti ini',

@@ -37,6 +37,8 @@ export default {
     passwordHint: 'Sekurang-kurangnya {{min}} aksara.',
     name: 'Nama (pilihan)',
     code: 'Kod pengesahan',
+    inviteCode: 'Kod jemputan (pilihan)',
+    inviteCodeHint: 'Daripada pautan jemputan rakan: anda berdua mendapat hari keahlian.',
   },
   code: {
     send: 'Hantar kod',

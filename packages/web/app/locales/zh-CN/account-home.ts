@@ -100,6 +100,11 @@ export default {
     redeemSubmit: '兑换',
     redeemEmpty: '请输入激活码。',
     redeemed: { one: '已增加 1 天会员，有效期至 {{date}}。', other: '已增加 {{count}} 天会员，有效期至 {{date}}。' },
+    inviteTitle: '邀请好友',
+    inviteText: '好友通过你的链接注册后，你们双方都会获得会员天数。',
+    inviteLinkLabel: '你的邀请链接',
+    inviteCopy: '复制链接',
+    inviteCopied: '已复制',
   },
   accounts: {
     title: '此设备上的账号',

@@ -100,6 +100,11 @@ export default {
     redeemSubmit: '兌換',
     redeemEmpty: '請輸入啟用碼。',
     redeemed: { one: '已增加 1 天會員，有效期限至 {{date}}。', other: '已增加 {{count}} 天會員，有效期限至 {{date}}。' },
+    inviteTitle: '邀請好友',
+    inviteText: '好友透過你的連結註冊後，你們雙方都會獲得會員天數。',
+    inviteLinkLabel: '你的邀請連結',
+    inviteCopy: '複製連結',
+    inviteCopied: '已複製',
   },
   accounts: {
     title: '這部裝置上的帳號',

@@ -37,6 +37,8 @@ export default {
     passwordHint: '至少 {{min}} 個字元。',
     name: '暱稱（選填）',
     code: '驗證碼',
+    inviteCode: '邀請碼（選填）',
+    inviteCodeHint: '來自好友的邀請連結：你們雙方都會獲得會員天數。',
   },
   code: {
     send: '取得驗證碼',

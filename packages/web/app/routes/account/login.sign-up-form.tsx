@@ -1,4 +1,6 @@
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { INVITE_PARAM } from '../../components/account/invite-param'
 import { CodeField } from '../../components/auth/code-field'
 import { NewPasswordField } from '../../components/auth/new-password-field'
 import { ContactFields } from '../../components/auth/contact-fields'
@@ -12,6 +14,7 @@ import { AuthForm } from '../../components/auth/auth-form'
 
 // The profile name the service accepts (identity schemas cap strings at 256; 64 keeps it readable).
 const NAME_MAX_LENGTH = 64
+const INVITE_CODE_MAX_LENGTH = 32
 
 /** Creates an account from a verified e-mail or phone number, a password and an optional name. */
 export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
@@ -22,6 +25,9 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
   const [name, setName] = useState('')
+  // An invite link (/account/login?tab=sign-up&invite=CODE) fills the code in.
+  const [searchParams] = useSearchParams()
+  const [inviteCode, setInviteCode] = useState(() => (searchParams.get(INVITE_PARAM) ?? '').slice(0, INVITE_CODE_MAX_LENGTH))
   const [finishing, setFinishing] = useState(false)
 
   const codeProblem = checkCode(code)
@@ -36,7 +42,7 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
     if (!valid || !sent) return
     const displayName = name.trim()
     const result = await call('submit', (client) =>
-      client.signUp({ ...verification.contact, verificationId: sent.verificationId, code, password, ...(displayName ? { name: displayName } : {}) }),
+      client.signUp({ ...verification.contact, verificationId: sent.verificationId, code, password, ...(displayName ? { name: displayName } : {}), ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}) }),
     )
     if (!result.ok) return
     setFinishing(true)
@@ -49,6 +55,16 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
       <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
       <TextField label={t('auth.fields.name')} name="name" autoComplete="nickname" maxLength={NAME_MAX_LENGTH} value={name} onChange={(event) => setName(event.target.value)} />
+      <TextField
+        label={t('auth.fields.inviteCode')}
+        name="invite_code"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={INVITE_CODE_MAX_LENGTH}
+        value={inviteCode}
+        onChange={(event) => setInviteCode(event.target.value)}
+        hint={t('auth.fields.inviteCodeHint')}
+      />
     </AuthForm>
   )
 }

@@ -141,6 +141,21 @@ describe('login page: code and sign-up', () => {
     ])
   })
 
+  it('fills the invite code in from an invite link and sends it with the sign-up', async () => {
+    renderPage(<LoginPage />, { path: '/account/login', search: '?tab=sign-up&invite=INV1TE23', routes: { '/account/home': HOME, '/drive': <p>drive page</p> } })
+    expect(screen.getByRole('tab', { name: 'Create account', selected: true })).toBeDefined()
+    expect(await screen.findByLabelText('Invite code (optional)')).toBeDefined()
+    expect((screen.getByLabelText('Invite code (optional)') as HTMLInputElement).value).toBe('INV1TE23')
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'ann@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByText(/Code sent to/)
+    await userEvent.type(screen.getByLabelText('Verification code'), '654321')
+    await userEvent.type(screen.getByLabelText('New password'), 'long enough password')
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }))
+    expect(await screen.findByText('drive page')).toBeDefined()
+    expect(bodyOf('POST /v1/auth/signup')).toEqual([expect.objectContaining({ email: 'ann@example.com', invite_code: 'INV1TE23' })])
+  })
+
   it('starts a guest account', async () => {
     renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
     await userEvent.click(screen.getByRole('button', { name: 'Try without an account' }))
