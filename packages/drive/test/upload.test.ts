@@ -287,7 +287,8 @@ describe('tus creation', () => {
 describe('quota', () => {
   let small: DriveTestApp
   beforeAll(async () => {
-    small = await startDriveTestApp({ DRIVE_QUOTA_FREE: '1000000' })
+    // No session cache: a membership ended in the database shows on the next request.
+    small = await startDriveTestApp({ DRIVE_QUOTA_FREE: '1000000', SESSION_CACHE_SECONDS: '0' })
   })
   afterAll(async () => {
     await small?.close()
@@ -309,6 +310,35 @@ describe('quota', () => {
     // A pending upload holds its space: two of 600,000 bytes do not both fit.
     expect((await createUpload(small, token, { name: 'a.bin', size: 600_000 })).status).toBe(200)
     expect((await createUpload(small, token, { name: 'b.bin', size: 600_000 })).body.error).toBe(DriveErrors.file_space_not_enough.reason)
+  })
+
+  it('keeps an over-quota account readable and deletable once its membership ends, but lets it add nothing', async () => {
+    const token = await small.signUp()
+    await small.makeVip(token)
+    const big = randomBytes(1_200_000)
+    const file = await uploadFile(small, token, 'big.bin', big)
+    expect((await small.call('GET', '/drive/v1/about', { token })).body.quota.usage).toBe('1200000')
+
+    // The membership runs out: the free plan's 1,000,000 bytes are less than what is stored.
+    const sub = (await small.call('GET', '/v1/user/me', { token })).body.sub as string
+    await small.server.drive.db.updateTable('identity_memberships' as never).set({ expires_at: Date.now() - 1000 } as never).where('user_id' as never, '=', sub as never).execute()
+    const about = (await small.call('GET', '/drive/v1/about', { token })).body
+    expect(about.quota).toMatchObject({ limit: '1000000', usage: '1200000' })
+    expect((await small.call('GET', '/drive/v1/privilege/vip', { token })).body.data.status).toBe('invalid')
+
+    // Readable: listed, and its bytes download.
+    expect((await small.call('GET', '/drive/v1/files', { token })).body.files.map((f: { name: string }) => f.name)).toContain('big.bin')
+    const link = (await small.call('GET', `/drive/v1/files/${file.id}`, { token })).body.web_content_link as string
+    const download = await small.call('GET', new URL(link).pathname + new URL(link).search)
+    expect(download.status).toBe(200)
+    expect(download.raw.length).toBe(big.length)
+    // Nothing new: not even a byte, nor a copy of what is there.
+    expect((await createUpload(small, token, { name: 'one.bin', size: 1 })).body.error).toBe(DriveErrors.file_space_not_enough.reason)
+    expect((await small.call('POST', '/drive/v1/files:batchCopy', { token, body: { ids: [file.id], to: { parent_id: '' } } })).body.error).toBe(DriveErrors.file_space_not_enough.reason)
+    // Deletable: trash and delete free the space, and then it fits again.
+    expect((await small.call('POST', '/drive/v1/files:batchDelete', { token, body: { ids: [file.id] } })).status).toBe(200)
+    expect((await small.call('GET', '/drive/v1/about', { token })).body.quota.usage).toBe('0')
+    expect((await createUpload(small, token, { name: 'one.bin', size: 1 })).status).toBe(200)
   })
 
   it('shows the space unfinished uploads hold as usage_in_uploads, apart from finished files and the trash', async () => {

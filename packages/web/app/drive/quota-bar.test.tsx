@@ -49,4 +49,19 @@ describe('QuotaBar', () => {
     renderPage(<QuotaBar about={about({ usage: 5 * MiB, inUploads: 0 })} />)
     expect(screen.queryByTestId('quota-uploads')).toBeNull()
   })
+
+  it('says what still works when more is stored than the plan holds (a membership that ended), in the page language', () => {
+    const over = about({ usage: 11 * 1024 ** 3 })
+    const { unmount } = renderPage(<QuotaBar about={over} />)
+    expect(screen.getByTestId('quota-over').textContent).toMatch(/^You are using more than your plan's storage\. Your files stay readable/)
+    unmount()
+    renderPage(<QuotaBar about={over} />, { locale: 'zh-CN' })
+    expect(screen.getByTestId('quota-over').textContent).toBe(zhCN.drive.quota.over)
+    expect(screen.queryByText(zhCN.drive.quota.almostFull)).toBeNull()
+  })
+
+  it('does not say it at the limit itself', () => {
+    renderPage(<QuotaBar about={about({ usage: 10 * 1024 ** 3 })} />)
+    expect(screen.queryByTestId('quota-over')).toBeNull()
+  })
 })

@@ -49,6 +49,7 @@ export function QuotaBar({ about, className = '' }: { about: DriveAbout | null; 
   const used = formatBytes(usage, locale)
   const text = unlimited ? t('drive.quota.unlimited', { used }) : t('drive.quota.used', { used, limit: formatBytes(limit, locale) })
   const full = share >= ALMOST_FULL
+  const over = !unlimited && usage > limit
   return (
     <div className={className} data-testid="quota">
       <p className="text-sm font-medium text-slate-700 dark:text-slate-200">{t('drive.quota.label')}</p>
@@ -82,7 +83,14 @@ export function QuotaBar({ about, className = '' }: { about: DriveAbout | null; 
           {t('drive.quota.inTrash', { size: formatBytes(trash, locale) })}
         </p>
       ) : null}
-      {full && !unlimited ? <p className="mt-1 text-xs font-medium text-amber-700 dark:text-amber-300">{t('drive.quota.almostFull')}</p> : null}
+      {over ? (
+        // A membership that ended leaves more stored than the free plan holds: say what still works.
+        <p role="status" data-testid="quota-over" className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
+          {t('drive.quota.over')}
+        </p>
+      ) : full && !unlimited ? (
+        <p className="mt-1 text-xs font-medium text-amber-700 dark:text-amber-300">{t('drive.quota.almostFull')}</p>
+      ) : null}
     </div>
   )
 }

@@ -135,6 +135,7 @@ export default {
     inTrash: '{{size}} in the trash',
     inUploads: '{{size}} held by uploads in progress',
     almostFull: 'Your storage is almost full.',
+    over: "You are using more than your plan's storage. Your files stay readable and you can delete them, but nothing new can be added until you free up space or renew your membership.",
   },
   upload: {
     panel: 'Uploads',

@@ -135,6 +135,7 @@ export default {
     inTrash: '{{size}} di sampah',
     inUploads: '{{size}} ditahan oleh unggahan yang sedang berjalan',
     almostFull: 'Penyimpanan Anda hampir penuh.',
+    over: 'Anda memakai lebih dari penyimpanan paket Anda. File Anda tetap dapat dibaca dan dihapus, tetapi tidak ada yang baru dapat ditambahkan sampai Anda mengosongkan ruang atau memperpanjang keanggotaan.',
   },
   upload: {
     panel: 'Unggahan',

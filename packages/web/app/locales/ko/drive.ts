@@ -135,6 +135,7 @@ export default {
     inTrash: '휴지통에 {{size}}',
     inUploads: '진행 중인 업로드에 {{size}}',
     almostFull: '저장용량이 거의 찼습니다.',
+    over: '요금제의 저장 공간보다 많이 사용하고 있습니다. 파일은 계속 읽고 삭제할 수 있지만, 공간을 비우거나 멤버십을 갱신하기 전에는 새로 추가할 수 없습니다.',
   },
   upload: {
     panel: '업로드',

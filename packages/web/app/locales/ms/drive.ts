@@ -135,6 +135,7 @@ export default {
     inTrash: '{{size}} dalam sampah',
     inUploads: '{{size}} ditahan oleh muat naik yang sedang berjalan',
     almostFull: 'Storan anda hampir penuh.',
+    over: 'Anda menggunakan lebih daripada storan pelan anda. Fail anda kekal boleh dibaca dan dipadam, tetapi tiada yang baharu boleh ditambah sehingga anda mengosongkan ruang atau memperbaharui keahlian.',
   },
   upload: {
     panel: 'Muat naik',

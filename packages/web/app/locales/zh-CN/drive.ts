@@ -135,6 +135,7 @@ export default {
     inTrash: '回收站占用 {{size}}',
     inUploads: '进行中的上传占用 {{size}}',
     almostFull: '你的存储空间快满了。',
+    over: '你已使用的空间超出当前套餐。文件仍可查看和删除，但在释放空间或续费会员之前无法添加新内容。',
   },
   upload: {
     panel: '上传',

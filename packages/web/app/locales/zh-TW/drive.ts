@@ -135,6 +135,7 @@ export default {
     inTrash: '垃圾桶佔用 {{size}}',
     inUploads: '進行中的上傳佔用 {{size}}',
     almostFull: '你的儲存空間快滿了。',
+    over: '你已使用的空間超出目前方案。檔案仍可檢視和刪除，但在釋出空間或續訂會員之前無法新增內容。',
   },
   upload: {
     panel: '上傳',
