@@ -1,3 +1,5 @@
+import type { PlanTable } from './domain/plans.js'
+
 /**
  * The drive service's slice of the configuration. The server parses the environment once
  * (packages/server/src/config.ts) and passes this down; nothing here reads process.env.
@@ -7,23 +9,18 @@ export interface DriveConfig {
   publicUrl: string
   /** Where upload staging files live (tus); the blob store has its own place. */
   uploadDir: string
-  quota: {
-    freeBytes: number
-    vipBytes: number
-  }
+  /** What each plan allows (storage, offline tasks, playback): free, and the paid plans by name. */
+  plans: PlanTable
   /** Trashed items are purged for good this long after they were trashed. */
   trashRetentionDays: number
   /** Signed download links live this long (at least 10 minutes, drive.md). */
   linkTtlSeconds: number
   /** An unfinished upload is dropped (and its reserved space released) this long after it was created. */
   uploadExpirySeconds: number
-  offlineTasksPerDay: { free: number; vip: number }
   /** A batch operation whose subtrees hold more items than this runs as a job instead of inside its request. */
   batchInlineMaxItems: number
   /** Offline downloads one server process runs at once (all accounts together). */
   offlineWorkers: number
-  /** Offline downloads running at once per account, by plan. */
-  offlineRunningTasks: { free: number; vip: number }
   /**
    * Private networks (CIDR) offline downloads may reach. Empty by default: loopback, private,
    * link-local and the like are refused (SSRF), except what the operator lists here (a LAN, tests).

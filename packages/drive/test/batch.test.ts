@@ -286,7 +286,7 @@ describe('copy', () => {
 
   it('refuses a copy over the quota and stores nothing', async () => {
     const { token, userId, a, deep } = await aTree()
-    const limit = t.server.drive.config.quota.freeBytes
+    const limit = t.server.drive.config.plans.free.storageBytes
     // Fill the quota to 5 bytes short of the limit: the copy of the tree does not fit.
     await t.server.drive.db.updateTable('drive_usage').set({ usage: limit - 5 }).where('user_id', '=', userId).execute()
     const rowsBefore = await t.server.drive.db.selectFrom('drive_files').select('id').where('user_id', '=', userId).execute()

@@ -1,3 +1,4 @@
+import { createActivationCodes } from '@cumulus/identity'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 
@@ -101,6 +102,34 @@ describe('folders and listing', () => {
     const quantities = (await t.call('GET', '/vip/v1/quantity/list', { token, query: { type: 'transfer' } })).body
     expect(quantities.base).toMatchObject({ vip_status: 'ok', expire_time: about.expires_at, offline: { total_assets: Number(about.quotas.offline_daily.limit), assets: Number(about.quotas.offline_daily.limit) } })
     expect((await t.call('GET', '/vip/v1/quantity/list', { token, query: { type: '<x>' } })).status).toBe(400)
+  })
+})
+
+describe('plans from the configuration', () => {
+  it('gives a member of an operator-defined plan that plan: storage, offline limits, level and name everywhere', async () => {
+    const plans = { free: { storage: '1MiB', offline_tasks_per_day: 3 }, platinum: { level: 2, storage: '3TiB', offline_tasks_per_day: 77, offline_running_tasks: 7, transcoded_playback: true, plays_per_day: -1, download_bytes_per_day: '1GiB' } }
+    const app = await startDriveTestApp({ PLANS: JSON.stringify(plans), SESSION_CACHE_SECONDS: '0' })
+    try {
+      const token = await app.signUp()
+      const free = (await app.call('GET', '/drive/v1/about', { token })).body
+      expect(free.quota).toMatchObject({ limit: String(1024 ** 2), play_times_limit: '5' })
+      expect(free.quotas.offline_daily.limit).toBe('3')
+
+      const [code] = await createActivationCodes(app.server.identity, { plan: 'platinum', days: 30, count: 1 })
+      const redeemed = await app.call('POST', '/vip/v1/order/activation-code', { token, body: { activation_code: code, data: {} } })
+      expect(redeemed.body).toMatchObject({ add_days: 30, data: { status: 'ok', type: 'platinum' } })
+
+      const about = (await app.call('GET', '/drive/v1/about', { token })).body
+      expect(about.quota).toMatchObject({ limit: String(3 * 1024 ** 4), play_times_limit: '-1' })
+      expect(about.quotas).toMatchObject({ offline_daily: { limit: '77' }, offline_running: { limit: '7' } })
+      expect((await app.call('GET', '/drive/v1/privilege/vip', { token })).body.data).toMatchObject({ status: 'ok', type: 'platinum', vip_item: [{ type: 'platinum' }] })
+      expect((await app.call('GET', '/v1/user/me', { token })).body.vip_info[0]).toMatchObject({ is_vip: 1, vas_type: 'platinum', level: 2 })
+      expect((await app.call('GET', '/vip/v1/quantity/list', { token, query: { type: 'transfer' } })).body.base).toMatchObject({ offline: { total_assets: 77 }, download_daily: { total_assets: 1024 ** 3 } })
+      // A code for a plan the operator did not configure is refused.
+      await expect(createActivationCodes(app.server.identity, { plan: 'gold', days: 1, count: 1 })).rejects.toMatchObject({ description: expect.stringContaining('plans: vip, platinum') })
+    } finally {
+      await app.close()
+    }
   })
 })
 

@@ -73,6 +73,8 @@ export interface IdentityConfig {
     maxGlobalPerHour: number
   }
   anonymousSignUpsPerIpPerHour: number
+  /** The paid plans activation codes may grant (the membership's vas_type), with each one's level. */
+  plans: Readonly<Record<string, number>>
   /** Invite codes (GET /vip/v1/activity/inviteCode): what a sign-up with one gives both accounts. */
   invites: {
     /** Days of membership for the new account and for the inviter; 0 turns rewards off. */
@@ -114,6 +116,7 @@ export const IDENTITY_DEFAULTS = {
     maxGlobalPerHour: 1000,
   },
   anonymousSignUpsPerIpPerHour: 20,
+  plans: { vip: 1 },
   invites: { rewardDays: 7, rewardsPer30Days: 10 },
   deletionGraceSeconds: 60 * 60 * 24 * 15,
   productName: 'Cumulus',

@@ -96,6 +96,8 @@ export const DRIVE_DEFAULTS = Object.freeze({
   /** Offline downloads that run at once per account; more wait as PENDING until one ends. */
   offlineRunningTasksFree: 2,
   offlineRunningTasksVip: 10,
+  /** Video plays a day on the free plan (members: no limit). */
+  playsPerDayFree: 5,
   /** Offline downloads one server process runs at once: network-bound, so more than the cores. */
   offlineWorkers: 8,
   /** Batch operations over subtrees larger than this run as jobs (a 10,000-file copy takes about a second inline). */

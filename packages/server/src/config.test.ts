@@ -50,12 +50,13 @@ describe('loadConfig defaults', () => {
       drive: {
         publicUrl: 'http://localhost:3000',
         uploadDir: resolve('data/uploads'),
-        quota: { freeBytes: 10 * 1024 ** 3, vipBytes: 10 * 1024 ** 4 },
+        plans: {
+          free: { storageBytes: 10 * 1024 ** 3, offlineTasksPerDay: 10, offlineRunningTasks: 2, transcodedPlayback: false, playsPerDay: 5, downloadBytesPerDay: -1 },
+          paid: { vip: { level: 1, storageBytes: 10 * 1024 ** 4, offlineTasksPerDay: 1000, offlineRunningTasks: 10, transcodedPlayback: true, playsPerDay: -1, downloadBytesPerDay: -1 } },
+        },
         trashRetentionDays: 10,
         linkTtlSeconds: 6 * 3600,
         uploadExpirySeconds: 7 * 24 * 3600,
-        offlineTasksPerDay: { free: 10, vip: 1000 },
-        offlineRunningTasks: { free: 2, vip: 10 },
         offlineAllowedNetworks: [],
         offlineWorkers: 8,
         batchInlineMaxItems: 20_000,
@@ -423,7 +424,7 @@ describe('redaction', () => {
 describe('drive settings', () => {
   it('reads sizes with units, the trash retention and the link lifetime', () => {
     const config = loadConfig({ DRIVE_QUOTA_FREE: '500MB', DRIVE_QUOTA_VIP: '2TiB', TRASH_RETENTION_DAYS: '30', DRIVE_LINK_TTL_SECONDS: '900' })
-    expect(config.drive.quota).toEqual({ freeBytes: 500e6, vipBytes: 2 * 1024 ** 4 })
+    expect([config.drive.plans.free.storageBytes, config.drive.plans.paid['vip']!.storageBytes]).toEqual([500e6, 2 * 1024 ** 4])
     expect(config.drive.trashRetentionDays).toBe(30)
     expect(config.drive.linkTtlSeconds).toBe(900)
   })
@@ -437,13 +438,29 @@ describe('drive settings', () => {
   it('reads the offline-download limits and the networks downloads may reach, refusing what is not a range', () => {
     const defaults = loadConfig({}).drive
     expect(defaults.offlineAllowedNetworks).toEqual([])
-    expect(defaults.offlineRunningTasks).toEqual({ free: 2, vip: 10 })
+    expect([defaults.plans.free.offlineRunningTasks, defaults.plans.paid['vip']!.offlineRunningTasks]).toEqual([2, 10])
     const config = loadConfig({ OFFLINE_ALLOW_NETWORKS: '192.168.1.0/24, 127.0.0.1 ,fd00::/8', OFFLINE_TASKS_PER_DAY_FREE: '3', OFFLINE_RUNNING_TASKS_VIP: '4' }).drive
     expect(config.offlineAllowedNetworks).toEqual(['192.168.1.0/24', '127.0.0.1', 'fd00::/8'])
-    expect(config.offlineTasksPerDay.free).toBe(3)
-    expect(config.offlineRunningTasks.vip).toBe(4)
+    expect(config.plans.free.offlineTasksPerDay).toBe(3)
+    expect(config.plans.paid['vip']!.offlineRunningTasks).toBe(4)
     for (const bad of ['10.0.0.0/33', 'localhost', '10.0.0.0/8/1', 'fe80::1%eth0', '1.2.3']) expect(() => loadConfig({ OFFLINE_ALLOW_NETWORKS: bad }), bad).toThrow(/OFFLINE_ALLOW_NETWORKS/)
     expect(() => loadConfig({ OFFLINE_RUNNING_TASKS_FREE: '0' })).toThrow(/OFFLINE_RUNNING_TASKS_FREE/)
+  })
+
+  it('reads PLANS on top of the plan variables: changes free and vip, adds plans, and refuses what is not a plan', () => {
+    const config = loadConfig({
+      DRIVE_QUOTA_VIP: '2TiB',
+      PLANS: JSON.stringify({ free: { storage: '1GiB', plays_per_day: 2 }, vip: { offline_running_tasks: 12 }, platinum: { level: 2, storage: '20TiB', offline_tasks_per_day: 5000, transcoded_playback: true, plays_per_day: -1, download_bytes_per_day: '500GiB' } }),
+    })
+    expect(config.drive.plans.free).toMatchObject({ storageBytes: 1024 ** 3, playsPerDay: 2, offlineTasksPerDay: 10 })
+    expect(config.drive.plans.paid['vip']).toMatchObject({ level: 1, storageBytes: 2 * 1024 ** 4, offlineRunningTasks: 12 })
+    // A new plan starts from the free plan's limits.
+    expect(config.drive.plans.paid['platinum']).toEqual({ level: 2, storageBytes: 20 * 1024 ** 4, offlineTasksPerDay: 5000, offlineRunningTasks: 2, transcodedPlayback: true, playsPerDay: -1, downloadBytesPerDay: 500 * 1024 ** 3 })
+    // Activation codes may grant every paid plan.
+    expect(config.identity.plans).toEqual({ vip: 1, platinum: 2 })
+    for (const bad of ['{', '[]', '{"Gold":{}}', '{"novip":{}}', '{"gold":{"storage":"lots"}}', '{"gold":{"colour":"red"}}', '{"gold":{"plays_per_day":-2}}', '{"gold":{"offline_running_tasks":0}}']) {
+      expect(() => loadConfig({ PLANS: bad }), bad).toThrow(/PLANS/)
+    }
   })
 
   it('refuses bad sizes and a link lifetime under 10 minutes', () => {

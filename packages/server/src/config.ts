@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
-import { type DriveConfig, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
+import { type DriveConfig, type PaidPlan, type PlanLimits, type PlanTable, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
@@ -314,6 +314,34 @@ const clientEntry = z.strictObject({
     .optional(),
 })
 
+/** A count where -1 means "no limit". */
+const limitCount = z.number().int({ error: 'must be a whole number' }).min(-1, { error: 'must be -1 (no limit) or more' }).max(1e12)
+/** One plan in PLANS; every field optional (unset: the plan's default, or the free plan's for a new plan). */
+const planEntry = z
+  .object({
+    level: z.number().int().min(1).max(100).optional(),
+    storage: z.union([byteSize, z.number().int().positive()]).optional(),
+    offline_tasks_per_day: limitCount.min(0).optional(),
+    offline_running_tasks: z.number().int().min(1).max(1000).optional(),
+    transcoded_playback: z.boolean().optional(),
+    plays_per_day: limitCount.optional(),
+    download_bytes_per_day: z.union([z.literal(-1), byteSize, z.number().int().positive()]).optional(),
+  })
+  .strict()
+
+/** PLANS: `{"free": {...}, "vip": {...}, "platinum": {"level": 2, ...}}` as JSON. */
+const plansJson = z
+  .string()
+  .transform((raw, ctx): unknown => {
+    try {
+      return JSON.parse(raw)
+    } catch (err) {
+      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an object like {"platinum":{"level":2,"storage":"20TiB","offline_running_tasks":20}}` })
+      return z.NEVER
+    }
+  })
+  .pipe(z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { error: 'plan names are lower-case letters, digits and _' }).refine((name) => name !== 'novip', { error: '"novip" is the wire name of the free plan; configure it as "free"' }), planEntry, { error: 'must be a JSON object of plans' }))
+
 const clients = z
   .string()
   .transform((raw, ctx): unknown => {
@@ -377,6 +405,7 @@ const envSchema = z.object({
   STORAGE_URL: storageUrl.optional(),
   DRIVE_QUOTA_FREE: byteSize.optional(),
   DRIVE_QUOTA_VIP: byteSize.optional(),
+  PLANS: plansJson.optional(),
   TRASH_RETENTION_DAYS: wholeNumber(1, 3650).optional(),
   DRIVE_GLOBAL_DEDUP: flag.optional(),
   DRIVE_LINK_TTL_SECONDS: wholeNumber(DRIVE_LINK_MIN_TTL_SECONDS, 7 * SECONDS_PER_DAY).optional(),
@@ -450,6 +479,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     grantTypes: c.grant_types ?? ['refresh_token'],
   }))
 
+  const plans = plansOf(values)
   const defaults = structuredClone(IDENTITY_DEFAULTS) as unknown as Omit<IdentityConfig, 'publicUrl' | 'clients' | 'corsOrigins'>
   const identity: IdentityConfig = {
     ...defaults,
@@ -465,6 +495,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       maxPerIpPerHour: values.VERIFICATION_SENDS_PER_IP_PER_HOUR ?? defaults.verification.maxPerIpPerHour,
       maxGlobalPerHour: values.VERIFICATION_SENDS_PER_HOUR ?? defaults.verification.maxGlobalPerHour,
     },
+    plans: Object.fromEntries(Object.entries(plans.paid).map(([name, plan]) => [name, plan.level])),
     invites: {
       rewardDays: values.INVITE_REWARD_DAYS ?? defaults.invites.rewardDays,
       rewardsPer30Days: values.INVITE_REWARDS_PER_30_DAYS ?? defaults.invites.rewardsPer30Days,
@@ -505,12 +536,10 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     drive: {
       publicUrl,
       uploadDir: join(dataDir, 'uploads'),
-      quota: { freeBytes: values.DRIVE_QUOTA_FREE ?? DRIVE_DEFAULTS.quotaFreeBytes, vipBytes: values.DRIVE_QUOTA_VIP ?? DRIVE_DEFAULTS.quotaVipBytes },
+      plans,
       trashRetentionDays: values.TRASH_RETENTION_DAYS ?? DRIVE_DEFAULTS.trashRetentionDays,
       linkTtlSeconds: values.DRIVE_LINK_TTL_SECONDS ?? DRIVE_DEFAULTS.linkTtlSeconds,
       uploadExpirySeconds: DRIVE_DEFAULTS.uploadExpirySeconds,
-      offlineTasksPerDay: { free: values.OFFLINE_TASKS_PER_DAY_FREE ?? DRIVE_DEFAULTS.offlineTasksPerDayFree, vip: values.OFFLINE_TASKS_PER_DAY_VIP ?? DRIVE_DEFAULTS.offlineTasksPerDayVip },
-      offlineRunningTasks: { free: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree, vip: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip },
       offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
       offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
       batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
@@ -592,6 +621,47 @@ export function redactConfig(config: CumulusConfig) {
     // The secret key is hidden; the access key id stays: it names the credentials.
     storage: config.storage.kind === 's3' && config.storage.credentials ? { ...config.storage, credentials: { ...config.storage.credentials, secretAccessKey: REDACTED } } : config.storage,
   }
+}
+
+/**
+ * The plans: free and 'vip' from their own variables (DRIVE_QUOTA_*, OFFLINE_*_FREE/VIP), then
+ * PLANS on top, which may change them and add more ('platinum', ...). A new plan starts from the
+ * free plan's limits and level 1.
+ */
+function plansOf(values: { [K in 'DRIVE_QUOTA_FREE' | 'DRIVE_QUOTA_VIP' | 'OFFLINE_TASKS_PER_DAY_FREE' | 'OFFLINE_TASKS_PER_DAY_VIP' | 'OFFLINE_RUNNING_TASKS_FREE' | 'OFFLINE_RUNNING_TASKS_VIP']?: number | undefined } & { PLANS?: Record<string, z.infer<typeof planEntry>> | undefined }): PlanTable {
+  let free: PlanLimits = {
+    storageBytes: values.DRIVE_QUOTA_FREE ?? DRIVE_DEFAULTS.quotaFreeBytes,
+    offlineTasksPerDay: values.OFFLINE_TASKS_PER_DAY_FREE ?? DRIVE_DEFAULTS.offlineTasksPerDayFree,
+    offlineRunningTasks: values.OFFLINE_RUNNING_TASKS_FREE ?? DRIVE_DEFAULTS.offlineRunningTasksFree,
+    transcodedPlayback: false,
+    playsPerDay: DRIVE_DEFAULTS.playsPerDayFree,
+    downloadBytesPerDay: -1,
+  }
+  const paid: Record<string, PaidPlan> = {
+    vip: {
+      level: 1,
+      storageBytes: values.DRIVE_QUOTA_VIP ?? DRIVE_DEFAULTS.quotaVipBytes,
+      offlineTasksPerDay: values.OFFLINE_TASKS_PER_DAY_VIP ?? DRIVE_DEFAULTS.offlineTasksPerDayVip,
+      offlineRunningTasks: values.OFFLINE_RUNNING_TASKS_VIP ?? DRIVE_DEFAULTS.offlineRunningTasksVip,
+      transcodedPlayback: true,
+      playsPerDay: -1,
+      downloadBytesPerDay: -1,
+    },
+  }
+  for (const [name, entry] of Object.entries(values.PLANS ?? {})) {
+    const base: PlanLimits & { level?: number } = name === 'free' ? free : (paid[name] ?? { ...free, level: 1 })
+    const limits: PlanLimits = {
+      storageBytes: entry.storage ?? base.storageBytes,
+      offlineTasksPerDay: entry.offline_tasks_per_day ?? base.offlineTasksPerDay,
+      offlineRunningTasks: entry.offline_running_tasks ?? base.offlineRunningTasks,
+      transcodedPlayback: entry.transcoded_playback ?? base.transcodedPlayback,
+      playsPerDay: entry.plays_per_day ?? base.playsPerDay,
+      downloadBytesPerDay: entry.download_bytes_per_day ?? base.downloadBytesPerDay,
+    }
+    if (name === 'free') free = limits
+    else paid[name] = { ...limits, level: entry.level ?? base.level ?? 1 }
+  }
+  return { free, paid }
 }
 
 function withRedactedView(config: CumulusConfig): CumulusConfig {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { CODE_PLANS, createActivationCodes } from '@cumulus/identity'
+import { createActivationCodes } from '@cumulus/identity'
 import { type CliIo, EXIT_OK, UsageError } from './cli-io.js'
 import { CONFIG_FLAG_OPTIONS, loadConfig } from './config.js'
 import { wholeNumberFlag, withIdentity } from './user-commands.js'
@@ -18,12 +18,14 @@ export async function vipCommand(args: readonly string[], env: Env, io: CliIo): 
     allowPositionals: false,
   })
   if (values.plan === undefined || values.days === undefined) throw new UsageError('vip codes create needs --plan P and --days N')
-  if (!(values.plan in CODE_PLANS)) throw new UsageError(`--plan must be one of ${Object.keys(CODE_PLANS).join(', ')}, not "${values.plan}"`)
   // Ranges are createActivationCodes' to check; here only "is it a number".
   const days = wholeNumberFlag('days', values.days, 0, 0, Number.MAX_SAFE_INTEGER)
   const count = wholeNumberFlag('count', values.count, 1, 0, Number.MAX_SAFE_INTEGER)
   const validDays = values['valid-days'] === undefined ? undefined : wholeNumberFlag('valid-days', values['valid-days'], 0, 0, Number.MAX_SAFE_INTEGER)
-  return withIdentity(loadConfig(env, rest), io, async (deps) => {
+  const config = loadConfig(env, rest)
+  const plans = Object.keys(config.identity.plans)
+  if (!plans.includes(values.plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}, not "${values.plan}"`)
+  return withIdentity(config, io, async (deps) => {
     const codes = await createActivationCodes(deps, { plan: values.plan!, days, count, ...(validDays === undefined ? {} : { validDays }) })
     // The codes alone on stdout, one per line (or a JSON array), so they can be piped to a file;
     // what they are worth on stderr. They are shown this once: only their hashes are stored.

@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { DriveConfig } from '../config.js'
 import type { DriveDatabase, TasksTable } from '../db/schema.js'
 import type { Caller, DriveDeps } from '../deps.js'
+import { FREE_PLAN_NAME, type PlanLimits, limitsOf } from './plans.js'
 
 /*
  * What the offline-download feature shares with the task list (cancel, delete, retry) and the
@@ -19,7 +20,9 @@ type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
 /** A task's internal state (TasksTable.work) as the offline feature keeps it. */
 export interface OfflineWork {
-  /** The plan when the task was added: it decides the running-task cap and the quota. */
+  /** The plan when the task was added (its name; 'novip' for free): it decides the running-task cap and the quota. */
+  plan?: string
+  /** Before plans had names: true for VIP. Read for tasks added then. */
   vip?: boolean
   /** The name the user gave; absent: the name the server sends (Content-Disposition), else the URL's. */
   name?: string
@@ -82,8 +85,9 @@ export async function cancelOfflineRun(deps: Pick<DriveDeps, 'jobs' | 'config'>,
   await removeOfflineStaging(deps.config, task.id)
 }
 
-export function isVip(caller: Caller, nowMs: number): boolean {
-  return caller.membership !== null && caller.membership.expiresAtMs > nowMs
+/** The limits of the plan a task was added on. */
+export function workLimits(config: Pick<DriveConfig, 'plans'>, work: OfflineWork): PlanLimits {
+  return limitsOf(config.plans, work.plan ?? (work.vip ? 'vip' : FREE_PLAN_NAME))
 }
 
 export interface OfflineQuota {
@@ -94,14 +98,14 @@ export interface OfflineQuota {
 }
 
 /** The plan's offline-download counts, as the about call and the limits see them. */
-export async function offlineQuota(deps: Pick<DriveDeps, 'config'>, db: Db, userId: string, vip: boolean, nowMs: number): Promise<OfflineQuota> {
+export async function offlineQuota(db: Db, userId: string, limits: PlanLimits, nowMs: number): Promise<OfflineQuota> {
   const dayStartMs = nowMs - (nowMs % DAY_MS)
   const [today, running] = await Promise.all([
     db.selectFrom('drive_tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('type', '=', 'offline').where('created_at', '>=', dayStartMs).executeTakeFirstOrThrow(),
     db.selectFrom('drive_tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('type', '=', 'offline').where('phase', '=', 'PHASE_TYPE_RUNNING').executeTakeFirstOrThrow(),
   ])
   return {
-    daily: { limit: vip ? deps.config.offlineTasksPerDay.vip : deps.config.offlineTasksPerDay.free, usage: Number(today.n) },
-    running: { limit: vip ? deps.config.offlineRunningTasks.vip : deps.config.offlineRunningTasks.free, usage: Number(running.n) },
+    daily: { limit: limits.offlineTasksPerDay, usage: Number(today.n) },
+    running: { limit: limits.offlineRunningTasks, usage: Number(running.n) },
   }
 }

@@ -3,10 +3,11 @@ import { type Kysely, sql } from 'kysely'
 import type { DriveConfig } from '../config.js'
 import type { DriveDatabase } from '../db/schema.js'
 import type { Caller } from '../deps.js'
+import { planOf } from './plans.js'
 
-/** The caller's storage limit from the membership: VIP while it has not expired, else free. */
+/** The caller's storage limit: their plan's while the membership runs, else the free plan's. */
 export function quotaLimit(config: DriveConfig, caller: Caller, nowMs: number): number {
-  return caller.membership && caller.membership.expiresAtMs > nowMs ? config.quota.vipBytes : config.quota.freeBytes
+  return planOf(config, caller.membership, nowMs).limits.storageBytes
 }
 
 async function ensureRow(db: Kysely<DriveDatabase>, userId: string) {

@@ -1,27 +1,27 @@
 import type { DriveAbout, VipPrivilegeReply, VipQuantityReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { offlineQuota, quotaLimit, usageOf } from '../../domain/index.js'
+import { offlineQuota, planOf, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
   const nowMs = deps.clock.nowMs()
-  const isVip = caller.membership !== null && caller.membership.expiresAtMs > nowMs
-  const [{ usage, inTrash, inUploads }, offline] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps, deps.db, caller.userId, isVip, nowMs)])
+  const plan = planOf(deps.config, caller.membership, nowMs)
+  const [{ usage, inTrash, inUploads }, offline] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps.db, caller.userId, plan.limits, nowMs)])
   const count = (c: { limit: number; usage: number }) => ({ kind: 'drive#quota' as const, limit: String(c.limit), usage: String(c.usage) })
   return {
     kind: 'drive#about',
     quota: {
       kind: 'drive#quota',
-      limit: String(quotaLimit(deps.config, caller, nowMs)),
+      limit: String(plan.limits.storageBytes),
       usage: String(usage),
       usage_in_trash: String(inTrash),
       usage_in_uploads: String(inUploads),
-      play_times_limit: '-1',
+      play_times_limit: String(plan.limits.playsPerDay),
       play_times_usage: '0',
       is_unlimited: false,
     },
-    expires_at: isVip && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',
+    expires_at: plan.member && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',
     quotas: { offline_daily: count(offline.daily), offline_running: count(offline.running) },
   }
 }
@@ -56,15 +56,17 @@ const UNMETERED = { total_assets: -1, assets: -1 } as const
 export async function vipQuantities(deps: DriveDeps, caller: Caller, transferType: string): Promise<VipQuantityReply> {
   const nowMs = deps.clock.nowMs()
   const membership = caller.membership
-  const active = membership !== null && membership.expiresAtMs > nowMs
-  const offline = await offlineQuota(deps, deps.db, caller.userId, active, nowMs)
+  const plan = planOf(deps.config, membership, nowMs)
+  const offline = await offlineQuota(deps.db, caller.userId, plan.limits, nowMs)
+  const daily = plan.limits.downloadBytesPerDay
   return {
     base: {
       offline: { total_assets: offline.daily.limit, assets: Math.max(0, offline.daily.limit - offline.daily.usage) },
       download: { ...UNMETERED },
       upload: { ...UNMETERED },
-      download_daily: { ...UNMETERED },
-      vip_status: active ? 'ok' : 'invalid',
+      // The plan's daily download traffic; not metered yet, so all of it is left.
+      download_daily: daily < 0 ? { ...UNMETERED } : { total_assets: daily, assets: daily },
+      vip_status: plan.member ? 'ok' : 'invalid',
       expire_time: membership ? rfc3339(membership.expiresAtMs) : '',
     },
     transfer_type: transferType,

@@ -10,7 +10,6 @@ import {
   fileView,
   findOwned,
   insertItem,
-  isVip,
   liveFolder,
   lockUserTree,
   offlineQuota,
@@ -20,6 +19,7 @@ import {
   reserveSpace,
   retryOnNameRace,
   taskView,
+  planOf,
 } from '../../domain/index.js'
 import { type LandedFile, insertDownloadTree, landsAsOneFile } from './land-tree.js'
 import { type OfflineSource, offlineSource, parseOfflineUrl } from './offline-url.js'
@@ -56,7 +56,7 @@ export async function downloadFolder(trx: Trx, userId: string, locale: Locale, n
 
 /** Refuses a task past the plan's offline downloads per UTC day (task_daily_create_limit_vip). */
 async function requireDailyAllowance(deps: DriveDeps, trx: Trx, caller: Caller, nowMs: number): Promise<void> {
-  const { daily } = await offlineQuota(deps, trx, caller.userId, isVip(caller, nowMs), nowMs)
+  const { daily } = await offlineQuota(trx, caller.userId, planOf(deps.config, caller.membership, nowMs).limits, nowMs)
   if (daily.usage >= daily.limit) {
     throw new AppError(DriveErrors.task_daily_create_limit_vip, { description: `${daily.limit} offline downloads a day on this plan`, metadata: { limit: String(daily.limit) } })
   }
@@ -139,7 +139,7 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId, { forInsert: true }) : await downloadFolder(trx, caller.userId, locale, nowMs)
       const taskName = name ?? parsed?.name ?? torrentFile!.name.replace(/\.torrent$/i, '')
       const wireUrl = parsed?.url ?? ''
-      const work = { vip: isVip(caller, nowMs), locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
+      const work = { plan: planOf(deps.config, caller.membership, nowMs).name, locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
 
       const known = source && !fileIndexes ? await completeFromKnownSource(deps, trx, caller, { source, folderId, name, nowMs }) : null
       if (known) {

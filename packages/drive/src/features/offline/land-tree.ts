@@ -2,7 +2,7 @@ import { FOLDER_KIND, type Locale } from '@cumulus/protocol'
 import type { Kysely } from 'kysely'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { type OfflineWork, addBlobRef, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, workOf } from '../../domain/index.js'
+import { type OfflineWork, addBlobRef, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, workLimits, workOf } from '../../domain/index.js'
 import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { sanitizeName } from './offline-url.js'
 
@@ -66,7 +66,7 @@ export async function insertDownloadTree(trx: Kysely<DriveDatabase>, input: { us
  */
 export async function landDownload(deps: DriveDeps, task: TasksTable, input: { name: string; files: readonly LandedFile[]; oneFile: boolean; sourceKey: string | null; locale: Locale }): Promise<void> {
   const work = workOf(task)
-  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  const limit = workLimits(deps.config, work).storageBytes
   const total = input.files.reduce((sum, f) => sum + f.size, 0)
   const counts = new Map<string, { count: number; size: number }>()
   for (const f of input.files) counts.set(f.gcid, { count: (counts.get(f.gcid)?.count ?? 0) + 1, size: f.size })

@@ -12,6 +12,7 @@ import {
   removeOfflineStaging,
   usageOf,
   workOf,
+  workLimits,
 } from '../../domain/index.js'
 import { type DownloadProgress, type HttpDownloadDeps, type HttpResumeState, downloadHttp, readResumeState } from './http/http-download.js'
 import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './http/errors.js'
@@ -74,7 +75,7 @@ async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boole
       .where('phase', '=', 'PHASE_TYPE_RUNNING')
       .executeTakeFirstOrThrow()
     const work = workOf(task)
-    const cap = work.vip ? deps.config.offlineRunningTasks.vip : deps.config.offlineRunningTasks.free
+    const cap = workLimits(deps.config, work).offlineRunningTasks
     if (Number(n) >= cap) return false
     await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: SAVING_MESSAGE, updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
     return true
@@ -131,7 +132,7 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
 
   const stagingPath = offlineStagingPath(deps.config, task.id)
   await mkdir(dirname(stagingPath), { recursive: true })
-  const limit = work.vip ? deps.config.quota.vipBytes : deps.config.quota.freeBytes
+  const limit = workLimits(deps.config, work).storageBytes
   const { usage } = await usageOf(deps.db, task.user_id)
 
   let lastWrite = 0

@@ -17,8 +17,6 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const CODE_LENGTH = 16
 const DAY_MS = 86_400_000
 
-/** The plans a code may grant, with the membership level each gives. */
-export const CODE_PLANS: Readonly<Record<string, number>> = Object.freeze({ vip: 1 })
 export const MAX_CODE_DAYS = 36_500
 export const MAX_CODES_PER_RUN = 100_000
 /** How long an unredeemed code stays valid unless the operator says otherwise. */
@@ -61,9 +59,10 @@ export interface CreateCodesInput {
 }
 
 /** Makes `count` codes and stores their hashes; returns the codes, formatted, for the operator to hand out. */
-export async function createActivationCodes(deps: Pick<IdentityDeps, 'memberships' | 'clock'>, input: CreateCodesInput): Promise<string[]> {
-  const level = CODE_PLANS[input.plan]
-  if (level === undefined) throw new AppError(GenericErrors.invalid_argument, { description: `unknown plan ${input.plan} (plans: ${Object.keys(CODE_PLANS).join(', ')})`, metadata: { field: 'plan' } })
+export async function createActivationCodes(deps: Pick<IdentityDeps, 'memberships' | 'clock' | 'config'>, input: CreateCodesInput): Promise<string[]> {
+  const plans = deps.config.plans
+  const level = Object.hasOwn(plans, input.plan) ? plans[input.plan] : undefined
+  if (level === undefined) throw new AppError(GenericErrors.invalid_argument, { description: `unknown plan ${input.plan} (plans: ${Object.keys(plans).join(', ')})`, metadata: { field: 'plan' } })
   if (!Number.isInteger(input.days) || input.days < 1 || input.days > MAX_CODE_DAYS) {
     throw new AppError(GenericErrors.invalid_argument, { description: `days must be a whole number from 1 to ${MAX_CODE_DAYS}`, metadata: { field: 'days' } })
   }
