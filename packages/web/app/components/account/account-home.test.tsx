@@ -145,6 +145,18 @@ describe('AccountHome: membership', () => {
     expect(server.requestsTo('POST', '/vip/v1/order/activation-code').map((r) => r.body)).toEqual([{ activation_code: 'abcd efgh jkmn pqrs', data: {} }])
     await waitFor(() => expect(screen.getByTestId('vip-status').dataset.vip).toBe('member'))
     expect(screen.getByTestId('vip-state').textContent).toBe('VIP member')
+    // The member's limits, read again for the new plan.
+    await waitFor(() => expect(screen.getByTestId('usage-offline-daily').textContent).toBe('Cloud downloads today4 of 1,000'))
+    expect(screen.getByTestId('usage-plays').textContent).toBe('Video plays today0 (no limit)')
+  })
+
+  it('shows what the free plan allows and how much of it is used', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await waitFor(() => expect(screen.getByTestId('usage-storage').textContent).toBe('Storage3 GiB of 10 GiB'.replace(/ (?=GiB)/g, '\u00a0')))
+    expect(screen.getByTestId('usage-offline-daily').textContent).toBe('Cloud downloads today4 of 10')
+    expect(screen.getByTestId('usage-offline-running').textContent).toBe('Cloud downloads at once1 of 2')
+    expect(screen.getByTestId('usage-plays').textContent).toBe('Video plays today0 of 5')
   })
 
   it('shows why a code was refused, in the page language, and asks for a code before sending anything', async () => {

@@ -134,6 +134,17 @@ export class FakeIdentityServer {
         return request.body.verification_code === GOOD_CODE ? ok({ verification_token: VERIFICATION_TOKEN, expires_in: 300 }) : errorReply(400, 'invalid_verification_code', 4014)
       case 'POST /v1/auth/revoke':
         return ok({})
+      case 'GET /drive/v1/about': {
+        const me = this.#caller(request)
+        if (!me) return unauthenticated
+        const member = me.vip_info.some((info) => info.is_vip === 1)
+        return ok({
+          kind: 'drive#about',
+          quota: { kind: 'drive#quota', limit: String(member ? 10 * 1024 ** 4 : 10 * 1024 ** 3), usage: String(3 * 1024 ** 3), usage_in_trash: '0', play_times_limit: member ? '-1' : '5', play_times_usage: '0', is_unlimited: false },
+          expires_at: '',
+          quotas: { offline_daily: { kind: 'drive#quota', limit: member ? '1000' : '10', usage: '4' }, offline_running: { kind: 'drive#quota', limit: member ? '10' : '2', usage: '1' } },
+        })
+      }
       case 'GET /vip/v1/activity/inviteCode':
         return this.#caller(request) ? ok({ code: 'INV1TE23' }) : unauthenticated
       case 'POST /vip/v1/order/activation-code': {

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { formatDate } from './format'
 import { InvitePanel } from './invite-panel'
+import { PlanUsage } from './plan-usage'
 import { RedeemCodeForm } from './redeem-code-form'
 import { Badge, Section } from './section'
 import { vipViewOf } from './vip-view'
@@ -98,6 +99,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           </div>
           <h3 className="mb-3 mt-6 text-sm font-semibold">{t('accountHome.vip.included')}</h3>
           <Benefits tone="member" />
+          <PlanUsage planKey={`${view.typeLabel}:${view.expiresAt?.getTime() ?? ''}`} />
           <RedeemCodeForm />
           <InvitePanel userId={user.userId} />
         </div>
@@ -133,6 +135,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           </svg>
           <span>{t('accountHome.vip.grantedByOperator')}</span>
         </p>
+        <PlanUsage planKey="none" />
         <RedeemCodeForm />
         <InvitePanel userId={user.userId} />
       </div>

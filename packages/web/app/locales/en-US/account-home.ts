@@ -103,6 +103,13 @@ export default {
     inviteLinkLabel: 'Your invite link',
     inviteCopy: 'Copy link',
     inviteCopied: 'Copied',
+    usageTitle: 'What your plan allows',
+    usageStorage: 'Storage',
+    usageOfflineDaily: 'Cloud downloads today',
+    usageOfflineRunning: 'Cloud downloads at once',
+    usagePlays: 'Video plays today',
+    usageOf: '{{used}} of {{limit}}',
+    usageUnlimited: '{{used}} (no limit)',
   },
   accounts: {
     title: 'Accounts on this device',

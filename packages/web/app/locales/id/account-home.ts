@@ -105,6 +105,13 @@ export default {
     inviteLinkLabel: 'Tautan undangan Anda',
     inviteCopy: 'Salin tautan',
     inviteCopied: 'Disalin',
+    usageTitle: 'Yang termasuk dalam paket Anda',
+    usageStorage: 'Penyimpanan',
+    usageOfflineDaily: 'Unduhan cloud hari ini',
+    usageOfflineRunning: 'Unduhan cloud sekaligus',
+    usagePlays: 'Pemutaran video hari ini',
+    usageOf: '{{used}} dari {{limit}}',
+    usageUnlimited: '{{used}} (tanpa batas)',
   },
   accounts: {
     title: 'Akun di perangkat ini',

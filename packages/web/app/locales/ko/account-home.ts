@@ -105,6 +105,13 @@ export default {
     inviteLinkLabel: '내 초대 링크',
     inviteCopy: '링크 복사',
     inviteCopied: '복사됨',
+    usageTitle: '요금제 사용 현황',
+    usageStorage: '저장 공간',
+    usageOfflineDaily: '오늘의 클라우드 다운로드',
+    usageOfflineRunning: '동시 클라우드 다운로드',
+    usagePlays: '오늘의 동영상 재생',
+    usageOf: '{{limit}} 중 {{used}}',
+    usageUnlimited: '{{used}} (제한 없음)',
   },
   accounts: {
     title: '이 기기의 계정',

@@ -105,6 +105,13 @@ export default {
     inviteLinkLabel: 'Pautan jemputan anda',
     inviteCopy: 'Salin pautan',
     inviteCopied: 'Disalin',
+    usageTitle: 'Apa yang pelan anda benarkan',
+    usageStorage: 'Storan',
+    usageOfflineDaily: 'Muat turun awan hari ini',
+    usageOfflineRunning: 'Muat turun awan serentak',
+    usagePlays: 'Main video hari ini',
+    usageOf: '{{used}} daripada {{limit}}',
+    usageUnlimited: '{{used}} (tiada had)',
   },
   accounts: {
     title: 'Akaun pada peranti ini',

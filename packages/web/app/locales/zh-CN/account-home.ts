@@ -105,6 +105,13 @@ export default {
     inviteLinkLabel: '你的邀请链接',
     inviteCopy: '复制链接',
     inviteCopied: '已复制',
+    usageTitle: '套餐额度',
+    usageStorage: '存储空间',
+    usageOfflineDaily: '今日云下载',
+    usageOfflineRunning: '同时进行的云下载',
+    usagePlays: '今日视频播放',
+    usageOf: '{{used}} / {{limit}}',
+    usageUnlimited: '{{used}}（无限制）',
   },
   accounts: {
     title: '此设备上的账号',

@@ -105,6 +105,13 @@ export default {
     inviteLinkLabel: '你的邀請連結',
     inviteCopy: '複製連結',
     inviteCopied: '已複製',
+    usageTitle: '方案額度',
+    usageStorage: '儲存空間',
+    usageOfflineDaily: '今日雲端下載',
+    usageOfflineRunning: '同時進行的雲端下載',
+    usagePlays: '今日影片播放',
+    usageOf: '{{used}} / {{limit}}',
+    usageUnlimited: '{{used}}（無限制）',
   },
   accounts: {
     title: '這部裝置上的帳號',
