@@ -26,6 +26,8 @@ export interface DriveConfig {
    * link-local and the like are refused (SSRF), except what the operator lists here (a LAN, tests).
    */
   offlineAllowedNetworks: string[]
+  /** ffmpeg, for video poster frames: a name on PATH or an absolute path (decision 025). */
+  ffmpegPath: string
   /** The BitTorrent engine (aria2, decision 021) for magnets and .torrent files. */
   torrent: {
     /** The aria2c executable: a name on PATH or an absolute path. */

@@ -5,6 +5,7 @@ import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/ba
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
 import { OFFLINE_QUEUE } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
+import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**
@@ -31,6 +32,7 @@ export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, optio
   if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
   // One transaction per batch: a lease long enough for the largest, renewed while it runs.
   runner.register<BatchJobData>(BATCH_QUEUE, (job) => runBatchJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
+  registerThumbnailJobs(runner, deps)
   if (options.offlineDownloads !== false) {
     // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
     runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: deps.config.offlineWorkers, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })

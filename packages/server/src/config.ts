@@ -417,6 +417,7 @@ const envSchema = z.object({
   OFFLINE_WORKERS: wholeNumber(1, 256).optional(),
   BATCH_INLINE_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
   ARIA2C_PATH: z.string().min(1).optional(),
+  FFMPEG_PATH: z.string().min(1).optional(),
   TORRENT_DHT: flag.optional(),
   TORRENT_PEER_EXCHANGE: flag.optional(),
   TORRENT_LISTEN_PORT: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, { error: 'must be a port or a range such as 6881-6999' }).optional(),
@@ -543,6 +544,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineAllowedNetworks: values.OFFLINE_ALLOW_NETWORKS ?? [],
       offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
       batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
+      ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
       torrent: {
         aria2cPath: values.ARIA2C_PATH ?? 'aria2c',
         workDir: join(dataDir, 'torrent'),

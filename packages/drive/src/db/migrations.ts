@@ -148,6 +148,21 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
           .execute()
       },
     },
+    '0005_thumbnails': {
+      async up(db: Kysely<unknown>) {
+        // One thumbnail per content (GCID), small enough (a 320 px WebP, ~10-30 KB) to live in the
+        // database beside the rest; a failed one is remembered so it is not tried again.
+        await db.schema
+          .createTable('drive_thumbnails')
+          .addColumn('gcid', 'text', (c) => c.primaryKey())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('data', isPostgres ? 'bytea' : 'blob')
+          .addColumn('width', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('height', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute()
+      },
+    },
   }
 }
 

@@ -12,6 +12,17 @@ export interface DriveDatabase {
   drive_events: EventsTable
   drive_account_holds: AccountHoldsTable
   drive_offline_sources: OfflineSourcesTable
+  drive_thumbnails: ThumbnailsTable
+}
+
+/** A content's thumbnail (WebP), or the record that none can be made. */
+export interface ThumbnailsTable {
+  gcid: string
+  state: 'ready' | 'failed'
+  data: Uint8Array | null
+  width: number
+  height: number
+  created_at: number
 }
 
 /** An account identity froze for deletion (account.frozen, until account.restored or account.erased). */

@@ -16,3 +16,11 @@ export function signedContentUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'lin
   const url = `${deps.config.publicUrl}/drive/v1/content/${encodeURIComponent(file.fileId)}/${encodeURIComponent(file.name)}?e=${e}&s=${s}`
   return { url, expiresAtMs: expiresAtSeconds * 1000 }
 }
+
+/** A signed, expiring URL for a file's thumbnail (its `thumbnail_link`); it opens the thumbnail only. */
+export function signedThumbnailUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { fileId: string; gcid: string }): string {
+  const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
+  const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: 'thumbnail' })
+  return `${deps.config.publicUrl}/drive/v1/thumbnails/${encodeURIComponent(file.fileId)}?e=${e}&s=${s}`
+}

@@ -2,7 +2,7 @@ import type { DriveFile, DriveLink, FileCategory, FolderType, Phase } from '@cum
 import type { FilesTable } from '../db/schema.js'
 import type { DriveDeps } from '../deps.js'
 import { rfc3339 } from '../lib/time.js'
-import { signedContentUrl } from './content-url.js'
+import { signedContentUrl, signedThumbnailUrl } from './content-url.js'
 
 export type FileRow = FilesTable
 
@@ -11,12 +11,15 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
   const isFolder = row.kind === 'drive#folder'
   const links: Record<string, DriveLink> = {}
   let webContentLink = ''
+  let thumbnailLink = ''
   const medias: DriveFile['medias'] = []
   if (!isFolder && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
     const { url, expiresAtMs } = signedContentUrl(deps, { fileId: row.id, gcid: row.gcid, name: row.name })
     webContentLink = url
     const link: DriveLink = { url, token: '', expire: rfc3339(expiresAtMs), type: '' }
     links['application/octet-stream'] = link
+    // Images and videos have a thumbnail (made by a job after the upload, or when first asked for).
+    if (row.file_category === 'IMAGE' || row.file_category === 'VIDEO') thumbnailLink = signedThumbnailUrl(deps, { fileId: row.id, gcid: row.gcid })
     // The original is always playable (drive.md "medias"); transcoded renditions are a later issue.
     if (row.file_category === 'VIDEO') {
       medias.push({
@@ -45,7 +48,7 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
     created_time: rfc3339(row.created_at),
     modified_time: rfc3339(row.modified_at),
     delete_time: row.trashed_at === null ? '' : rfc3339(row.trashed_at),
-    thumbnail_link: '',
+    thumbnail_link: thumbnailLink,
     icon_link: '',
     web_content_link: webContentLink,
     links,

@@ -12,6 +12,8 @@ export interface SignedLinkClaims {
   gcid: string
   /** Epoch seconds after which the link no longer works. */
   expiresAtSeconds: number
+  /** What the link opens: the content (default) or its thumbnail; one never opens the other. */
+  purpose?: 'download' | 'thumbnail'
 }
 
 /** The query parameters of a signed link: `e` (expiry, epoch seconds) and `s` (signature). */
@@ -22,7 +24,7 @@ export interface SignedLinkParams {
 
 function signatureOf(secret: string, claims: SignedLinkClaims): Buffer {
   // Fields joined by a separator none of them can contain, so no two claim sets sign alike.
-  return createHmac('sha256', secret).update(`cumulus-download\n${claims.fileId}\n${claims.gcid}\n${claims.expiresAtSeconds}`).digest()
+  return createHmac('sha256', secret).update(`cumulus-${claims.purpose ?? 'download'}\n${claims.fileId}\n${claims.gcid}\n${claims.expiresAtSeconds}`).digest()
 }
 
 export function signLink(secret: string, claims: SignedLinkClaims): SignedLinkParams {
@@ -35,7 +37,7 @@ export type LinkCheck = { ok: true } | { ok: false; reason: 'malformed' | 'expir
  * Checks a link's parameters for a file at `nowSeconds`. The signature is compared in constant
  * time; a link is valid up to and including its expiry second.
  */
-export function verifyLink(secret: string, file: { fileId: string; gcid: string }, params: Partial<SignedLinkParams>, nowSeconds: number): LinkCheck {
+export function verifyLink(secret: string, file: { fileId: string; gcid: string; purpose?: 'download' | 'thumbnail' }, params: Partial<SignedLinkParams>, nowSeconds: number): LinkCheck {
   if (typeof params.e !== 'string' || typeof params.s !== 'string' || !/^\d{1,12}$/.test(params.e)) return { ok: false, reason: 'malformed' }
   const expiresAtSeconds = Number(params.e)
   const expected = signatureOf(secret, { ...file, expiresAtSeconds })

@@ -22,6 +22,8 @@ export async function collectGarbageBlobs(deps: Pick<DriveDeps, 'db' | 'blobs' |
       }
     }
     await deps.db.deleteFrom('drive_blobs').where('gcid', '=', gcid).where('ref_count', '=', -1).execute()
+    // The thumbnail goes with its content (a content stored again gets a new one).
+    await deps.db.deleteFrom('drive_thumbnails').where('gcid', '=', gcid).execute()
     deleted++
   }
   return deleted

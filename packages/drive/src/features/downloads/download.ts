@@ -19,13 +19,13 @@ function notFound(id: string): AppError {
  * unknown, deleted or trashed file, a folder or an unfinished upload is file_not_found; a link that was not signed
  * for this file's current content, or has expired, is file_link_invalid.
  */
-export async function requireDownloadable(deps: Pick<DriveDeps, 'db' | 'clock' | 'linkSecret'>, fileId: string, params: { e?: string | undefined; s?: string | undefined }): Promise<DownloadableFile> {
+export async function requireDownloadable(deps: Pick<DriveDeps, 'db' | 'clock' | 'linkSecret'>, fileId: string, params: { e?: string | undefined; s?: string | undefined }, purpose: 'download' | 'thumbnail' = 'download'): Promise<DownloadableFile> {
   if (!isId(fileId)) throw notFound(fileId)
   const file = await deps.db.selectFrom('drive_files').selectAll().where('id', '=', fileId).executeTakeFirst()
   // A link dies with its file: a trashed file serves nothing until it is restored (issue 11).
   if (!file || file.kind !== 'drive#file' || file.phase !== 'PHASE_TYPE_COMPLETE' || file.gcid === null || file.trashed !== 0) throw notFound(fileId)
   const gcid = file.gcid
-  const check = verifyLink(deps.linkSecret, { fileId, gcid }, params, Math.floor(deps.clock.nowMs() / 1000))
+  const check = verifyLink(deps.linkSecret, { fileId, gcid, purpose }, params, Math.floor(deps.clock.nowMs() / 1000))
   if (!check.ok) throw new AppError(DriveErrors.file_link_invalid, { description: `download link ${check.reason === 'expired' ? 'has expired' : 'is not valid for this file'}`, metadata: { reason: check.reason } })
   // Checked after the signature, so only a holder of a valid link learns that the account is frozen.
   if (await isAccountHeld(deps, file.user_id)) {

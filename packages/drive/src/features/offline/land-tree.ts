@@ -2,6 +2,7 @@ import { FOLDER_KIND, type Locale } from '@cumulus/protocol'
 import type { Kysely } from 'kysely'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
+import { enqueueThumbnail } from '../thumbnails/thumbnails.js'
 import { type OfflineWork, addBlobRef, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, workLimits, workOf } from '../../domain/index.js'
 import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { sanitizeName } from './offline-url.js'
@@ -80,11 +81,12 @@ export async function landDownload(deps: DriveDeps, task: TasksTable, input: { n
       await reserveSpace(trx, task.user_id, total, limit)
       const params = JSON.parse(current.params) as Record<string, string>
       const parentId = await liveFolder(trx, task.user_id, params['parent_id'] ?? '', { forInsert: true }).catch(() => downloadFolder(trx, task.user_id, input.locale, nowMs))
-      const { top } = await insertDownloadTree(trx, { userId: task.user_id, parentId, name: input.name, files, oneFile: input.oneFile, nowMs })
+      const { top, created } = await insertDownloadTree(trx, { userId: task.user_id, parentId, name: input.name, files, oneFile: input.oneFile, nowMs })
       for (const [gcid, { count, size }] of counts) {
         if (!(await addBlobRef(trx, gcid, count, nowMs, size))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
       }
       await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [top])
+      for (const file of created) if (file.gcid) await enqueueThumbnail(deps.jobs, trx, file.gcid, file.file_category)
       const reference: OfflineWork['reference'] = { kind: top.kind, id: top.id, name: top.name, size: String(total), mime_type: top.mime_type }
       await trx
         .updateTable('drive_tasks')

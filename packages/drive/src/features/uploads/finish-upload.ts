@@ -2,6 +2,7 @@ import { gcidOfFile } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { addBlobRef, announceBlob, recordEvents, stagingOf } from '../../domain/index.js'
+import { enqueueThumbnail } from '../thumbnails/thumbnails.js'
 
 /** The upload's bytes are not all there (or are gone without a recorded blob): nothing to finish. */
 export class UploadNotFinishable extends Error {
@@ -85,6 +86,7 @@ async function finishOnce(deps: DriveDeps, uploadId: string): Promise<FinishedUp
     await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, updated_at: nowMs }).where('user_id', '=', file.user_id).where('type', '=', 'upload').where('file_id', '=', file.id).execute()
     const task = await trx.selectFrom('drive_tasks').selectAll().where('user_id', '=', file.user_id).where('type', '=', 'upload').where('file_id', '=', file.id).executeTakeFirst()
     await recordEvents(trx, nowMs, file.user_id, 'TYPE_UPLOAD', [file])
+    await enqueueThumbnail(deps.jobs, trx, contentGcid, file.file_category)
     return { file: completed, task }
   })
   await staging.remove(uploadId)

@@ -1,0 +1,86 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { JobRunner } from '@cumulus/jobs'
+import type { DriveDatabase, ThumbnailsTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo } from './render.js'
+
+/**
+ * Thumbnails (issue 13 §2): one per content (GCID), for images (sharp) and videos (a poster frame
+ * from ffmpeg). A job makes it after an upload or an offline download lands; a request for one
+ * not made yet makes it then. Kept in `drive_thumbnails`, deleted with the blob.
+ */
+
+export const THUMBNAIL_QUEUE = 'drive.thumbnail'
+export type ThumbnailCategory = 'IMAGE' | 'VIDEO'
+export type ThumbnailJobData = {
+  gcid: string
+  category: ThumbnailCategory
+}
+
+/** Thumbnails this process renders at once (jobs and requests together): CPU-bound. */
+const RENDER_CONCURRENCY = 2
+
+let running = 0
+const waiting: (() => void)[] = []
+async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= RENDER_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve))
+  running++
+  try {
+    return await work()
+  } finally {
+    running--
+    waiting.shift()?.()
+  }
+}
+/** Renders in progress in this process, by GCID: a second request waits for the first. */
+const inFlight = new Map<string, Promise<ThumbnailsTable | null>>()
+
+export function isThumbnailCategory(category: string): category is ThumbnailCategory {
+  return category === 'IMAGE' || category === 'VIDEO'
+}
+
+/** Enqueues the thumbnail of `gcid` in the caller's transaction, once per content. */
+export async function enqueueThumbnail(jobs: JobRunner, trx: Kysely<DriveDatabase> | Transaction<DriveDatabase>, gcid: string, category: string): Promise<void> {
+  if (!isThumbnailCategory(category)) return
+  await jobs.enqueue<ThumbnailJobData>(THUMBNAIL_QUEUE, { gcid, category }, { uniqueKey: `thumbnail:${gcid}`, db: trx as Kysely<any> })
+}
+
+async function render(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, category: ThumbnailCategory): Promise<RenderedThumbnail> {
+  if (category === 'IMAGE') return renderImage(await deps.blobs.get(gcid))
+  const info = await deps.blobs.stat(gcid)
+  if (!info) throw new ThumbnailUnavailable('the content is gone')
+  return renderVideo(deps.config.ffmpegPath, () => deps.blobs.get(gcid), info.sizeBytes)
+}
+
+/**
+ * The thumbnail of `gcid`: the stored one, or made now and stored. Null when none can be made
+ * (remembered as `failed`). Several nodes may render the same one at once; the first row wins.
+ */
+export async function ensureThumbnail(deps: Pick<DriveDeps, 'db' | 'blobs' | 'config' | 'clock' | 'logger'>, gcid: string, category: ThumbnailCategory): Promise<ThumbnailsTable | null> {
+  const stored = await deps.db.selectFrom('drive_thumbnails').selectAll().where('gcid', '=', gcid).executeTakeFirst()
+  if (stored) return stored.state === 'ready' ? stored : null
+  let pending = inFlight.get(gcid)
+  if (!pending) {
+    pending = withRenderSlot(async () => {
+      let row: ThumbnailsTable
+      try {
+        const made = await render(deps, gcid, category)
+        row = { gcid, state: 'ready', data: made.data, width: made.width, height: made.height, created_at: deps.clock.nowMs() }
+      } catch (err) {
+        // Only what is about the content is remembered; anything else (a disk error) may pass.
+        if (!(err instanceof ThumbnailUnavailable)) throw err
+        deps.logger.info({ gcid, reason: err.message }, 'no thumbnail for this content')
+        row = { gcid, state: 'failed', data: null, width: 0, height: 0, created_at: deps.clock.nowMs() }
+      }
+      await deps.db.insertInto('drive_thumbnails').values(row).onConflict((oc) => oc.column('gcid').doNothing()).execute()
+      const saved = await deps.db.selectFrom('drive_thumbnails').selectAll().where('gcid', '=', gcid).executeTakeFirst()
+      return saved && saved.state === 'ready' ? saved : null
+    }).finally(() => inFlight.delete(gcid))
+    inFlight.set(gcid, pending)
+  }
+  return pending
+}
+
+export function registerThumbnailJobs(runner: JobRunner, deps: DriveDeps): void {
+  runner.register<ThumbnailJobData>(THUMBNAIL_QUEUE, async (job) => void (await ensureThumbnail(deps, job.data.gcid, job.data.category)), { concurrency: RENDER_CONCURRENCY, maxAttempts: 3, leaseSeconds: 120 })
+}
