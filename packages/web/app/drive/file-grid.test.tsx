@@ -40,6 +40,21 @@ const row = (name: string) => rows().find((r) => r.dataset.name === name)!
 const selectedNames = () => rows().filter((r) => r.getAttribute('aria-selected') === 'true').map((r) => r.dataset.name)
 
 describe('FileGrid', () => {
+  it('shows an image thumbnail in place of its icon once it loads, and the icon again when it cannot', () => {
+    const photo = aFile({ name: 'beach.jpg', file_category: 'IMAGE', mime_type: 'image/jpeg', hash: 'A'.repeat(40), thumbnail_link: 'https://cumulus.test/drive/v1/thumbnails/f1?e=1&s=x' })
+    const broken = aFile({ name: 'bad.jpg', file_category: 'IMAGE', mime_type: 'image/jpeg', hash: 'B'.repeat(40), thumbnail_link: 'https://cumulus.test/drive/v1/thumbnails/f2?e=1&s=y' })
+    const plain = aFile({ name: 'notes.txt' })
+    renderPage(<Harness files={[photo, broken, plain]} />)
+    const [first, second] = screen.getAllByTestId('row-thumbnail') as HTMLImageElement[]
+    expect(first!.src).toBe(photo.thumbnail_link)
+    expect(first!.className).toContain('opacity-0')
+    fireEvent.load(first!)
+    expect(first!.className).not.toContain('opacity-0')
+    fireEvent.error(second!)
+    expect(within(row('bad.jpg')).queryByTestId('row-thumbnail')).toBeNull()
+    expect(within(row('notes.txt')).queryByTestId('row-thumbnail')).toBeNull()
+  })
+
   it('is a multi-select grid with column headers that sort and rows that say whether they are selected', async () => {
     const onOrderChange = vi.fn()
     renderPage(<Harness files={[aFolder({ name: 'Photos' }), ...names(3)]} onOrderChange={onOrderChange} />)

@@ -12,6 +12,33 @@ import { clickItem, headerCheckState, keyDown, menuTargetIds, selectForMenu, typ
 import { VirtualList, type VirtualListHandle, type WindowRange } from './virtual-list'
 import { FileName } from './file-name'
 
+/**
+ * An image's or a video's thumbnail (its signed `thumbnail_link`), in the icon's place; the kind's
+ * icon until it loads, and for good when there is none (not made yet, or not readable).
+ */
+function FileThumbnail({ file, kind }: { file: DriveFile; kind: ReturnType<typeof fileKind> }) {
+  const [state, setState] = useState<'loading' | 'shown' | 'failed'>('loading')
+  // A new link for the same content is the same image; a different content starts over.
+  useEffect(() => setState('loading'), [file.hash])
+  if (!file.thumbnail_link || state === 'failed') return <FileKindIcon kind={kind} />
+  return (
+    <span className="relative inline-flex size-8 items-center justify-center">
+      {state === 'loading' ? <FileKindIcon kind={kind} className="absolute size-6" /> : null}
+      <img
+        src={file.thumbnail_link}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        data-testid="row-thumbnail"
+        onLoad={() => setState('shown')}
+        onError={() => setState('failed')}
+        className={`size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700 ${state === 'shown' ? '' : 'opacity-0'}`}
+      />
+    </span>
+  )
+}
+
 /** Every row is this tall at every width: the windowing depends on it. */
 export const ROW_HEIGHT = 56
 /** Ask for the next page when this few rows are left below the window. */
@@ -220,7 +247,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
             className="relative inline-flex size-10 items-center justify-center rounded-lg"
           >
             <span className={selected ? 'hidden' : 'group-hover:hidden'}>
-              <FileKindIcon kind={kind} />
+              <FileThumbnail file={file} kind={kind} />
             </span>
             <span className={`${selected ? 'flex border-brand-600 bg-brand-600 text-white dark:border-brand-400 dark:bg-brand-400 dark:text-slate-950' : 'hidden border-slate-400 bg-white group-hover:flex dark:border-slate-500 dark:bg-slate-900'} size-5 items-center justify-center rounded-md border-2`}>
               {selected ? <CheckIcon className="size-3.5" /> : null}
