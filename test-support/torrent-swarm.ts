@@ -35,9 +35,10 @@ export interface LocalSwarm {
    * Writes the files, makes a .torrent with create-torrent and returns it; nothing seeds it
    * until `seed`. `single` makes a single-file torrent of the one file; otherwise give at least
    * two files (create-torrent makes a single-file torrent of any one input). `leadingTrackers`
-   * come first in the .torrent's announce list and the magnet (the seeders never see them).
+   * come first in the .torrent's announce list and the magnet, and `webSeeds` go in its url-list
+   * (the seeders never see either).
    */
-  makeTorrent(name: string, files: TestTorrentFile[], options?: { pieceLength?: number; single?: boolean; leadingTrackers?: string[] }): Promise<TestTorrent>
+  makeTorrent(name: string, files: TestTorrentFile[], options?: { pieceLength?: number; single?: boolean; leadingTrackers?: string[]; webSeeds?: string[] }): Promise<TestTorrent>
   /**
    * Starts an aria2c seeder of the torrent and resolves once the tracker counts it.
    * `uploadBytesPerSecond` caps it, for tests that need a download still running.
@@ -118,6 +119,7 @@ export async function startLocalSwarm(): Promise<LocalSwarm> {
       // The announce list is outside the info dictionary: the info hash stays the same.
       if (leading.length > 0) decoded['announce-list'] = [...leading.map((url) => [url]), [announceUrl]]
       if (leading[0]) decoded['announce'] = leading[0]
+      if (options.webSeeds) decoded['url-list'] = options.webSeeds
       const torrentFile = bencode.encode(decoded)
       const infoHash = createHash('sha1').update(bencode.encode(info)).digest('hex')
       const trackers = [...leading, announceUrl].map((url) => `&tr=${encodeURIComponent(url)}`).join('')

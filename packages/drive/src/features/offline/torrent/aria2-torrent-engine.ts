@@ -49,6 +49,10 @@ export interface TorrentEngineConfig {
   maxConcurrentDownloads: number
 }
 
+/** Trackers of one source that are checked (the rest are dropped), and how many at once. */
+const MAX_CHECKED_TRACKERS = 30
+const CHECK_CONCURRENCY = 4
+
 /** Production defaults: DHT and peer exchange on, so magnets without trackers still resolve. */
 export function defaultTorrentEngineConfig(workDir: string): TorrentEngineConfig {
   return {
@@ -243,8 +247,17 @@ export class Aria2TorrentEngine implements TorrentEngine {
    */
   private async trackerOptions(named: string[]): Promise<Record<string, string>> {
     const check = this.config.trackerCheck
-    const unique = [...new Set(named)]
-    const allowed = check ? (await Promise.all(unique.map(async (url) => ((await check(url)) ? url : null)))).filter((url): url is string => url !== null) : unique
+    // At most MAX_CHECKED_TRACKERS, CHECK_CONCURRENCY at a time: each may resolve a host name on
+    // libuv's threadpool, which a .torrent listing thousands of slow names must not fill.
+    const unique = [...new Set(named)].slice(0, check ? MAX_CHECKED_TRACKERS : undefined)
+    let allowed: string[] = unique
+    if (check) {
+      allowed = []
+      for (let i = 0; i < unique.length; i += CHECK_CONCURRENCY) {
+        const checked = await Promise.all(unique.slice(i, i + CHECK_CONCURRENCY).map((url) => check(url)))
+        for (const url of checked) if (url !== null) allowed.push(url)
+      }
+    }
     // aria2 separates trackers with commas; a URL with a comma would split, so it is left out.
     const usable = [...new Set([...allowed, ...this.config.extraTrackers])].filter((url) => !url.includes(','))
     return {

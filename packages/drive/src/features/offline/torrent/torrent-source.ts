@@ -88,7 +88,7 @@ function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
 export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
   // Loaded with the first .torrent: parse-torrent brings a fetch polyfill and a dozen modules that
   // a server nobody sends a torrent to would carry for nothing.
-  const { default: parseTorrent } = await import('parse-torrent')
+  const { default: parseTorrent, toTorrentFile } = await import('parse-torrent')
   let parsed: Awaited<ReturnType<typeof parseTorrent>>
   try {
     parsed = await parseTorrent(bytes)
@@ -119,7 +119,11 @@ export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
     files,
     totalBytes: files.reduce((sum, file) => (file.padding ? sum : sum + file.sizeBytes), 0),
     trackers: parsed.announce ?? [],
-    torrentFile: bytes,
+    // What aria2 gets, and what a job keeps: the info dictionary and the announce list only. A
+    // .torrent's web seeds (url-list, httpseeds) would be fetched by aria2 from any address, and
+    // its DHT nodes contacted: they are the user's input, so they are left out (the trackers are
+    // checked separately). Same info dictionary, same info hash.
+    torrentFile: new Uint8Array(toTorrentFile({ info: parsed.info, announce: parsed.announce ?? [], urlList: [] } as Parameters<typeof toTorrentFile>[0])),
   }
 }
 

@@ -2,8 +2,11 @@ import { isIP } from 'node:net'
 import type { AddressPolicy } from '../http/address-policy.js'
 import { type Resolver, systemResolver } from '../http/safe-request.js'
 
-/** Whether the engine may announce to a tracker URL a torrent or magnet names. */
-export type TrackerCheck = (url: string) => Promise<boolean>
+/**
+ * Whether the engine may announce to a tracker URL a torrent or magnet names: the URL to give
+ * the engine (as the URL parser wrote it back), or null.
+ */
+export type TrackerCheck = (url: string) => Promise<string | null>
 
 /** How long one tracker's host name may take to resolve before the tracker is left out. */
 const RESOLVE_TIMEOUT_MS = 5_000
@@ -16,10 +19,21 @@ const TRACKER_SCHEMES = new Set(['http:', 'https:', 'udp:'])
  * an http host it is normalised like any web address. Null when the URL is not a tracker's.
  */
 export function trackerHost(url: string): string | null {
+  return parseTracker(url)?.host ?? null
+}
+
+/**
+ * The tracker URL as the engine will get it, and its host. Refused outright: a backslash,
+ * whitespace or a control character (parsers disagree on them: WHATWG reads `\` as `/`, aria2
+ * as part of the authority, so `http://1.1.1.1\@127.0.0.1/` would be checked as one host and
+ * reached as another), and credentials. The engine gets `href`, the form that was checked.
+ */
+function parseTracker(url: string): { href: string; host: string } | null {
+  if (/[\\\s\x00-\x1f\x7f]/.test(url)) return null
   try {
     const parsed = new URL(url)
-    if (!TRACKER_SCHEMES.has(parsed.protocol) || parsed.host === '') return null
-    return new URL(`http://${parsed.host}`).hostname.replace(/^\[|\]$/g, '')
+    if (!TRACKER_SCHEMES.has(parsed.protocol) || parsed.host === '' || parsed.username !== '' || parsed.password !== '') return null
+    return { href: parsed.href, host: new URL(`http://${parsed.host}`).hostname.replace(/^\[|\]$/g, '') }
   } catch {
     return null
   }
@@ -36,18 +50,19 @@ export function trackerHost(url: string): string | null {
  */
 export function createTrackerCheck(addresses: AddressPolicy, resolve: Resolver = systemResolver): TrackerCheck {
   return async (url) => {
-    const host = trackerHost(url)
-    if (host === null) return false
-    if (isIP(host) !== 0) return addresses.isAllowed(host)
+    const tracker = parseTracker(url)
+    if (tracker === null) return null
+    const { host, href } = tracker
+    if (isIP(host) !== 0) return addresses.isAllowed(host) ? href : null
     let timer: NodeJS.Timeout | undefined
     try {
       const found = await Promise.race([
         resolve(host),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS))),
       ])
-      return found.length > 0 && found.every((entry) => addresses.isAllowed(entry.address))
+      return found.length > 0 && found.every((entry) => addresses.isAllowed(entry.address)) ? href : null
     } catch {
-      return false
+      return null
     } finally {
       clearTimeout(timer)
     }
