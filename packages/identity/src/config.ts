@@ -117,7 +117,7 @@ export const IDENTITY_DEFAULTS = {
   },
   anonymousSignUpsPerIpPerHour: 20,
   plans: { vip: 1 },
-  invites: { rewardDays: 7, rewardsPer30Days: 10 },
+  invites: { rewardDays: 7, rewardsPer30Days: 4 },
   deletionGraceSeconds: 60 * 60 * 24 * 15,
   productName: 'Cumulus',
 } as const satisfies Omit<IdentityConfig, 'publicUrl' | 'clients' | 'corsOrigins'>

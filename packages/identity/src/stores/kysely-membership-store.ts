@@ -20,16 +20,19 @@ async function grantIn(db: Kysely<IdentityDatabase> | Transaction<IdentityDataba
     .values({ user_id: userId, vas_type: input.vasType, level: input.level, is_year: input.isYear ? 1 : 0, expires_at: input.nowMs + addMs, updated_at: input.nowMs })
     .onConflict((oc) =>
       oc.column('user_id').doUpdateSet({
-        vas_type: input.vasType,
-        level: input.level,
-        is_year: input.isYear ? 1 : 0,
+        // A running membership of a higher level keeps its plan: days of a lower one (an invite
+        // reward, a vip code for a platinum member) extend it rather than demote it. A running
+        // yearly membership stays yearly.
+        vas_type: sql<string>`CASE WHEN identity_memberships.expires_at > ${input.nowMs} AND identity_memberships.level > ${input.level} THEN identity_memberships.vas_type ELSE ${input.vasType} END`,
+        level: sql<number>`CASE WHEN identity_memberships.expires_at > ${input.nowMs} AND identity_memberships.level > ${input.level} THEN identity_memberships.level ELSE ${input.level} END`,
+        is_year: sql<number>`CASE WHEN identity_memberships.expires_at > ${input.nowMs} AND identity_memberships.is_year = 1 THEN 1 ELSE ${input.isYear ? 1 : 0} END`,
         expires_at: sql<number>`(CASE WHEN identity_memberships.expires_at > ${input.nowMs} THEN identity_memberships.expires_at ELSE ${input.nowMs} END) + ${addMs}`,
         updated_at: input.nowMs,
       }),
     )
     .returningAll()
     .executeTakeFirstOrThrow()
-  return { userId, vasType: row.vas_type, level: row.level, isYear: row.is_year === 1, expiresAtMs: Number(row.expires_at), updatedAtMs: Number(row.updated_at) }
+  return { userId, vasType: row.vas_type, level: Number(row.level), isYear: Number(row.is_year) === 1, expiresAtMs: Number(row.expires_at), updatedAtMs: Number(row.updated_at) }
 }
 
 export class KyselyMembershipStore implements MembershipStore {
@@ -92,10 +95,17 @@ export class KyselyMembershipStore implements MembershipStore {
     return row?.code ?? null
   }
 
-  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
+  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number; vipLevel: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
     return this.db.transaction().execute(async (trx) => {
-      const owner = await trx.selectFrom('identity_invite_codes').select('user_id').where('code', '=', code).executeTakeFirst()
+      const owner = await trx
+        .selectFrom('identity_invite_codes')
+        .innerJoin('identity_users', 'identity_users.id', 'identity_invite_codes.user_id')
+        .select(['identity_invite_codes.user_id', 'identity_users.status'])
+        .where('identity_invite_codes.code', '=', code)
+        .executeTakeFirst()
       if (!owner || owner.user_id === inviteeId) return null
+      // An account frozen for deletion earns nothing more.
+      const rewarding = owner.status === 'ACTIVE'
       const recorded = await trx
         .insertInto('identity_invitations')
         .values({ invitee_id: inviteeId, inviter_id: owner.user_id, rewarded_days: 0, created_at: nowMs })
@@ -105,7 +115,7 @@ export class KyselyMembershipStore implements MembershipStore {
       // An account joins with one invite at most.
       if (!recorded) return null
       let rewardedDays = 0
-      if (reward.days > 0 && reward.maxRewards > 0) {
+      if (rewarding && reward.days > 0 && reward.maxRewards > 0) {
         // Spends one reward of the inviter's window in the same statement that checks it, so
         // parallel sign-ups with one code cannot pass the budget together.
         const windowFrom = nowMs - reward.windowMs
@@ -122,7 +132,7 @@ export class KyselyMembershipStore implements MembershipStore {
         if (spent) {
           rewardedDays = reward.days
           await trx.updateTable('identity_invitations').set({ rewarded_days: rewardedDays }).where('invitee_id', '=', inviteeId).execute()
-          for (const userId of [inviteeId, owner.user_id]) await grantIn(trx, userId, { days: rewardedDays, isYear: false, level: 1, vasType: 'vip', nowMs })
+          for (const userId of [inviteeId, owner.user_id]) await grantIn(trx, userId, { days: rewardedDays, isYear: false, level: reward.vipLevel, vasType: 'vip', nowMs })
         }
       }
       return { inviterId: owner.user_id, rewardedDays }

@@ -29,7 +29,7 @@ export interface MembershipStore {
    * (`maxRewards` from `windowMs` ago) allows, grants both `rewardDays` — all in one transaction.
    * Null when no account has that code or it is the invitee's own.
    */
-  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null>
+  acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number; vipLevel: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null>
 }
 
 /** A new activation code, already hashed. */

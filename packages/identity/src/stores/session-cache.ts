@@ -260,7 +260,7 @@ export class CachingMembershipStore implements MembershipStore {
     return this.inner.inviteCodeOf(userId, candidate, nowMs)
   }
 
-  async acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
+  async acceptInvite(code: string, inviteeId: string, reward: { days: number; maxRewards: number; windowMs: number; vipLevel: number }, nowMs: number): Promise<{ inviterId: string; rewardedDays: number } | null> {
     const accepted = await this.inner.acceptInvite(code, inviteeId, reward, nowMs)
     if (accepted && accepted.rewardedDays > 0) for (const userId of [inviteeId, accepted.inviterId]) this.cache.invalidate({ userId })
     return accepted

@@ -122,4 +122,14 @@ describe('activation codes', () => {
       { numRuns: 40 },
     )
   })
+
+  it('extends a running higher plan with the days of a lower one instead of demoting it; a yearly membership stays yearly', async () => {
+    const who = await account()
+    const sub = (await call(t.app, 'GET', '/v1/user/me', { token: who.token })).json().sub as string
+    const now = t.clock.nowMs()
+    await t.deps.memberships.grant(sub, { days: 10, isYear: true, level: 2, vasType: 'platinum', nowMs: now })
+    const [code] = await createActivationCodes(t.deps, { plan: 'vip', days: 31, count: 1 })
+    expect((await redeem(who, code)).json().data).toMatchObject({ type: 'platinum', expire: new Date(now + 41 * DAY_MS).toISOString() })
+    expect(await vipInfo(who)).toMatchObject({ is_vip: 1, vas_type: 'platinum', level: 2, is_year: 1 })
+  })
 })

@@ -82,4 +82,14 @@ describe('invite codes', () => {
     const other = await signUp()
     expect((await call(t.app, 'POST', '/vip/v1/order/activation-code', { token: other, body: { activation_code: activation } })).json().error).toBe('activation_code_used')
   })
+
+  it('rewards nobody when the inviter is pending deletion', async () => {
+    const inviter = await signUp()
+    const code = await codeOf(inviter)
+    const sub = (await call(t.app, 'GET', '/v1/user/me', { token: inviter })).json().sub as string
+    const now = t.clock.nowMs()
+    await t.deps.users.requestDeletion(sub, now, now + 86_400_000)
+    const invitee = await signUp(code)
+    expect((await vipOf(invitee)).is_vip).toBe(0)
+  })
 })

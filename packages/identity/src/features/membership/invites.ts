@@ -48,6 +48,11 @@ export async function acceptInvite(deps: Pick<IdentityDeps, 'memberships' | 'clo
   const code = normaliseInviteCode(typed)
   if (code === null) return
   const { rewardDays, rewardsPer30Days } = deps.config.invites
-  const accepted = await deps.memberships.acceptInvite(code, inviteeId, { days: rewardDays, maxRewards: rewardsPer30Days, windowMs: WINDOW_MS }, deps.clock.nowMs())
-  if (accepted) deps.logger.info({ inviteeId, inviterId: accepted.inviterId, rewardedDays: accepted.rewardedDays }, 'sign-up with an invite code')
+  try {
+    const accepted = await deps.memberships.acceptInvite(code, inviteeId, { days: rewardDays, maxRewards: rewardsPer30Days, windowMs: WINDOW_MS, vipLevel: deps.config.plans['vip'] ?? 1 }, deps.clock.nowMs())
+    if (accepted) deps.logger.info({ inviteeId, inviterId: accepted.inviterId, rewardedDays: accepted.rewardedDays }, 'sign-up with an invite code')
+  } catch (err) {
+    // The account exists and its verification is spent: the sign-up must still succeed.
+    deps.logger.warn({ err, inviteeId }, 'could not apply an invite code to a new account')
+  }
 }
