@@ -60,6 +60,7 @@ describe('loadConfig defaults', () => {
         offlineAllowedNetworks: [],
         offlineWorkers: 8,
         batchInlineMaxItems: 20_000,
+        ffmpegPath: 'ffmpeg',
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,
       },
@@ -458,7 +459,11 @@ describe('drive settings', () => {
     expect(config.drive.plans.paid['platinum']).toEqual({ level: 2, storageBytes: 20 * 1024 ** 4, offlineTasksPerDay: 5000, offlineRunningTasks: 2, transcodedPlayback: true, playsPerDay: -1, downloadBytesPerDay: 500 * 1024 ** 3 })
     // Activation codes may grant every paid plan.
     expect(config.identity.plans).toEqual({ vip: 1, platinum: 2 })
-    for (const bad of ['{', '[]', '{"Gold":{}}', '{"novip":{}}', '{"gold":{"storage":"lots"}}', '{"gold":{"colour":"red"}}', '{"gold":{"plays_per_day":-2}}', '{"gold":{"offline_running_tasks":0}}']) {
+    // `free` applies first whatever the order, and a plan named like an Object property is a plan of its own.
+    const ordered = loadConfig({ PLANS: JSON.stringify({ gold: { level: 3 }, constructor: { storage: '2GiB' }, free: { storage: '1GiB' } }) }).drive.plans
+    expect(ordered.paid['gold']!.storageBytes).toBe(1024 ** 3)
+    expect(ordered.paid['constructor']).toMatchObject({ level: 1, storageBytes: 2 * 1024 ** 3, offlineTasksPerDay: 10 })
+    for (const bad of ['{', '[]', '{"Gold":{}}', '{"novip":{}}', '{"gold":{"storage":"lots"}}', '{"gold":{"storage":1e21}}', '{"gold":{"colour":"red"}}', '{"gold":{"plays_per_day":-2}}', '{"gold":{"offline_running_tasks":0}}']) {
       expect(() => loadConfig({ PLANS: bad }), bad).toThrow(/PLANS/)
     }
   })

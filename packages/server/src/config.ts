@@ -320,12 +320,12 @@ const limitCount = z.number().int({ error: 'must be a whole number' }).min(-1, {
 const planEntry = z
   .object({
     level: z.number().int().min(1).max(100).optional(),
-    storage: z.union([byteSize, z.number().int().positive()]).optional(),
+    storage: z.union([byteSize, z.number().int().positive().max(Number.MAX_SAFE_INTEGER)]).optional(),
     offline_tasks_per_day: limitCount.min(0).optional(),
     offline_running_tasks: z.number().int().min(1).max(1000).optional(),
     transcoded_playback: z.boolean().optional(),
     plays_per_day: limitCount.optional(),
-    download_bytes_per_day: z.union([z.literal(-1), byteSize, z.number().int().positive()]).optional(),
+    download_bytes_per_day: z.union([z.literal(-1), byteSize, z.number().int().positive().max(Number.MAX_SAFE_INTEGER)]).optional(),
   })
   .strict()
 
@@ -650,8 +650,10 @@ function plansOf(values: { [K in 'DRIVE_QUOTA_FREE' | 'DRIVE_QUOTA_VIP' | 'OFFLI
       downloadBytesPerDay: -1,
     },
   }
-  for (const [name, entry] of Object.entries(values.PLANS ?? {})) {
-    const base: PlanLimits & { level?: number } = name === 'free' ? free : (paid[name] ?? { ...free, level: 1 })
+  // `free` first, whatever the JSON's order: a new plan starts from the configured free plan.
+  const entries = Object.entries(values.PLANS ?? {}).sort(([a], [b]) => Number(b === 'free') - Number(a === 'free'))
+  for (const [name, entry] of entries) {
+    const base: PlanLimits & { level?: number } = name === 'free' ? free : ((Object.hasOwn(paid, name) ? paid[name] : undefined) ?? { ...free, level: 1 })
     const limits: PlanLimits = {
       storageBytes: entry.storage ?? base.storageBytes,
       offlineTasksPerDay: entry.offline_tasks_per_day ?? base.offlineTasksPerDay,

@@ -22,6 +22,8 @@ type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 export interface OfflineWork {
   /** The plan when the task was added (its name; 'novip' for free): it decides the running-task cap and the quota. */
   plan?: string
+  /** When that plan's membership ended as it stood then; after it, the task has the free plan's limits. */
+  planUntilMs?: number
   /** Before plans had names: true for VIP. Read for tasks added then. */
   vip?: boolean
   /** The name the user gave; absent: the name the server sends (Content-Disposition), else the URL's. */
@@ -85,8 +87,13 @@ export async function cancelOfflineRun(deps: Pick<DriveDeps, 'jobs' | 'config'>,
   await removeOfflineStaging(deps.config, task.id)
 }
 
-/** The limits of the plan a task was added on. */
-export function workLimits(config: Pick<DriveConfig, 'plans'>, work: OfflineWork): PlanLimits {
+/**
+ * The limits of the plan a task was added on, while that membership runs: a task added by a
+ * member and landing after the membership ended gets the free plan's (it must not fill the paid
+ * quota; a renewal meanwhile is not seen here, which errs on the safe side).
+ */
+export function workLimits(config: Pick<DriveConfig, 'plans'>, work: OfflineWork, nowMs: number): PlanLimits {
+  if (work.planUntilMs !== undefined && nowMs > work.planUntilMs) return config.plans.free
   return limitsOf(config.plans, work.plan ?? (work.vip ? 'vip' : FREE_PLAN_NAME))
 }
 

@@ -40,7 +40,9 @@ export const FREE_PLAN_NAME = 'novip'
 /** A paid plan's limits by name; a name no longer configured falls back to 'vip', then to free. */
 export function limitsOf(plans: PlanTable, name: string | null | undefined): PlanLimits {
   if (!name || name === FREE_PLAN_NAME || name === 'free') return plans.free
-  return plans.paid[name] ?? plans.paid['vip'] ?? plans.free
+  // Own properties only: a membership named `constructor` must not find Object's.
+  const own = (key: string) => (Object.hasOwn(plans.paid, key) ? plans.paid[key] : undefined)
+  return own(name) ?? own('vip') ?? plans.free
 }
 
 /** The caller's plan: their membership's while it runs, else free. */

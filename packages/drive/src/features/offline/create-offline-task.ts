@@ -139,7 +139,8 @@ export async function createOfflineTask(deps: DriveDeps, caller: Caller, body: R
       const folderId = parentId !== '' ? await liveFolder(trx, caller.userId, parentId, { forInsert: true }) : await downloadFolder(trx, caller.userId, locale, nowMs)
       const taskName = name ?? parsed?.name ?? torrentFile!.name.replace(/\.torrent$/i, '')
       const wireUrl = parsed?.url ?? ''
-      const work = { plan: planOf(deps.config, caller.membership, nowMs).name, locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
+      const plan = planOf(deps.config, caller.membership, nowMs)
+      const work = { plan: plan.name, ...(plan.member && caller.membership ? { planUntilMs: caller.membership.expiresAtMs } : {}), locale, ...(name ? { name } : {}), ...(fileIndexes ? { fileIndexes } : {}), ...(torrentFile ? { torrentFileId: torrentFile.id } : {}) }
 
       const known = source && !fileIndexes ? await completeFromKnownSource(deps, trx, caller, { source, folderId, name, nowMs }) : null
       if (known) {

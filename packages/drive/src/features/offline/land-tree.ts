@@ -67,7 +67,7 @@ export async function insertDownloadTree(trx: Kysely<DriveDatabase>, input: { us
  */
 export async function landDownload(deps: DriveDeps, task: TasksTable, input: { name: string; files: readonly LandedFile[]; oneFile: boolean; sourceKey: string | null; locale: Locale }): Promise<void> {
   const work = workOf(task)
-  const limit = workLimits(deps.config, work).storageBytes
+  const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
   const total = input.files.reduce((sum, f) => sum + f.size, 0)
   const counts = new Map<string, { count: number; size: number }>()
   for (const f of input.files) counts.set(f.gcid, { count: (counts.get(f.gcid)?.count ?? 0) + 1, size: f.size })

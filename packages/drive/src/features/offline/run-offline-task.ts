@@ -75,7 +75,7 @@ async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boole
       .where('phase', '=', 'PHASE_TYPE_RUNNING')
       .executeTakeFirstOrThrow()
     const work = workOf(task)
-    const cap = workLimits(deps.config, work).offlineRunningTasks
+    const cap = workLimits(deps.config, work, deps.clock.nowMs()).offlineRunningTasks
     if (Number(n) >= cap) return false
     await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: SAVING_MESSAGE, updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
     return true
@@ -132,7 +132,7 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
 
   const stagingPath = offlineStagingPath(deps.config, task.id)
   await mkdir(dirname(stagingPath), { recursive: true })
-  const limit = workLimits(deps.config, work).storageBytes
+  const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
   const { usage } = await usageOf(deps.db, task.user_id)
 
   let lastWrite = 0

@@ -74,7 +74,7 @@ export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: T
     download = await deps.torrents.start(source, { dir, ...(work.fileIndexes ? { selectedIndexes: work.fileIndexes } : {}), metadataTimeoutMs: MAGNET_METADATA_TIMEOUT_MS, signal: job.signal })
     if (!keptBytes) await writeFile(kept, download.meta.torrentFile)
     const meta = download.meta
-    const limit = workLimits(deps.config, work).storageBytes
+    const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
     const { usage } = await usageOf(deps.db, task.user_id)
     const selectedBytes = meta.files.filter((f) => !f.padding && download!.selectedIndexes.includes(f.index)).reduce((sum, f) => sum + f.sizeBytes, 0)
     if (selectedBytes > limit - usage) {
