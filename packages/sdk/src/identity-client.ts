@@ -528,7 +528,8 @@ export class IdentityClient {
    */
   async redeemActivationCode(code: string): Promise<ActivationCodeReply> {
     const reply = await this.request<ActivationCodeReply>('POST', PATHS.activationCode, { auth: true, body: { activation_code: code, data: {} } })
-    await this.getUser()
+    // The code is spent: a failed reload must not make it look refused (a retry would say "used").
+    await this.getUser().catch(() => undefined)
     return reply
   }
 

@@ -116,6 +116,20 @@ describe('DriveClient JSON calls', () => {
     expect(seen).toEqual([0, 40])
   })
 
+  it('reads a task again after a lost read instead of failing an operation the server applied, and gives up after its deadline', async () => {
+    const { drive, client } = setup()
+    drive.routes['POST /drive/v1/files:batchMove'] = taskReply
+    const replies = [json({ error: 'unavailable', error_code: 14 }, 503), json(aTask({ phase: 'PHASE_TYPE_RUNNING', progress: 10 })), json(aTask())]
+    drive.routes['GET /drive/v1/tasks/t1'] = () => replies.shift()!
+    expect(await client.move(['a'], 'dest')).toEqual({ taskId: 't1', task: aTask() })
+
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json(aTask({ phase: 'PHASE_TYPE_RUNNING', progress: 10 }))
+    await expect(client.waitForTask('t1', { timeoutMs: 0 })).rejects.toMatchObject({ error: 'local_timeout' })
+    // An answer is final: a task that is gone is not waited for.
+    drive.routes['GET /drive/v1/tasks/t1'] = () => json({ error: 'task_not_found', error_code: 5 }, 404)
+    await expect(client.waitForTask('t1')).rejects.toMatchObject({ error: 'task_not_found' })
+  })
+
   it('rejects with the catalogue error a failed batch task ends with', async () => {
     const { drive, client } = setup()
     drive.routes['POST /drive/v1/files:batchCopy'] = taskReply

@@ -22,7 +22,7 @@ import type {
   TaskIdReply,
   VipPrivilegeReply,
 } from '@cumulus/protocol'
-import { GenericErrors, findErrorByReason } from '@cumulus/protocol'
+import { GenericErrors, LocalErrors, findErrorByReason } from '@cumulus/protocol'
 import { IdentityError, wrongOptionsParam } from '../errors.js'
 import type { IdentityClient } from '../identity-client.js'
 import { defaultSleep } from '../options.js'
@@ -109,10 +109,15 @@ export interface TaskWaitOptions {
   onProgress?: (task: DriveTask) => void
   /** Stops waiting (the task itself goes on); the wait rejects with `cancelled`. */
   signal?: AbortSignal
+  /** Gives up (with `local_timeout`; the task goes on) after this long; default 30 minutes. */
+  timeoutMs?: number
 }
 
 /** Pauses between reads of a task that is still running: quick at first, then every 2 s. */
 const TASK_POLL_DELAYS_MS: readonly number[] = [100, 250, 500, 1000, 2000]
+const TASK_WAIT_TIMEOUT_MS = 30 * 60_000
+/** Failed reads of a task in a row (the network, a 5xx) before the wait gives up. */
+const TASK_READ_RETRIES = 3
 
 export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([1000, 3000, 5000, 10_000, 20_000])
@@ -266,13 +271,44 @@ export class DriveClient {
    * error (its `params.error`, else its `message`) when it ends in PHASE_TYPE_ERROR.
    */
   async waitForTask(taskId: string, options: TaskWaitOptions = {}): Promise<DriveTask> {
+    const deadline = Date.now() + (options.timeoutMs ?? TASK_WAIT_TIMEOUT_MS)
+    const cancelled = () => IdentityError.of(GenericErrors.cancelled, 'stopped waiting for the task')
+    let failures = 0
     for (let round = 0; ; round += 1) {
-      if (options.signal?.aborted) throw IdentityError.of(GenericErrors.cancelled, 'stopped waiting for the task')
-      const task = await this.getTask(taskId)
+      if (options.signal?.aborted) throw cancelled()
+      let task: DriveTask
+      try {
+        task = await this.getTask(taskId)
+        failures = 0
+      } catch (error) {
+        // The operation itself went through: a lost read (the network, a 5xx) is tried again
+        // rather than reported as its failure; an answer (the task is gone) is final.
+        const transient = error instanceof IdentityError && (error.status === 0 || error.status >= 500)
+        if (!transient || ++failures > TASK_READ_RETRIES) throw error
+        await this.#pause(TASK_POLL_DELAYS_MS[Math.min(round, TASK_POLL_DELAYS_MS.length - 1)]!, options.signal, cancelled)
+        continue
+      }
       if (task.phase === 'PHASE_TYPE_COMPLETE') return task
       if (task.phase === 'PHASE_TYPE_ERROR') throw taskFailure(task)
       options.onProgress?.(task)
-      await this.#sleep(TASK_POLL_DELAYS_MS[Math.min(round, TASK_POLL_DELAYS_MS.length - 1)]!)
+      if (Date.now() >= deadline) throw IdentityError.of(LocalErrors.local_timeout, `task ${taskId} is still ${task.phase}`)
+      await this.#pause(TASK_POLL_DELAYS_MS[Math.min(round, TASK_POLL_DELAYS_MS.length - 1)]!, options.signal, cancelled)
+    }
+  }
+
+  /** The client's pause, cut short (with `cancelled`) when the signal aborts. */
+  async #pause(ms: number, signal: AbortSignal | undefined, cancelled: () => Error): Promise<void> {
+    if (!signal) return this.#sleep(ms)
+    if (signal.aborted) throw cancelled()
+    let onAbort: (() => void) | undefined
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(cancelled())
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+    try {
+      await Promise.race([this.#sleep(ms), aborted])
+    } finally {
+      signal.removeEventListener('abort', onAbort!)
     }
   }
 
