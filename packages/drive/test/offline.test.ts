@@ -156,7 +156,7 @@ describe('offline downloads over HTTP, end to end', () => {
     const files = (await t.call('GET', '/drive/v1/files', { token, query: { parent_id: waiting.task.params.parent_id } })).body.files
     expect(files.map((f: { name: string }) => f.name)).toEqual(['again.bin'])
   })
-  it('gives each account 30 previews a minute, counted exactly under a burst of parallel requests', async () => {
+  it('gives each account 30 previews a minute and each address 60, counted exactly under a burst of parallel requests', async () => {
     const [token, other] = [await t.signUp(), await t.signUp()]
     // A link written as a private address is answered without any connection: the budget is the only limit.
     const preview = (who: string) => t.call('POST', '/drive/v1/resource/list', { token: who, body: { urls: 'http://10.0.0.1/a.bin' } })
@@ -170,7 +170,10 @@ describe('offline downloads over HTTP, end to end', () => {
       expect(reply.body).toMatchObject({ error: 'resource_exhausted', error_code: 8 })
       expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1)
     }
-    // Another account's budget is its own.
+    // Another account's budget is its own, but the address's is shared: 60 a minute in all.
     expect((await preview(other)).status).toBe(200)
+    const more = await Promise.all(Array.from({ length: 14 }, () => preview(other)))
+    expect(more.every((r) => r.status === 200)).toBe(true)
+    expect((await preview(other)).status).toBe(429)
   })
 })

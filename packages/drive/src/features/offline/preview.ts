@@ -12,6 +12,8 @@ import { type TorrentMeta, TorrentEngineError } from './torrent/index.js'
 export const PREVIEW_MAX_LINKS = 20
 /** Previews one account may ask for in a minute (each names up to PREVIEW_MAX_LINKS links). */
 export const PREVIEW_REQUESTS_PER_MINUTE = 30
+/** Previews one client address may ask for in a minute, all its accounts together. */
+export const PREVIEW_REQUESTS_PER_ADDRESS_PER_MINUTE = 60
 /** How long a preview waits for one link's headers, or a magnet's metadata. */
 const HTTP_PREVIEW_TIMEOUT_MS = 10_000
 const MAGNET_PREVIEW_TIMEOUT_MS = 20_000
@@ -122,13 +124,13 @@ async function previewLink(deps: DriveDeps, raw: string): Promise<DriveResource>
  * torrent's file tree. A link that cannot be downloaded is listed with its catalogue reason in
  * `meta.status` rather than failing the whole call.
  */
-export async function previewResources(deps: DriveDeps, caller: Caller, body: { urls?: string | undefined; torrent_file_id?: string | undefined }): Promise<ResourceListReply> {
+export async function previewResources(deps: DriveDeps, caller: Caller, body: { urls?: string | undefined; torrent_file_id?: string | undefined }, ip: string): Promise<ResourceListReply> {
   const links = (body.urls ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
   if (!body.torrent_file_id) {
     if (links.length === 0) throw new AppError(GenericErrors.invalid_argument, { description: 'urls names no link', metadata: { field: 'urls' } })
     if (links.length > PREVIEW_MAX_LINKS) throw new AppError(GenericErrors.invalid_argument, { description: `at most ${PREVIEW_MAX_LINKS} links at once`, metadata: { field: 'urls' } })
   }
-  await takePreviewBudget(deps, caller.userId)
+  await takePreviewBudget(deps, caller.userId, ip)
   if (body.torrent_file_id) {
     const file = await findOwned(deps.db, caller.userId, body.torrent_file_id)
     if (file.kind !== 'drive#file' || !file.gcid || file.trashed) throw new AppError(DriveErrors.file_not_found, { description: 'not a complete file', metadata: { id: file.id } })
@@ -149,9 +151,15 @@ export async function previewResources(deps: DriveDeps, caller: Caller, body: { 
  * an account gets PREVIEW_REQUESTS_PER_MINUTE of them; past that, resource_exhausted (429) with
  * Retry-After. The count lives in the shared counter store, so it holds across nodes.
  */
-async function takePreviewBudget(deps: DriveDeps, userId: string): Promise<void> {
-  const { count, ttlSeconds } = await deps.counters.increment(`drive:preview:${userId}`, 60)
-  if (count > PREVIEW_REQUESTS_PER_MINUTE) {
-    throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${PREVIEW_REQUESTS_PER_MINUTE} previews a minute`, retryAfterSeconds: Math.max(1, ttlSeconds) })
+async function takePreviewBudget(deps: DriveDeps, userId: string, ip: string): Promise<void> {
+  // Per account, and per address: guest accounts cost nothing to make, so one address could
+  // otherwise multiply its budget by the accounts it signs up.
+  const [account, address] = await Promise.all([
+    deps.counters.increment(`drive:preview:${userId}`, 60),
+    deps.counters.increment(`drive:preview-ip:${ip}`, 60),
+  ])
+  const over = [account.count > PREVIEW_REQUESTS_PER_MINUTE ? account.ttlSeconds : 0, address.count > PREVIEW_REQUESTS_PER_ADDRESS_PER_MINUTE ? address.ttlSeconds : 0]
+  if (over.some((ttl) => ttl > 0)) {
+    throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${PREVIEW_REQUESTS_PER_MINUTE} previews a minute`, retryAfterSeconds: Math.max(1, ...over) })
   }
 }

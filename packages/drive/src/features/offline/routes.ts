@@ -11,6 +11,6 @@ export async function offlineRoutes(base: FastifyInstance, { deps, authenticate,
   app.post(
     '/drive/v1/resource/list',
     { preHandler: authenticate, schema: { body: Loose({ urls: OptStr(PREVIEW_MAX_LINKS * (OFFLINE_URL_MAX_LENGTH + 2)), torrent_file_id: OptStr(64) }) } },
-    async (request) => previewResources(deps, callerOf(request), request.body),
+    async (request) => previewResources(deps, callerOf(request), request.body, request.ip),
   )
 }

@@ -20,6 +20,7 @@ export function InvitePanel({ userId }: { userId: string }) {
   useEffect(() => {
     let live = true
     setCode(null)
+    setFailed(false)
     getIdentityClient(locale)
       .inviteCode()
       .then((value) => live && setCode(value))
@@ -66,6 +67,10 @@ export function InvitePanel({ userId }: { userId: string }) {
           {copied ? t('accountHome.vip.inviteCopied') : t('accountHome.vip.inviteCopy')}
         </Button>
       </div>
+      {/* Screen readers hear the copy too: the button's new label alone is not announced. */}
+      <p role="status" className="sr-only">
+        {copied ? t('accountHome.vip.inviteCopied') : ''}
+      </p>
     </div>
   )
 }

@@ -107,7 +107,6 @@ export default {
     usageStorage: 'Storage',
     usageOfflineDaily: 'Cloud downloads today',
     usageOfflineRunning: 'Cloud downloads at once',
-    usagePlays: 'Video plays today',
     usageOf: '{{used}} of {{limit}}',
     usageUnlimited: '{{used}} (no limit)',
   },

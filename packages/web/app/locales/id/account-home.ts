@@ -109,7 +109,6 @@ export default {
     usageStorage: 'Penyimpanan',
     usageOfflineDaily: 'Unduhan cloud hari ini',
     usageOfflineRunning: 'Unduhan cloud sekaligus',
-    usagePlays: 'Pemutaran video hari ini',
     usageOf: '{{used}} dari {{limit}}',
     usageUnlimited: '{{used}} (tanpa batas)',
   },

@@ -109,7 +109,6 @@ export default {
     usageStorage: '저장 공간',
     usageOfflineDaily: '오늘의 클라우드 다운로드',
     usageOfflineRunning: '동시 클라우드 다운로드',
-    usagePlays: '오늘의 동영상 재생',
     usageOf: '{{limit}} 중 {{used}}',
     usageUnlimited: '{{used}} (제한 없음)',
   },

@@ -109,7 +109,6 @@ export default {
     usageStorage: 'Storan',
     usageOfflineDaily: 'Muat turun awan hari ini',
     usageOfflineRunning: 'Muat turun awan serentak',
-    usagePlays: 'Main video hari ini',
     usageOf: '{{used}} daripada {{limit}}',
     usageUnlimited: '{{used}} (tiada had)',
   },

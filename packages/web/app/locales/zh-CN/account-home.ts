@@ -109,7 +109,6 @@ export default {
     usageStorage: '存储空间',
     usageOfflineDaily: '今日云下载',
     usageOfflineRunning: '同时进行的云下载',
-    usagePlays: '今日视频播放',
     usageOf: '{{used}} / {{limit}}',
     usageUnlimited: '{{used}}（无限制）',
   },

@@ -109,7 +109,6 @@ export default {
     usageStorage: '儲存空間',
     usageOfflineDaily: '今日雲端下載',
     usageOfflineRunning: '同時進行的雲端下載',
-    usagePlays: '今日影片播放',
     usageOf: '{{used}} / {{limit}}',
     usageUnlimited: '{{used}}（無限制）',
   },
