@@ -31,6 +31,10 @@ const BENCHMARKS = {
     description: 'offline download: a 1 GiB HTTP offline task vs fetch -> file+fsync (goal >= 0.8, RSS < 150 MB), 1,000 no-op jobs on SQLite and pg-boss at concurrency 1 and 8 (goal >= 200 jobs/s at 8, trickled pickup p99 < 50 ms), a 256 MiB torrent through the engine vs the aria2c CLI (goal >= 0.8)',
     load: () => import('./offline.mjs'),
   },
+  media: {
+    description: 'thumbnails of BENCH_MEDIA_PHOTOS (1,000) mixed photos through the product path (blob store, sharp, stored WebP) vs sharp alone on the same buffers (goal >= 0.8); transcoding not built yet',
+    load: () => import('./media.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),
