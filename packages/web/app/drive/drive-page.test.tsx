@@ -42,6 +42,38 @@ describe('DrivePage: My drive', () => {
     expect(api.callsOf('list')[0]![0]).toMatchObject({ parentId: '', orderBy: 'name', direction: 'asc', filters: { trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } } })
   })
 
+  it('switches to a grid of tiles with thumbnails, remembers it, and keeps selection, keys and opening working there', async () => {
+    localStorage.removeItem('cumulus-drive-layout')
+    const photo = aFile({ name: 'beach.jpg', file_category: 'IMAGE', mime_type: 'image/jpeg', thumbnail_link: 'https://cumulus.test/drive/v1/thumbnails/x?e=1&s=y' })
+    const api = new FakeDriveApi([aFolder({ name: 'Photos' }), photo, aFile({ name: 'notes.txt' })])
+    const view = show(api)
+    await waitFor(() => expect(rowNames()).toEqual(['Photos', 'beach.jpg', 'notes.txt']))
+    await userEvent.click(screen.getByRole('radio', { name: 'Grid' }))
+    const tiles = () => screen.getAllByTestId('drive-tile')
+    expect(tiles().map((tile) => tile.dataset.name)).toEqual(['Photos', 'beach.jpg', 'notes.txt'])
+    expect(screen.getByRole('listbox', { name: 'Files in My drive' }).getAttribute('aria-multiselectable')).toBe('true')
+    expect((within(tiles()[1]!).getByTestId('tile-thumbnail') as HTMLImageElement).src).toBe(photo.thumbnail_link)
+    expect(localStorage.getItem('cumulus-drive-layout')).toBe('grid')
+
+    // The corner check selects; the toolbar then acts on the selection.
+    await userEvent.click(within(tiles()[2]!).getByTestId('tile-select'))
+    expect(tiles()[2]!.getAttribute('aria-selected')).toBe('true')
+    expect(screen.getByTestId('selection-count').textContent).toBe('1 selected')
+    // Arrow keys move between tiles; Shift extends the selection.
+    tiles()[2]!.focus()
+    fireEvent.keyDown(tiles()[2]!, { key: 'ArrowLeft', shiftKey: true })
+    expect(tiles().filter((tile) => tile.getAttribute('aria-selected') === 'true').map((tile) => tile.dataset.name)).toEqual(['beach.jpg', 'notes.txt'])
+    expect(document.activeElement).toBe(tiles()[1])
+
+    // Remembered: a new page opens in the grid.
+    view.unmount()
+    show(api)
+    await waitFor(() => expect(screen.getAllByTestId('drive-tile')).toHaveLength(3))
+    await userEvent.click(screen.getAllByTestId('drive-tile')[0]!)
+    expect(await screen.findByText('Another folder')).toBeDefined()
+    localStorage.removeItem('cumulus-drive-layout')
+  })
+
   it('shows the empty folder with upload buttons', async () => {
     show(new FakeDriveApi())
     expect(await screen.findByTestId('drive-empty')).toBeDefined()

@@ -19,6 +19,7 @@ import { DriveToolbar } from './drive-toolbar'
 import { EmptyState } from './empty-state'
 import type { DriveView } from './file-actions'
 import { FileGrid } from './file-grid'
+import { FileTiles } from './file-tiles'
 import { type PathStep, rememberFolder, useFolderPath } from './folder-path'
 import { StarIcon, TrashIcon, UploadIcon } from './icons'
 import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
@@ -32,6 +33,7 @@ import { useDescribeError, useErrorText } from './use-error-text'
 import { takeListFocusWish, useFileActions } from './use-file-actions'
 import { useFileDrop } from './use-file-drop'
 import { useListing } from './use-listing'
+import { useRememberedLayout } from './use-remembered-layout'
 import { useRememberedOrder } from './use-remembered-order'
 
 /** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
@@ -82,6 +84,7 @@ export function DrivePage({
   const { api } = useDrive()
   const describe = useDescribeError()
   const [order, setOrder] = useRememberedOrder()
+  const [layout, setLayout] = useRememberedLayout()
   const source = useMemo<ListingSource>(() => (view === 'folder' ? { kind: 'folder', folderId } : { kind: view }), [view, folderId])
   const listing = useListing(api, source, order, locale)
   const listingError = useErrorText(listing.error)
@@ -177,20 +180,34 @@ export function DrivePage({
   } else {
     content = (
       <>
-        <FileGrid
-          files={listing.files}
-          view={view}
-          label={t('drive.list.label', { folder: viewTitle })}
-          selection={selection}
-          onSelectionChange={setSelection}
-          order={order}
-          onOrderChange={setOrder}
-          complete={listing.complete}
-          onLoadMore={listing.loadMore}
-          onOpen={open}
-          onAction={onAction}
-          stickyTop={gridTop}
-        />
+        {layout === 'grid' ? (
+          <FileTiles
+            files={listing.files}
+            view={view}
+            label={t('drive.list.label', { folder: viewTitle })}
+            selection={selection}
+            onSelectionChange={setSelection}
+            complete={listing.complete}
+            onLoadMore={listing.loadMore}
+            onOpen={open}
+            onAction={onAction}
+          />
+        ) : (
+          <FileGrid
+            files={listing.files}
+            view={view}
+            label={t('drive.list.label', { folder: viewTitle })}
+            selection={selection}
+            onSelectionChange={setSelection}
+            order={order}
+            onOrderChange={setOrder}
+            complete={listing.complete}
+            onLoadMore={listing.loadMore}
+            onOpen={open}
+            onAction={onAction}
+            stickyTop={gridTop}
+          />
+        )}
         {listing.loadingMore ? (
           <div role="status" className="flex items-center justify-center gap-2 py-4 text-sm text-slate-500 dark:text-slate-400">
             <Spinner className="size-4" />
@@ -245,6 +262,8 @@ export function DrivePage({
             hasItems={listing.files.length > 0}
             itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
             note={view === 'trash' ? t('drive.trashNotice', { days: trashRetentionDays }) : undefined}
+            layout={layout}
+            onLayoutChange={setLayout}
           />
         </div>
         {content}

@@ -9,6 +9,7 @@ import { actionsFor, type DriveView, type FileAction } from './file-actions'
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CloseIcon, FileUploadIcon, FolderPlusIcon, FolderUploadIcon, MoreIcon, PlusIcon, SortIcon, TrashIcon } from './icons'
 import type { ListingOrder } from './listing'
 import { usePlural } from './use-plural'
+import type { DriveLayout } from './use-remembered-layout'
 
 const iconBase =
   'inline-flex shrink-0 items-center justify-center rounded-xl text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500 disabled:opacity-40 dark:text-slate-300 dark:hover:text-white'
@@ -46,6 +47,13 @@ export interface DriveToolbarProps {
   itemCount: number | null
   /** A line about this view in place of the count (the trash's retention). */
   note?: string
+  layout?: DriveLayout
+  onLayoutChange?(layout: DriveLayout): void
+}
+
+const LAYOUT_ICONS: Record<DriveLayout, string> = {
+  list: 'M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01',
+  grid: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
 }
 
 /**
@@ -55,7 +63,7 @@ export interface DriveToolbarProps {
  * selected, what can be done to them; it keeps its height either way, so the list does not
  * jump. On a phone the selection's actions fold into a menu after the most used one.
  */
-export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note }: DriveToolbarProps) {
+export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note, layout, onLayoutChange }: DriveToolbarProps) {
   const { t } = useT()
   const tp = usePlural()
   const actionLabel = useActionLabel()
@@ -155,6 +163,26 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
           {note ?? (itemCount !== null ? tp('drive.list.count', itemCount) : '')}
         </p>
         {hasItems ? sortMenu : null}
+        {hasItems && layout && onLayoutChange ? (
+          <div role="radiogroup" aria-label={t('drive.toolbar.layout')} className="flex items-center rounded-lg bg-slate-100 p-0.5 dark:bg-slate-800" data-testid="layout-switch">
+            {(['list', 'grid'] as const).map((option) => (
+              <button
+                key={option}
+                type="button"
+                role="radio"
+                aria-checked={layout === option}
+                aria-label={t(option === 'list' ? 'drive.toolbar.layoutList' : 'drive.toolbar.layoutGrid')}
+                title={t(option === 'list' ? 'drive.toolbar.layoutList' : 'drive.toolbar.layoutGrid')}
+                onClick={() => onLayoutChange(option)}
+                className={`inline-flex size-8 items-center justify-center rounded-md ${layout === option ? 'bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white' : 'text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-100'}`}
+              >
+                <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                  <path d={LAYOUT_ICONS[option]} />
+                </svg>
+              </button>
+            ))}
+          </div>
+        ) : null}
       </div>
     )
   }

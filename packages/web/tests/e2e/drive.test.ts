@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import { fill, PASSWORD, seedUser, signInWithPassword, submitEmailSignUp, submitPasswordSignIn, uniqueEmail, waitForPath } from './account-utils'
@@ -158,6 +159,40 @@ describe('the drive', () => {
     await page.getByTestId('drop-overlay').waitFor({ state: 'detached' })
     await driveRow(page, 'dropped.txt').waitFor()
     await expect.poll(() => page.getByTestId('upload-title').textContent()).toBe(fill(en.drive.upload.finished.one, { count: 1 }))
+  })
+
+  test('shows uploaded photos as thumbnails in the grid layout, on a phone too, and passes axe-core there', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-grid', name: 'Grid Viewer' })
+    const { page } = await openPage({ ...PHONE })
+    await signInWithPassword(page, user)
+    await page.goto('/drive')
+    await waitForHydration(page)
+    await page.getByTestId('drive-empty').waitFor()
+    const photo = (colour: string) => sharp({ create: { width: 1200, height: 900, channels: 3, background: colour } }).jpeg().toBuffer()
+    const portrait = await sharp({ create: { width: 900, height: 1600, channels: 3, background: '#3355cc' } }).jpeg().toBuffer()
+    const root = await localTree({ 'red.jpg': await photo('#cc3333'), 'blue.jpg': portrait, 'notes.txt': 'plain' })
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(['red.jpg', 'blue.jpg', 'notes.txt'].map((name) => join(root, name)))
+      await expect.poll(() => page.getByTestId('upload-title').textContent()).toBe('3 uploads complete')
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+    await expect.poll(async () => (await rowNames(page)).length).toBe(3)
+    // The list shows the thumbnails in the icons' place, the grid as tiles.
+    await expect.poll(() => page.getByTestId('row-thumbnail').evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(2)
+    await page.getByRole('radio', { name: en.drive.toolbar.layoutGrid }).click()
+    const tiles = page.getByTestId('drive-tile')
+    await expect.poll(() => tiles.count()).toBe(3)
+    await expect.poll(() => page.getByTestId('tile-thumbnail').evaluateAll((imgs) => imgs.map((img) => Math.max((img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight)))).toEqual([320, 320])
+    // Two tiles a row on a 375 px phone, inside the screen.
+    const boxes = await tiles.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, top: r.top })))
+    expect(boxes[0]!.top).toBe(boxes[1]!.top)
+    expect(boxes[2]!.top).toBeGreaterThan(boxes[0]!.top)
+    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(375)
+    // Every picture is cropped to the tile's 4:3 frame, whatever the photo's own shape.
+    const frames = await page.getByTestId('tile-thumbnail').evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect()).map((r) => r.height / r.width))
+    for (const ratio of frames) expect(ratio).toBeCloseTo(0.75, 1)
+    await expectNoA11yViolations(page)
   })
 
   test('passes axe-core with files, in light and dark, on a desktop and a phone', async ({ openPage, server }) => {

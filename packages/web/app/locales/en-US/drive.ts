@@ -30,6 +30,9 @@ export default {
     selectAll: 'Select all',
     emptyTrash: 'Empty trash',
     more: 'More actions',
+    layout: 'Layout',
+    layoutList: 'List',
+    layoutGrid: 'Grid',
   },
   columns: {
     name: 'Name',

@@ -30,6 +30,9 @@ export default {
     selectAll: 'Pilih semua',
     emptyTrash: 'Kosongkan sampah',
     more: 'Tindakan lainnya',
+    layout: 'Tata letak',
+    layoutList: 'Daftar',
+    layoutGrid: 'Kisi',
   },
   columns: {
     name: 'Nama',

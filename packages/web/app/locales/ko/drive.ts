@@ -30,6 +30,9 @@ export default {
     selectAll: '모두 선택',
     emptyTrash: '휴지통 비우기',
     more: '작업 더 보기',
+    layout: '보기 방식',
+    layoutList: '목록',
+    layoutGrid: '격자',
   },
   columns: {
     name: '이름',

@@ -30,6 +30,9 @@ export default {
     selectAll: 'Pilih semua',
     emptyTrash: 'Kosongkan sampah',
     more: 'Lagi tindakan',
+    layout: 'Susun atur',
+    layoutList: 'Senarai',
+    layoutGrid: 'Grid',
   },
   columns: {
     name: 'Nama',

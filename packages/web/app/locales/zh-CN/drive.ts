@@ -30,6 +30,9 @@ export default {
     selectAll: '全选',
     emptyTrash: '清空回收站',
     more: '更多操作',
+    layout: '布局',
+    layoutList: '列表',
+    layoutGrid: '网格',
   },
   columns: {
     name: '名称',

@@ -30,6 +30,9 @@ export default {
     selectAll: '全選',
     emptyTrash: '清空垃圾桶',
     more: '更多操作',
+    layout: '版面',
+    layoutList: '清單',
+    layoutGrid: '格狀',
   },
   columns: {
     name: '名稱',
