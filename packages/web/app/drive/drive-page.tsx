@@ -178,36 +178,21 @@ export function DrivePage({
   } else if (listing.files.length === 0) {
     content = <EmptyState view={view} onUploadFiles={() => filesInput.current?.click()} onUploadFolder={() => folderInput.current?.click()} />
   } else {
+    // What the list and the grid both show and do.
+    const itemsProps = {
+      files: listing.files,
+      view,
+      label: t('drive.list.label', { folder: viewTitle }),
+      selection,
+      onSelectionChange: setSelection,
+      complete: listing.complete,
+      onLoadMore: listing.loadMore,
+      onOpen: open,
+      onAction,
+    }
     content = (
       <>
-        {layout === 'grid' ? (
-          <FileTiles
-            files={listing.files}
-            view={view}
-            label={t('drive.list.label', { folder: viewTitle })}
-            selection={selection}
-            onSelectionChange={setSelection}
-            complete={listing.complete}
-            onLoadMore={listing.loadMore}
-            onOpen={open}
-            onAction={onAction}
-          />
-        ) : (
-          <FileGrid
-            files={listing.files}
-            view={view}
-            label={t('drive.list.label', { folder: viewTitle })}
-            selection={selection}
-            onSelectionChange={setSelection}
-            order={order}
-            onOrderChange={setOrder}
-            complete={listing.complete}
-            onLoadMore={listing.loadMore}
-            onOpen={open}
-            onAction={onAction}
-            stickyTop={gridTop}
-          />
-        )}
+        {layout === 'grid' ? <FileTiles {...itemsProps} /> : <FileGrid {...itemsProps} order={order} onOrderChange={setOrder} stickyTop={gridTop} />}
         {listing.loadingMore ? (
           <div role="status" className="flex items-center justify-center gap-2 py-4 text-sm text-slate-500 dark:text-slate-400">
             <Spinner className="size-4" />

@@ -35,3 +35,39 @@ export function inBatches(ids: readonly string[], size = 500): string[][] {
 export async function inEachBatch(files: readonly DriveFile[], call: (ids: string[]) => Promise<unknown>): Promise<void> {
   for (const batch of inBatches(files.map((file) => file.id))) await call(batch)
 }
+
+/** What a key press in the list or the grid may do to files. */
+export interface FileKeyTargets {
+  /** The item holding the keyboard focus. */
+  focused: DriveFile | undefined
+  selected(): DriveFile[]
+  view: DriveView
+  onOpen(file: DriveFile): void
+  onAction(action: FileAction, targets: DriveFile[]): void
+}
+
+/**
+ * The keys the list and the grid share: Enter opens, Delete (Cmd+Backspace) trashes, or deletes
+ * in the trash, F2 renames. True when the key was one of them and acted (its default prevented).
+ */
+export function fileKeyAction(event: { key: string; metaKey: boolean; preventDefault(): void }, targets: FileKeyTargets): boolean {
+  const { focused, view } = targets
+  if (event.key === 'Enter' && focused) {
+    event.preventDefault()
+    targets.onOpen(focused)
+    return true
+  }
+  if (event.key === 'Delete' || (event.key === 'Backspace' && event.metaKey)) {
+    const selected = targets.selected()
+    if (selected.length === 0) return false
+    event.preventDefault()
+    targets.onAction(view === 'trash' ? 'delete' : 'trash', selected)
+    return true
+  }
+  if (event.key === 'F2' && view !== 'trash' && focused) {
+    event.preventDefault()
+    targets.onAction('rename', [focused])
+    return true
+  }
+  return false
+}

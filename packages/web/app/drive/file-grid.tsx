@@ -4,7 +4,7 @@ import { useLocale, useT } from '../i18n/use-locale'
 import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
-import { actionsFor, type DriveView, type FileAction } from './file-actions'
+import { actionsFor, type DriveView, type FileAction, fileKeyAction } from './file-actions'
 import { formatBytes, formatDateTime, sizeOf } from './format'
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, FileKindIcon, fileKind, MoreIcon, StarIcon } from './icons'
 import type { ListingOrder } from './listing'
@@ -125,23 +125,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     if (target.getAttribute('role') !== 'row') return
     const focused = focusIndex === -1 ? undefined : files[focusIndex]
     const ctrl = event.ctrlKey || event.metaKey
-    if (event.key === 'Enter' && focused) {
-      event.preventDefault()
-      onOpen(focused)
-      return
-    }
-    if (event.key === 'Delete' || (event.key === 'Backspace' && event.metaKey)) {
-      const targets = selectedFiles()
-      if (targets.length === 0) return
-      event.preventDefault()
-      onAction(view === 'trash' ? 'delete' : 'trash', targets)
-      return
-    }
-    if (event.key === 'F2' && view !== 'trash' && focused) {
-      event.preventDefault()
-      onAction('rename', [focused])
-      return
-    }
+    if (fileKeyAction(event, { focused, selected: selectedFiles, view, onOpen, onAction })) return
     if ((event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) && focused) {
       event.preventDefault()
       openMenu(focused, focusIndex)

@@ -1,7 +1,7 @@
 import type { DriveFile } from '@cumulus/protocol'
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
-import type { DriveView, FileAction } from './file-actions'
+import { type DriveView, type FileAction, fileKeyAction } from './file-actions'
 import { FileName } from './file-name'
 import { formatBytes, sizeOf } from './format'
 import { CheckIcon, FileKindIcon, fileKind, StarIcon } from './icons'
@@ -86,23 +86,7 @@ export function FileTiles({ files, view, label, selection, onSelectionChange, co
     if ((event.target as HTMLElement).getAttribute('role') !== 'option') return
     const focused = focusIndex === -1 ? undefined : files[focusIndex]
     const ctrl = event.ctrlKey || event.metaKey
-    if (event.key === 'Enter' && focused) {
-      event.preventDefault()
-      onOpen(focused)
-      return
-    }
-    if (event.key === 'Delete' || (event.key === 'Backspace' && event.metaKey)) {
-      const targets = files.filter((f) => selection.selected.has(f.id))
-      if (targets.length === 0) return
-      event.preventDefault()
-      onAction(view === 'trash' ? 'delete' : 'trash', targets)
-      return
-    }
-    if (event.key === 'F2' && view !== 'trash' && focused) {
-      event.preventDefault()
-      onAction('rename', [focused])
-      return
-    }
+    if (fileKeyAction(event, { focused, selected: () => files.filter((f) => selection.selected.has(f.id)), view, onOpen, onAction })) return
     // The list's keys, in two dimensions: left/right step one tile, up/down one row.
     const columns = columnsOf(container.current)
     const mapped: Record<string, { key: string; pageRows?: number }> = {
