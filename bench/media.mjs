@@ -5,7 +5,8 @@
 //   in the blob store of the composed server (SQLite, local disk), then its thumbnail made through
 //   the product path (@cumulus/drive ensureThumbnail: read the blob, sharp, store the WebP row),
 //   with the product's two renders at a time. Baseline: sharp alone on the same buffers, the same
-//   resize and WebP settings, two at a time. Goal: ours/baseline >= 0.8 (images per second).
+//   resize and WebP settings, two at a time. Two rounds of each, alternating; the faster of each
+//   counts. Goal: ours/baseline >= 0.8 (images per second).
 //
 // Not measured yet: transcoding and HLS playback (issue 13 section 3 is not built).
 // Runs against the built packages (`npx tsc -b`). Everything stays in this process and on local disk.
@@ -42,13 +43,16 @@ async function timed(items, concurrency, work) {
   return performance.now() - started
 }
 
-/** A photo-like image: a gradient with noise, so it neither compresses to nothing nor is pure noise. */
+/**
+ * A photo-like image: noise made at a quarter of the size and scaled up (smooth enough to
+ * compress like a photograph, not like pure noise), then encoded. Cheap to make, so the
+ * thousand inputs take seconds, not minutes.
+ */
 async function makePhoto(i) {
   const [width, height] = SIZES[i % SIZES.length]
   const format = FORMATS[i % FORMATS.length]
-  const base = sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 120 + (i % 60), sigma: 30 } } })
-  const blurred = await base.blur(1.2).toFormat(format, { quality: 85 }).toBuffer()
-  return blurred
+  const small = await sharp({ create: { width: Math.ceil(width / 4), height: Math.ceil(height / 4), channels: 3, noise: { type: 'gaussian', mean: 120 + (i % 60), sigma: 40 } } }).raw().toBuffer({ resolveWithObject: true })
+  return sharp(small.data, { raw: small.info }).resize(width, height, { kernel: 'cubic' }).toFormat(format, format === 'png' ? { compressionLevel: 3 } : { quality: 85 }).toBuffer()
 }
 
 export async function main() {
@@ -58,8 +62,10 @@ export async function main() {
   log(`media bench: ${s.photos} photos; busy before start ${pct(environment.cpuBusyBeforeStart)}`)
 
   log('[thumbnails] making the photos…')
-  const photos = []
-  for (let i = 0; i < s.photos; i++) photos.push(await makePhoto(i))
+  const photos = new Array(s.photos)
+  await timed([...photos.keys()], CPU_COUNT, async (i) => {
+    photos[i] = await makePhoto(i)
+  })
   const inputMiB = photos.reduce((sum, p) => sum + p.byteLength, 0) / 1024 / 1024
 
   const dir = mkdtempSync(join(tmpdir(), 'cumulus-bench-media-'))
@@ -70,15 +76,30 @@ export async function main() {
     const gcids = []
     for (const photo of photos) gcids.push((await server.drive.blobs.put(Readable.from([photo]), photo.byteLength)).gcid)
 
-    log('[thumbnails] baseline: sharp alone…')
-    const baselineMs = await timed(photos, CONCURRENCY, (photo) =>
-      sharp(photo, { limitInputPixels: 100_000_000 }).rotate().resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 72, effort: 3 }).toBuffer(),
-    )
-    log('[thumbnails] ours: ensureThumbnail from the blob store…')
+    // Two rounds each, alternating, the faster of each kept: the first pass over 1,000 images
+    // also warms the page cache and libvips, which must not count against whichever runs first.
+    const baselineRun = () =>
+      timed(photos, CONCURRENCY, (photo) =>
+        sharp(photo, { limitInputPixels: 100_000_000 }).rotate().resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true }).webp({ quality: 72, effort: 3 }).toBuffer(),
+      )
     let made = 0
-    const oursMs = await timed(gcids, CONCURRENCY, async (gcid) => {
-      if (await ensureThumbnail(server.drive, gcid, 'IMAGE')) made++
-    })
+    const oursRun = async () => {
+      made = 0
+      // A fresh table each round: ensureThumbnail must make every one, not find it stored.
+      await server.drive.db.deleteFrom('drive_thumbnails').execute()
+      return timed(gcids, CONCURRENCY, async (gcid) => {
+        if (await ensureThumbnail(server.drive, gcid, 'IMAGE')) made++
+      })
+    }
+    const rounds = []
+    for (let round = 1; round <= 2; round++) {
+      log(`[thumbnails] round ${round}: sharp alone…`)
+      const baseline = await baselineRun()
+      log(`[thumbnails] round ${round}: ensureThumbnail from the blob store…`)
+      rounds.push({ baselineMs: baseline, oursMs: await oursRun() })
+    }
+    const baselineMs = Math.min(...rounds.map((r) => r.baselineMs))
+    const oursMs = Math.min(...rounds.map((r) => r.oursMs))
     const ours = s.photos / (oursMs / 1000)
     const baseline = s.photos / (baselineMs / 1000)
     const ratio = ours / baseline
@@ -89,7 +110,7 @@ export async function main() {
     console.log('')
     console.log(`  thumbnails  ours ${ours.toFixed(1)} images/s  baseline (sharp alone) ${baseline.toFixed(1)} images/s  ratio ${ratio.toFixed(2)}  goal >= ${GOALS.thumbnailRatio}  ${pass ? 'pass' : made === s.photos ? 'MISSED' : `INVALID (${made} of ${s.photos} made)`}`)
     console.log('  transcode, HLS first segment: not built yet (issue 13 section 3)')
-    const file = writeResults('media', { benchmark: 'media', settings: s, environment, goals: GOALS, thumbnails: { photos: s.photos, inputMiB, oursMs, baselineMs, ours, baseline, ratio, made } })
+    const file = writeResults('media', { benchmark: 'media', settings: s, environment, goals: GOALS, thumbnails: { photos: s.photos, inputMiB, rounds, oursMs, baselineMs, ours, baseline, ratio, made } })
     console.log(`  results: ${file}`)
     // A missed goal is a finding, not an error; thumbnails not made are an error.
     return made === s.photos ? 0 : 1

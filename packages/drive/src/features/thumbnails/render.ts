@@ -35,13 +35,14 @@ const loadSharp = () => (sharpModule ??= import('sharp').then((m) => (m as unkno
 /** An image's thumbnail: EXIF orientation applied, fitted inside THUMBNAIL_PX, never enlarged, WebP. */
 export async function renderImage(input: Readable | Buffer): Promise<RenderedThumbnail> {
   const sharp = await loadSharp()
-  const transform = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated', animated: false })
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated', animated: false } as const
+  // A buffer goes in as one: sharp decodes it in place. A stream is gathered by sharp itself.
+  const transform = (Buffer.isBuffer(input) ? sharp(input, options) : sharp(options))
     .rotate()
     .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 72, effort: 3 })
   try {
-    if (Buffer.isBuffer(input)) transform.end(input)
-    else input.pipe(transform)
+    if (!Buffer.isBuffer(input)) input.pipe(transform)
     const { data, info } = await transform.toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   } catch (err) {

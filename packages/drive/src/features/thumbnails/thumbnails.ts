@@ -45,11 +45,18 @@ export async function enqueueThumbnail(jobs: JobRunner, trx: Kysely<DriveDatabas
   await jobs.enqueue<ThumbnailJobData>(THUMBNAIL_QUEUE, { gcid, category }, { uniqueKey: `thumbnail:${gcid}`, db: trx as Kysely<any> })
 }
 
+/** Images up to this size are read whole: sharp decodes a buffer faster than a stream it must gather itself. */
+const READ_WHOLE_MAX_BYTES = 64 * 1024 * 1024
+
 async function render(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, category: ThumbnailCategory): Promise<RenderedThumbnail> {
-  if (category === 'IMAGE') return renderImage(await deps.blobs.get(gcid))
   const info = await deps.blobs.stat(gcid)
   if (!info) throw new ThumbnailUnavailable('the content is gone')
-  return renderVideo(deps.config.ffmpegPath, () => deps.blobs.get(gcid), info.sizeBytes)
+  if (category === 'VIDEO') return renderVideo(deps.config.ffmpegPath, () => deps.blobs.get(gcid), info.sizeBytes)
+  const stream = await deps.blobs.get(gcid)
+  if (info.sizeBytes > READ_WHOLE_MAX_BYTES) return renderImage(stream)
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  return renderImage(Buffer.concat(chunks, info.sizeBytes))
 }
 
 /**
