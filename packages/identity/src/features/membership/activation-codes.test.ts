@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, expectErrorReply } from '../../../test/http.js'
 import { type TestApp, buildTestApp } from '../../../test/test-app.js'
-import { REDEEM_ATTEMPTS_PER_ACCOUNT, createActivationCodes, normaliseCode } from './activation-codes.js'
+import { REDEEM_ATTEMPTS_PER_ACCOUNT, createActivationCodes, normaliseActivationCode } from './activation-codes.js'
 
 const DAY_MS = 86_400_000
 const CODE_FORMAT = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/
@@ -40,7 +40,7 @@ describe('activation codes', () => {
     const stored = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM identity_vip_codes`.execute(t.db)
     expect(Number(stored.rows[0]!.n)).toBeGreaterThanOrEqual(50)
     const dump = JSON.stringify((await sql`SELECT * FROM identity_vip_codes`.execute(t.db)).rows)
-    for (const code of codes) expect(dump).not.toContain(normaliseCode(code)!)
+    for (const code of codes) expect(dump).not.toContain(normaliseActivationCode(code)!)
     for (const bad of [{ plan: 'gold', days: 1, count: 1 }, { plan: 'vip', days: 0, count: 1 }, { plan: 'vip', days: 1, count: 0 }, { plan: 'vip', days: 1.5, count: 1 }, { plan: 'vip', days: 1, count: 1, validDays: 0 }]) {
       await expect(createActivationCodes(t.deps, bad)).rejects.toMatchObject({ entry: GenericErrors.invalid_argument })
     }

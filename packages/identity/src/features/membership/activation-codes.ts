@@ -1,9 +1,10 @@
-import { createHash, randomInt } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { AppError, DriveErrors, GenericErrors } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import type { AuthContext } from '../tokens/sessions.js'
 import type { CallerContext } from '../../http/request-context.js'
 import { toRfc3339 } from '../../lib/clock.js'
+import { normaliseCode, randomCode } from './crockford.js'
 
 /**
  * Activation codes (drive.md "Membership"): the operator makes them with
@@ -12,8 +13,6 @@ import { toRfc3339 } from '../../lib/clock.js'
  * four; only its SHA-256 is stored.
  */
 
-/** Crockford's base 32: no I, L, O or U, so a code read aloud or retyped is not misread. */
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const CODE_LENGTH = 16
 const DAY_MS = 86_400_000
 
@@ -35,15 +34,9 @@ function formatCode(raw: string): string {
   return raw.match(/.{4}/g)!.join('-')
 }
 
-/**
- * A code as typed, made canonical: upper case, separators and spaces dropped, and the letters
- * Crockford reads as digits (I and L as 1, O as 0) mapped. Null when what is left cannot be a code.
- */
-export function normaliseCode(input: string): string | null {
-  const raw = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0')
-  if (raw.length !== CODE_LENGTH) return null
-  for (const char of raw) if (!ALPHABET.includes(char)) return null
-  return raw
+/** An activation code as typed, made canonical (see crockford.ts), or null when it cannot be one. */
+export function normaliseActivationCode(input: string): string | null {
+  return normaliseCode(input, CODE_LENGTH)
 }
 
 export function codeHash(normalised: string): string {
@@ -76,9 +69,7 @@ export async function createActivationCodes(deps: Pick<IdentityDeps, 'membership
   const nowMs = deps.clock.nowMs()
   const codes = new Set<string>()
   while (codes.size < input.count) {
-    let raw = ''
-    for (let i = 0; i < CODE_LENGTH; i += 1) raw += ALPHABET[randomInt(ALPHABET.length)]
-    codes.add(raw)
+    codes.add(randomCode(CODE_LENGTH))
   }
   const list = [...codes]
   await deps.memberships.addCodes(
@@ -105,7 +96,7 @@ export async function redeemActivationCode(deps: Pick<IdentityDeps, 'memberships
   if (over.some((ttl) => ttl > 0)) {
     throw new AppError(GenericErrors.resource_exhausted, { description: 'too many activation code attempts; try again later', retryAfterSeconds: Math.max(1, ...over) })
   }
-  const normalised = normaliseCode(input)
+  const normalised = normaliseActivationCode(input)
   if (normalised === null) throw new AppError(DriveErrors.activation_code_invalid, { description: 'not an activation code', metadata: { field: 'activation_code' } })
   const nowMs = deps.clock.nowMs()
   const result = await deps.memberships.redeemCode(codeHash(normalised), userId, nowMs)

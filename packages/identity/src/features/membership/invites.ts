@@ -1,6 +1,6 @@
-import { randomInt } from 'node:crypto'
 import type { IdentityDeps } from '../../deps.js'
 import type { AuthContext } from '../tokens/sessions.js'
+import { normaliseCode, randomCode } from './crockford.js'
 
 /**
  * Invite codes (drive.md "Membership"): every account has one (`GET /vip/v1/activity/inviteCode`),
@@ -10,30 +10,20 @@ import type { AuthContext } from '../tokens/sessions.js'
  * sign-ups take no invite: they cost nothing to make, so they would mint membership.
  */
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const INVITE_CODE_LENGTH = 8
 const WINDOW_MS = 30 * 86_400_000
 /** Fresh candidates tried when one is already another account's (40 bits: practically never). */
 const CANDIDATES = 5
 
-function candidate(): string {
-  let code = ''
-  for (let i = 0; i < INVITE_CODE_LENGTH; i += 1) code += ALPHABET[randomInt(ALPHABET.length)]
-  return code
-}
-
-/** An invite code as typed (case, spaces, O for 0, I and L for 1), or null when it cannot be one. */
+/** An invite code as typed, made canonical (see crockford.ts), or null when it cannot be one. */
 export function normaliseInviteCode(input: string): string | null {
-  const code = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0')
-  if (code.length !== INVITE_CODE_LENGTH) return null
-  for (const char of code) if (!ALPHABET.includes(char)) return null
-  return code
+  return normaliseCode(input, INVITE_CODE_LENGTH)
 }
 
 /** `GET /vip/v1/activity/inviteCode` → `{code}`. */
 export async function inviteCode(deps: Pick<IdentityDeps, 'memberships' | 'clock'>, auth: AuthContext): Promise<{ code: string }> {
   for (let attempt = 0; attempt < CANDIDATES; attempt += 1) {
-    const code = await deps.memberships.inviteCodeOf(auth.user.id, candidate(), deps.clock.nowMs())
+    const code = await deps.memberships.inviteCodeOf(auth.user.id, randomCode(INVITE_CODE_LENGTH), deps.clock.nowMs())
     if (code !== null) return { code }
   }
   throw new Error('could not find a free invite code')
