@@ -18,5 +18,6 @@ export { DRIVE_SUBSCRIBER, driveAccountSubscriber, eraseDriveAccount, type Erase
 export { parseAllowedRanges } from './features/offline/http/address-policy.js'
 export { createTorrentEngine, createTrackerCheck, defaultTorrentEngineConfig, type TorrentEngine } from './features/offline/torrent/index.js'
 export { addressPolicyOf } from './features/offline/source-policy.js'
-export { THUMBNAIL_QUEUE, ensureThumbnail } from './features/thumbnails/thumbnails.js'
+export { THUMBNAIL_QUEUE } from './domain/index.js'
+export { ensureThumbnail } from './features/thumbnails/thumbnails.js'
 export { THUMBNAIL_PX, renderImage } from './features/thumbnails/render.js'

@@ -26,3 +26,5 @@ export { OFFLINE_QUEUE, type OfflineQuota, type OfflineWork, cancelOfflineRun, e
 export { FREE_PLAN_NAME, type ActivePlan, type PaidPlan, type PlanLimits, type PlanTable, limitsOf, planOf } from './plans.js'
 export { ancestorsOf, type Descent, descentCondition, lockUserTree, subtreeParents } from './tree.js'
 export { adjustUsage, quotaLimit, reserveSpace, usageOf } from './usage.js'
+export { type DownloadableFile, requireDownloadable } from './downloadable.js'
+export { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData, enqueueThumbnail, isThumbnailCategory } from './thumbnails.js'

@@ -8,7 +8,7 @@ import type { DriveDeps } from '../../deps.js'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr, Loose, OptStr } from '../../http/schemas.js'
 import { contentDisposition } from './content-disposition.js'
-import { requireDownloadable } from './download.js'
+import { requireDownloadable } from '../../domain/index.js'
 import { matchesAnyEtag, parseRange } from './range.js'
 
 /**

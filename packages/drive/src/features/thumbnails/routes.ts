@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr, Loose, OptStr } from '../../http/schemas.js'
-import { requireDownloadable } from '../downloads/download.js'
-import { ensureThumbnail, isThumbnailCategory } from './thumbnails.js'
+import { requireDownloadable } from '../../domain/index.js'
+import { isThumbnailCategory } from '../../domain/index.js'
+import { ensureThumbnail } from './thumbnails.js'
 
 /**
  * `GET /drive/v1/thumbnails/:fileId?e=&s=`: a file's thumbnail through its signed `thumbnail_link`

@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely'
 import type { JobRunner } from '@cumulus/jobs'
-import type { DriveDatabase, ThumbnailsTable } from '../../db/schema.js'
+import type { ThumbnailsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
+import { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData } from '../../domain/index.js'
 import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo } from './render.js'
 
 /**
@@ -9,13 +9,6 @@ import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo 
  * from ffmpeg). A job makes it after an upload or an offline download lands; a request for one
  * not made yet makes it then. Kept in `drive_thumbnails`, deleted with the blob.
  */
-
-export const THUMBNAIL_QUEUE = 'drive.thumbnail'
-export type ThumbnailCategory = 'IMAGE' | 'VIDEO'
-export type ThumbnailJobData = {
-  gcid: string
-  category: ThumbnailCategory
-}
 
 /** Thumbnails this process renders at once (jobs and requests together): CPU-bound. */
 const RENDER_CONCURRENCY = 2
@@ -34,16 +27,6 @@ async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
 }
 /** Renders in progress in this process, by GCID: a second request waits for the first. */
 const inFlight = new Map<string, Promise<ThumbnailsTable | null>>()
-
-export function isThumbnailCategory(category: string): category is ThumbnailCategory {
-  return category === 'IMAGE' || category === 'VIDEO'
-}
-
-/** Enqueues the thumbnail of `gcid` in the caller's transaction, once per content. */
-export async function enqueueThumbnail(jobs: JobRunner, trx: Kysely<DriveDatabase> | Transaction<DriveDatabase>, gcid: string, category: string): Promise<void> {
-  if (!isThumbnailCategory(category)) return
-  await jobs.enqueue<ThumbnailJobData>(THUMBNAIL_QUEUE, { gcid, category }, { uniqueKey: `thumbnail:${gcid}`, db: trx as Kysely<any> })
-}
 
 /** Images up to this size are read whole: sharp decodes a buffer faster than a stream it must gather itself. */
 const READ_WHOLE_MAX_BYTES = 64 * 1024 * 1024

@@ -1,8 +1,7 @@
 import { gcidOfFile } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { addBlobRef, announceBlob, recordEvents, stagingOf } from '../../domain/index.js'
-import { enqueueThumbnail } from '../thumbnails/thumbnails.js'
+import { addBlobRef, announceBlob, enqueueThumbnail, recordEvents, stagingOf } from '../../domain/index.js'
 
 /** The upload's bytes are not all there (or are gone without a recorded blob): nothing to finish. */
 export class UploadNotFinishable extends Error {

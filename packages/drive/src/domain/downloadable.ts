@@ -1,8 +1,9 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
-import type { FilesTable } from '../../db/schema.js'
-import type { DriveDeps } from '../../deps.js'
-import { isAccountHeld, verifyLink } from '../../domain/index.js'
-import { isId } from '../../lib/ids.js'
+import type { FilesTable } from '../db/schema.js'
+import type { DriveDeps } from '../deps.js'
+import { isAccountHeld } from './account-holds.js'
+import { verifyLink } from './signed-link.js'
+import { isId } from '../lib/ids.js'
 
 export interface DownloadableFile {
   file: FilesTable & { gcid: string }
