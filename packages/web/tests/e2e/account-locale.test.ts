@@ -55,11 +55,11 @@ describe('Simplified Chinese', () => {
     await expect.poll(() => testIdText(page, 'account-email')).toBe(email)
     await expect.poll(() => testIdText(page, 'vip-state')).toBe(t.accountHome.vip.notMember)
     await page.getByRole('list', { name: t.accountHome.accounts.listLabel }).waitFor()
-    // The account page is Chinese too: only the e-mail address, the user id and the names
-    // "Cumulus" and "VIP" are Latin.
+    // The account page is Chinese too: only the e-mail address, the user id, the names
+    // "Cumulus" and "VIP" and the storage units (IEC symbols, written alike in every language) are Latin.
     const userId = (await testIdText(page, 'account-user-id')) ?? ''
     const addressWords = [...`${email} ${userId}`.matchAll(/[A-Za-z]{3,}/g)].map((m) => m[0])
-    expect(await latinWords(page, ['Cumulus', 'VIP', ...addressWords])).toEqual([])
+    expect(await latinWords(page, ['Cumulus', 'VIP', 'KiB', 'MiB', 'GiB', 'TiB', ...addressWords])).toEqual([])
 
     await page.getByRole('button', { name: t.accountHome.accounts.signOut, exact: true }).click()
     await waitForPath(page, '/zh-CN/account/login')
