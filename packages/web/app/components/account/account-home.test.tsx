@@ -145,6 +145,8 @@ describe('AccountHome: membership', () => {
     expect(server.requestsTo('POST', '/vip/v1/order/activation-code').map((r) => r.body)).toEqual([{ activation_code: 'abcd efgh jkmn pqrs', data: {} }])
     await waitFor(() => expect(screen.getByTestId('vip-status').dataset.vip).toBe('member'))
     expect(screen.getByTestId('vip-state').textContent).toBe('VIP member')
+    // The form and its message stay as the card turns into a member's.
+    expect(screen.getByTestId('redeem-done').textContent).toMatch(/^31 days of membership added/)
     // The member's limits, read again for the new plan.
     await waitFor(() => expect(screen.getByTestId('usage-offline-daily').textContent).toBe('Cloud downloads today4 of 1,000'))
   })

@@ -1,5 +1,5 @@
 import type { UserInfo } from '@cumulus/sdk'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { formatDate } from './format'
 import { InvitePanel } from './invite-panel'
@@ -56,6 +56,11 @@ function Benefits({ tone }: { tone: 'member' | 'none' }) {
   )
 }
 
+const MEMBER_CARD =
+  'overflow-hidden rounded-2xl bg-gradient-to-br from-amber-50 via-amber-100 to-yellow-50 p-5 text-amber-950 ring-1 ring-amber-200 ring-inset sm:p-6 dark:from-amber-950 dark:via-slate-900 dark:to-slate-900 dark:text-amber-50 dark:ring-amber-800/70'
+const NONE_CARD =
+  'rounded-2xl bg-gradient-to-br from-brand-50 to-white p-5 text-slate-800 ring-1 ring-brand-100 ring-inset sm:p-6 dark:from-slate-800/80 dark:to-slate-900 dark:text-slate-100 dark:ring-slate-700'
+
 /** VIP status (spec 4: the user_vas 2 entry; is_vip != 0 is a member, is_year 1 a yearly plan). */
 export function MembershipSection({ user }: { user: UserInfo }) {
   const { t } = useT()
@@ -63,54 +68,51 @@ export function MembershipSection({ user }: { user: UserInfo }) {
   const view = vipViewOf(user)
   const [iconBroken, setIconBroken] = useState(false)
 
+  // The card's top differs by state; what follows it (usage, the code form, the invite link) is
+  // one element tree in both, so redeeming a code keeps the form and its message as the card
+  // turns from "not a member" to "member".
+  let head: ReactNode
   if (view.kind === 'member') {
     const expires = formatDate(view.expiresAt, locale)
-    return (
-      <Section title={t('accountHome.vip.title')} testId="membership-section">
-        <div data-testid="vip-status" data-vip="member" data-vip-type={view.typeLabel} className="overflow-hidden rounded-2xl bg-gradient-to-br from-amber-50 via-amber-100 to-yellow-50 p-5 text-amber-950 ring-1 ring-amber-200 ring-inset sm:p-6 dark:from-amber-950 dark:via-slate-900 dark:to-slate-900 dark:text-amber-50 dark:ring-amber-800/70">
-          <div className="flex items-start gap-4">
-            {view.iconUrl && !iconBroken ? (
-              <img src={view.iconUrl} alt={t('accountHome.vip.iconAlt')} className="size-12 shrink-0" onError={() => setIconBroken(true)} data-testid="vip-icon" />
-            ) : (
-              <CrownIcon className="size-12 shrink-0" />
-            )}
-            <div className="min-w-0 flex-1">
-              <p data-testid="vip-state" className="text-lg font-semibold">
-                {t('accountHome.vip.member', { type: view.typeLabel })}
-              </p>
-              <div className="mt-2 flex flex-wrap gap-2">
-                {view.level > 0 ? (
-                  <Badge tone="gold" testId="vip-level">
-                    {t('accountHome.vip.level', { level: view.level })}
-                  </Badge>
-                ) : null}
-                {view.isYear ? (
-                  <Badge tone="gold" testId="vip-yearly">
-                    {t('accountHome.vip.yearly')}
-                  </Badge>
-                ) : null}
-              </div>
-              {expires ? (
-                <p data-testid="vip-expiry" className="mt-3 text-sm font-medium">
-                  {t('accountHome.vip.expires', { date: expires })}
-                </p>
+    head = (
+      <>
+        <div className="flex items-start gap-4">
+          {view.iconUrl && !iconBroken ? (
+            <img src={view.iconUrl} alt={t('accountHome.vip.iconAlt')} className="size-12 shrink-0" onError={() => setIconBroken(true)} data-testid="vip-icon" />
+          ) : (
+            <CrownIcon className="size-12 shrink-0" />
+          )}
+          <div className="min-w-0 flex-1">
+            <p data-testid="vip-state" className="text-lg font-semibold">
+              {t('accountHome.vip.member', { type: view.typeLabel })}
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              {view.level > 0 ? (
+                <Badge tone="gold" testId="vip-level">
+                  {t('accountHome.vip.level', { level: view.level })}
+                </Badge>
+              ) : null}
+              {view.isYear ? (
+                <Badge tone="gold" testId="vip-yearly">
+                  {t('accountHome.vip.yearly')}
+                </Badge>
               ) : null}
             </div>
+            {expires ? (
+              <p data-testid="vip-expiry" className="mt-3 text-sm font-medium">
+                {t('accountHome.vip.expires', { date: expires })}
+              </p>
+            ) : null}
           </div>
-          <h3 className="mb-3 mt-6 text-sm font-semibold">{t('accountHome.vip.included')}</h3>
-          <Benefits tone="member" />
-          <PlanUsage planKey={`${view.typeLabel}:${view.expiresAt?.getTime() ?? ''}`} />
-          <RedeemCodeForm />
-          <InvitePanel userId={user.userId} />
         </div>
-      </Section>
+        <h3 className="mb-3 mt-6 text-sm font-semibold">{t('accountHome.vip.included')}</h3>
+        <Benefits tone="member" />
+      </>
     )
-  }
-
-  const ended = formatDate(view.endedAt, locale)
-  return (
-    <Section title={t('accountHome.vip.title')} testId="membership-section">
-      <div data-testid="vip-status" data-vip="none" className="rounded-2xl bg-gradient-to-br from-brand-50 to-white p-5 text-slate-800 ring-1 ring-brand-100 ring-inset sm:p-6 dark:from-slate-800/80 dark:to-slate-900 dark:text-slate-100 dark:ring-slate-700">
+  } else {
+    const ended = formatDate(view.endedAt, locale)
+    head = (
+      <>
         <div className="flex items-start gap-4">
           <CrownIcon className="size-12 shrink-0 opacity-80 grayscale-[40%]" />
           <div className="min-w-0 flex-1">
@@ -135,7 +137,21 @@ export function MembershipSection({ user }: { user: UserInfo }) {
           </svg>
           <span>{t('accountHome.vip.grantedByOperator')}</span>
         </p>
-        <PlanUsage planKey="none" />
+      </>
+    )
+  }
+
+  const member = view.kind === 'member'
+  return (
+    <Section title={t('accountHome.vip.title')} testId="membership-section">
+      <div
+        data-testid="vip-status"
+        data-vip={member ? 'member' : 'none'}
+        data-vip-type={member ? view.typeLabel : undefined}
+        className={member ? MEMBER_CARD : NONE_CARD}
+      >
+        {head}
+        <PlanUsage planKey={member ? `${view.typeLabel}:${view.expiresAt?.getTime() ?? ''}` : 'none'} />
         <RedeemCodeForm />
         <InvitePanel userId={user.userId} />
       </div>
