@@ -11,28 +11,27 @@ import type { ListingOrder } from './listing'
 import { clickItem, headerCheckState, keyDown, menuTargetIds, selectForMenu, type SelectionState, toggleItem } from './selection'
 import { VirtualList, type VirtualListHandle, type WindowRange } from './virtual-list'
 import { FileName } from './file-name'
+import { useThumbnail } from './use-thumbnail'
 
 /**
  * An image's or a video's thumbnail (its signed `thumbnail_link`), in the icon's place; the kind's
  * icon until it loads, and for good when there is none (not made yet, or not readable).
  */
 function FileThumbnail({ file, kind }: { file: DriveFile; kind: ReturnType<typeof fileKind> }) {
-  const [state, setState] = useState<'loading' | 'shown' | 'failed'>('loading')
-  // A new link for the same content is the same image; a different content starts over.
-  useEffect(() => setState('loading'), [file.hash])
-  if (!file.thumbnail_link || state === 'failed') return <FileKindIcon kind={kind} />
+  const { src, state, onLoad, onError } = useThumbnail(file)
+  if (src === null) return <FileKindIcon kind={kind} />
   return (
     <span className="relative inline-flex size-8 items-center justify-center">
       {state === 'loading' ? <FileKindIcon kind={kind} className="absolute size-6" /> : null}
       <img
-        src={file.thumbnail_link}
+        src={src}
         alt=""
         loading="lazy"
         decoding="async"
         draggable={false}
         data-testid="row-thumbnail"
-        onLoad={() => setState('shown')}
-        onError={() => setState('failed')}
+        onLoad={onLoad}
+        onError={onError}
         className={`size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700 ${state === 'shown' ? '' : 'opacity-0'}`}
       />
     </span>

@@ -1,11 +1,12 @@
 import type { DriveFile } from '@cumulus/protocol'
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useMemo, useRef } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
 import { type DriveView, type FileAction, fileKeyAction } from './file-actions'
 import { FileName } from './file-name'
 import { formatBytes, sizeOf } from './format'
 import { CheckIcon, FileKindIcon, fileKind, StarIcon } from './icons'
 import { clickItem, keyDown, type SelectionState, toggleItem } from './selection'
+import { useThumbnail } from './use-thumbnail'
 
 export interface FileTilesProps {
   files: readonly DriveFile[]
@@ -34,17 +35,15 @@ function columnsOf(container: HTMLElement | null): number {
 
 /** A tile's picture: the thumbnail when there is one and it loads, else the kind's icon. */
 function TilePicture({ file }: { file: DriveFile }) {
-  const kind = fileKind(file)
-  const [failed, setFailed] = useState(false)
-  useEffect(() => setFailed(false), [file.hash])
-  if (!file.thumbnail_link || failed) {
+  const { src, onLoad, onError } = useThumbnail(file)
+  if (src === null) {
     return (
       <span className="absolute inset-0 flex items-center justify-center">
-        <FileKindIcon kind={kind} className="size-12" />
+        <FileKindIcon kind={fileKind(file)} className="size-12" />
       </span>
     )
   }
-  return <img src={file.thumbnail_link} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} className="absolute inset-0 size-full object-cover" data-testid="tile-thumbnail" />
+  return <img src={src} alt="" loading="lazy" decoding="async" draggable={false} onLoad={onLoad} onError={onError} className="absolute inset-0 size-full object-cover" data-testid="tile-thumbnail" />
 }
 
 /**

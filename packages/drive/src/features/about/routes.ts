@@ -1,4 +1,6 @@
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
+import { Loose } from '../../http/schemas.js'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { about, vipPrivilege, vipQuantities } from './about.js'
 
@@ -9,7 +11,7 @@ export async function aboutRoutes(app: FastifyInstance, { deps, authenticate, ca
   app.get('/vip/v1/vip/info', { preHandler: authenticate }, async (request) => vipPrivilege(deps, callerOf(request)))
   app.get<{ Querystring: { type?: string } }>(
     '/vip/v1/quantity/list',
-    { preHandler: authenticate, schema: { querystring: { type: 'object', properties: { type: { type: 'string', maxLength: 32, pattern: '^[a-z_]*$' } } } } },
+    { preHandler: authenticate, schema: { querystring: Loose({ type: Type.Optional(Type.String({ maxLength: 32, pattern: '^[a-z_]*$' })) }) } },
     async (request) => vipQuantities(deps, callerOf(request), request.query.type || 'transfer'),
   )
 }
