@@ -161,6 +161,29 @@ describe('activation codes', () => {
   })
 })
 
+describe('invite links', () => {
+  test('a friend who signs up through an invite link makes both accounts members', async ({ openPage, server }) => {
+    const inviter = await seedUser(server, { label: 'inviter', name: 'Ines Inviter' })
+    const first = await openPage({ timezoneId: 'UTC' })
+    await signInWithPassword(first.page, inviter)
+    await expect.poll(() => first.page.getByTestId('vip-status').getAttribute('data-vip')).toBe('none')
+    await expect.poll(() => first.page.getByTestId('invite-link').inputValue()).toMatch(/\/account\/login\?tab=sign-up&invite=[0-9A-Z]{8}$/)
+    const link = await first.page.getByTestId('invite-link').inputValue()
+
+    // The friend, in a browser of their own, opens the link: the code is already filled in.
+    const friend = await openPage({ timezoneId: 'UTC' })
+    await friend.page.goto(new URL(link).pathname + new URL(link).search)
+    await expect.poll(() => friend.page.getByLabel(en.auth.fields.inviteCode, { exact: true }).inputValue()).toBe(new URL(link).searchParams.get('invite'))
+    await submitEmailSignUp(friend.page, server, { email: uniqueEmail('invitee'), password: PASSWORD, name: 'Fred Friend' })
+    await waitForPath(friend.page, '/drive')
+    await friend.page.goto('/account/home')
+    await expect.poll(() => friend.page.getByTestId('vip-status').getAttribute('data-vip')).toBe('member')
+
+    await first.page.reload()
+    await expect.poll(() => first.page.getByTestId('vip-status').getAttribute('data-vip')).toBe('member')
+  })
+})
+
 describe('the auth middleware', () => {
   test('a signed-out visit to /account/home goes to the login page and comes back after signing in', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'redirect', name: 'Come Back' })
