@@ -62,8 +62,9 @@ export async function ensureThumbnail(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
         deps.logger.info({ gcid, reason: err.message }, 'no thumbnail for this content')
         row = { gcid, state: 'failed', data: null, width: 0, height: 0, created_at: deps.clock.nowMs() }
       }
-      await deps.db.insertInto('drive_thumbnails').values(row).onConflict((oc) => oc.column('gcid').doNothing()).execute()
-      const saved = await deps.db.selectFrom('drive_thumbnails').selectAll().where('gcid', '=', gcid).executeTakeFirst()
+      const inserted = await deps.db.insertInto('drive_thumbnails').values(row).onConflict((oc) => oc.column('gcid').doNothing()).returning('gcid').executeTakeFirst()
+      // Another node stored one first: that row is the thumbnail.
+      const saved = inserted ? row : await deps.db.selectFrom('drive_thumbnails').selectAll().where('gcid', '=', gcid).executeTakeFirst()
       return saved && saved.state === 'ready' ? saved : null
     }).finally(() => inFlight.delete(gcid))
     inFlight.set(gcid, pending)
