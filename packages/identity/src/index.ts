@@ -37,4 +37,4 @@ export {
 export { EventDispatcher, type EventDispatcherOptions, type EventHandler, type EventSubscriber } from './events/event-dispatcher.js'
 export { CachingMembershipStore, CachingSessionStore, CachingUserStore, type InvalidationChannel, SessionCache, type SessionInvalidation } from './stores/session-cache.js'
 export { RedisInvalidationChannel } from './stores/redis-invalidation-channel.js'
-export { createActivationCodes, normaliseActivationCode, redeemActivationCode, type CreateCodesInput, type RedeemReply } from './features/membership/activation-codes.js'
+export { createActivationCodes, normaliseActivationCode, redeemActivationCode, type CreateCodesInput } from './features/membership/activation-codes.js'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { AppError, DriveErrors, GenericErrors } from '@cumulus/protocol'
+import { type ActivationCodeReply, AppError, DriveErrors, GenericErrors } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import type { AuthContext } from '../tokens/sessions.js'
 import type { CallerContext } from '../../http/request-context.js'
@@ -79,14 +79,8 @@ export async function createActivationCodes(deps: Pick<IdentityDeps, 'membership
   return list.map(formatCode)
 }
 
-export interface RedeemReply {
-  add_days: number
-  code: string
-  data: { expire: string; status: 'ok' | 'invalid'; type: string; user_id: string }
-}
-
 /** `POST /vip/v1/order/activation-code`: redeems a code for the signed-in account; the days add to what is left. */
-export async function redeemActivationCode(deps: Pick<IdentityDeps, 'memberships' | 'clock' | 'counters'>, auth: AuthContext, caller: CallerContext, input: string): Promise<RedeemReply> {
+export async function redeemActivationCode(deps: Pick<IdentityDeps, 'memberships' | 'clock' | 'counters'>, auth: AuthContext, caller: CallerContext, input: string): Promise<ActivationCodeReply> {
   const userId = auth.user.id
   const [account, address] = await Promise.all([
     deps.counters.increment(`vip-code:account:${userId}`, REDEEM_WINDOW_SECONDS),
