@@ -4,12 +4,13 @@ import { BLOB_GRACE_MS } from '../../domain/index.js'
 
 /** Deletes the content of blobs no file has used for the grace period. Returns how many went. */
 export async function collectGarbageBlobs(deps: Pick<DriveDeps, 'db' | 'blobs' | 'clock' | 'logger'>, graceMs = BLOB_GRACE_MS): Promise<number> {
+  // At or before: with no grace (an erasure, a test) a blob released this very millisecond is due.
   const cutoff = deps.clock.nowMs() - graceMs
-  const candidates = await deps.db.selectFrom('drive_blobs').select('gcid').where('ref_count', '=', 0).where('updated_at', '<', cutoff).limit(500).execute()
+  const candidates = await deps.db.selectFrom('drive_blobs').select('gcid').where('ref_count', '=', 0).where('updated_at', '<=', cutoff).limit(500).execute()
   let deleted = 0
   for (const { gcid } of candidates) {
     // Claim it: from here on nobody adds references or announces it again.
-    const claimed = await deps.db.updateTable('drive_blobs').set({ ref_count: -1 }).where('gcid', '=', gcid).where('ref_count', '=', 0).where('updated_at', '<', cutoff).executeTakeFirst()
+    const claimed = await deps.db.updateTable('drive_blobs').set({ ref_count: -1 }).where('gcid', '=', gcid).where('ref_count', '=', 0).where('updated_at', '<=', cutoff).executeTakeFirst()
     if (Number(claimed.numUpdatedRows) === 0) continue
     try {
       await deps.blobs.delete(gcid)

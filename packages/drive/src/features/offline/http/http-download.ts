@@ -43,7 +43,7 @@ export interface DownloadProgress {
   receivedBytes: number
   /** The whole size, or null while the server has not said (chunked). */
   totalBytes: number | null
-  /** Network bytes per second since the previous report. */
+  /** Network bytes per second since the previous report; on the final report, over the whole transfer. */
   bytesPerSecond: number
 }
 
@@ -151,10 +151,16 @@ async function hashFileStart(path: string, sizeBytes: number, hasher: GcidHasher
   )
 }
 
-/** Calls onProgress at most every intervalMs, with the rate over the bytes since the last call. */
+/**
+ * Calls onProgress at most every intervalMs, with the rate over the bytes since the last call.
+ * The final call carries the whole transfer's average instead: the last bytes may well have
+ * been counted by an interval call already, and "finished at 0 B/s" says nothing useful.
+ */
 class ProgressMeter {
   #lastAtMs: number
   #lastBytes: number
+  readonly #startAtMs: number
+  readonly #startBytes: number
 
   constructor(
     private readonly clock: Clock,
@@ -163,8 +169,8 @@ class ProgressMeter {
     startBytes: number,
     private readonly onProgress: ((progress: DownloadProgress) => void) | undefined,
   ) {
-    this.#lastAtMs = clock.nowMs()
-    this.#lastBytes = startBytes
+    this.#lastAtMs = this.#startAtMs = clock.nowMs()
+    this.#lastBytes = this.#startBytes = startBytes
   }
 
   update(receivedBytes: number, final = false): void {
@@ -172,7 +178,8 @@ class ProgressMeter {
     const nowMs = this.clock.nowMs()
     const elapsedMs = nowMs - this.#lastAtMs
     if (!final && elapsedMs < this.intervalMs) return
-    const bytesPerSecond = elapsedMs > 0 ? Math.round(((receivedBytes - this.#lastBytes) * 1000) / elapsedMs) : 0
+    const [sinceMs, sinceBytes] = final ? [this.#startAtMs, this.#startBytes] : [this.#lastAtMs, this.#lastBytes]
+    const bytesPerSecond = nowMs > sinceMs ? Math.round(((receivedBytes - sinceBytes) * 1000) / (nowMs - sinceMs)) : 0
     this.#lastAtMs = nowMs
     this.#lastBytes = receivedBytes
     this.onProgress({ receivedBytes, totalBytes: this.totalBytes, bytesPerSecond })
