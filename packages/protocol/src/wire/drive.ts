@@ -38,6 +38,68 @@ export interface DriveMedia {
   category: string
 }
 
+/** The renditions a transcode makes, tallest first; a video gets those not taller than itself (issue 13 §3). */
+export const RENDITION_NAMES = ['1080P', '720P', '480P'] as const
+export type RenditionName = (typeof RENDITION_NAMES)[number]
+
+/**
+ * Where a video's transcode stands, in the detail's `params.transcode_status` (with
+ * `params.transcode_progress`, 0..100, while it runs): `none` before one was asked for,
+ * `unavailable` when the video has no rung to make (smaller than 480p) or cannot be read.
+ */
+export type TranscodeStatus = 'none' | 'queued' | 'running' | 'ready' | 'failed' | 'unavailable'
+
+/**
+ * What `GET /drive/v1/files/{id}` of a video adds to `params` (all strings, as params are):
+ * `transcode_status`, `transcode_progress`, `hls_url` (the signed master playlist of the
+ * renditions the caller may play; only for members, once ready), and `play_limited: "true"`
+ * when today's plays are used up (the Original then has `need_more_quota` and no link).
+ */
+export interface DriveVideoParams {
+  transcode_status?: TranscodeStatus
+  transcode_progress?: string
+  hls_url?: string
+  play_limited?: 'true'
+}
+
+/** `GET|PUT /drive/v1/files/{id}/playback`: where the caller stopped watching a video, to resume there. */
+export interface DrivePlayback {
+  kind: 'drive#playback'
+  file_id: string
+  /** 0 when never watched. */
+  position_seconds: number
+  duration_seconds: number
+  /** '' when never watched. */
+  updated_time: string
+}
+
+export interface SavePlaybackRequest {
+  position_seconds: number
+  duration_seconds?: number
+}
+
+/**
+ * `GET /drive/v1/files/{id}/subtitles`: text tracks for a video, as WebVTT behind signed links
+ * (a `<track>` element sends no bearer): those inside the video (found when it is probed), and
+ * `.srt`, `.ass`, `.ssa` and `.vtt` files beside it whose names start with the video's.
+ */
+export interface DriveSubtitle {
+  id: string
+  /** The track's title, or the subtitle file's name. */
+  label: string
+  /** BCP 47 or ISO 639-2 as the source says it; '' when unknown. */
+  language: string
+  source: 'embedded' | 'file'
+  /** The signed WebVTT URL. */
+  url: string
+  is_default: boolean
+}
+
+export interface DriveSubtitleList {
+  kind: 'drive#subtitleList'
+  subtitles: DriveSubtitle[]
+}
+
 export interface DriveFile {
   kind: DriveItemKind
   id: string
