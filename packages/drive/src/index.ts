@@ -1,6 +1,6 @@
 /** @cumulus/drive: the drive service. Everything else in this package is private. */
 export { driveRoutes, type DriveRoutesOptions } from './app.js'
-export type { DriveConfig } from './config.js'
+export { type DriveConfig, TRANSCODE_TRIGGERS, type TranscodeTrigger, X264_PRESETS, type X264Preset } from './config.js'
 export { FREE_PLAN_NAME, type ActivePlan, type PaidPlan, type PlanLimits, type PlanTable, limitsOf, planOf } from './domain/plans.js'
 export type { Caller, DriveDeps } from './deps.js'
 export { migrateDrive } from './db/migrations.js'
