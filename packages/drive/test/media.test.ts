@@ -3,11 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { randomBytes } from 'node:crypto'
 import { DriveErrors, GenericErrors } from '@cumulus/protocol'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { runDriveHousekeeping } from '../src/housekeeping.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
 import { pathOf, uploadFile } from './upload-kit.js'
 
 // Video playback through the real server, with Debian's ffmpeg and ffprobe (which .ci/run
@@ -211,6 +214,21 @@ describe('video playback', () => {
     expect((await t.call('PUT', path, { token: free, body: { position_seconds: 1 } })).body.error).toBe(DriveErrors.file_not_found.reason)
   })
 
+  it('answers any playback body with the position stored or the catalogue error, never a 5xx', async () => {
+    const path = `/drive/v1/files/${video.id}/playback`
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ position_seconds: fc.oneof(fc.double(), fc.integer(), fc.string(), fc.constant(null)), duration_seconds: fc.option(fc.double(), { nil: undefined }) })), async (body) => {
+        const reply = await t.call('PUT', path, { token: member, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+        expect(reply.status).toBeLessThan(500)
+        if (reply.status === 200) {
+          const position = (body as { position_seconds: number }).position_seconds
+          expect(reply.body.position_seconds).toBeCloseTo(Math.round(position * 1000) / 1000, 3)
+        } else expect(reply.body.error).toBe(GenericErrors.invalid_argument.reason)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
   it('deletes the renditions with the last file of the video', async () => {
     const db = t.server.drive.db
     const gcid = video.hash as string
@@ -227,4 +245,37 @@ describe('video playback', () => {
     for (const { blob_gcid } of renditions) expect(await t.server.drive.blobs.stat(blob_gcid)).toBeNull()
     await runDriveHousekeeping(t.server.drive)
   })
+})
+
+describe('video playback with S3 storage', () => {
+  let s3: S3TestServer
+  let t: DriveTestApp
+  beforeAll(async () => {
+    s3 = await startS3TestServer()
+    const { accessKeyId, secretAccessKey } = S3_TEST_CREDENTIALS
+    const storage = `s3://${accessKeyId}:${secretAccessKey}@${s3.bucket}/media-${randomBytes(4).toString('hex')}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`
+    t = await startDriveTestApp({ TRANSCODE_PRESET: 'ultrafast', STORAGE_URL: storage })
+  })
+  afterAll(async () => {
+    await t?.close()
+    await s3?.stop()
+  })
+
+  it('transcodes from a temp copy (ffmpeg must seek) and serves the rendition from the bucket', async () => {
+    const member = await t.signUp()
+    await t.makeVip(member)
+    const video = await uploadFile(t, member, 'wide.mp4', makeClip('mp4', '854x480'))
+    const deadline = Date.now() + 60_000
+    let body: any
+    do {
+      await sleep(200)
+      body = (await t.call('GET', `/drive/v1/files/${video.id}`, { token: member })).body
+    } while (body.params.transcode_status !== 'ready' && Date.now() < deadline)
+    expect(body.medias.map((m: any) => m.media_name)).toEqual(['Original', '480P'])
+    const playlist = String((await t.call('GET', pathOf(body.medias[1].link.url))).body)
+    const map = /#EXT-X-MAP:URI="([^"]+)",BYTERANGE="(\d+)@0"/.exec(playlist)
+    const init = await t.call('GET', pathOf(map![1]!), { headers: { range: `bytes=0-${Number(map![2]) - 1}` } })
+    expect(init.status).toBe(206)
+    expect(init.raw.subarray(4, 8).toString('latin1')).toBe('ftyp')
+  }, 90_000)
 })
