@@ -86,7 +86,8 @@ describe('video playback', () => {
     expect(ready.medias.map((m: any) => m.media_name)).toEqual(['Original', '720P', '480P'])
     const [original, hd, sd] = ready.medias
     expect(original).toMatchObject({ is_origin: true, category: 'category_origin', need_more_quota: false, video: { width: 1280, height: 720, duration: 3, video_codec: 'h264', audio_codec: 'aac' } })
-    expect(original.link.url).toBe(ready.web_content_link)
+    // The Original plays through a media link that counts the play (l: the plan's daily count, none for members).
+    expect(original.link.url).toMatch(/\/drive\/v1\/media\/[^/]+\/original\?e=\d+&s=[^&]+&l=-1$/)
     expect(hd).toMatchObject({ is_origin: false, is_default: true, category: 'category_transcode', need_more_quota: false, video: { width: 1280, height: 720, video_codec: 'h264' } })
     expect(sd).toMatchObject({ need_more_quota: false, video: { width: 854, height: 480 } })
     expect(hd.link.url).toMatch(/\/drive\/v1\/media\/[^/]+\/720P\/index\.m3u8\?e=\d+&s=/)
@@ -144,27 +145,46 @@ describe('video playback', () => {
     expect(body.params.transcode_status).toBe('ready')
   })
 
-  it('counts plays once per video a day and holds the free plan to its count under parallel first plays', async () => {
-    const before = (await t.call('GET', '/drive/v1/about', { token: free })).body.quota
-    expect(before).toMatchObject({ play_times_limit: '2', play_times_usage: '1' })
+  it('counts a play when playback starts, once per video a day, and holds the free plan to its count under parallel first plays', async () => {
+    const quota = async (token: string) => (await t.call('GET', '/drive/v1/about', { token })).body.quota
+    expect(await quota(free)).toMatchObject({ play_times_limit: '2', play_times_usage: '0' })
     const more: any[] = []
-    for (let i = 0; i < 4; i++) more.push(await uploadFile(t, free, `short-${i}.mp4`, small))
-    // Ten parallel looks at four new videos: exactly one more may play (two a day, one played).
-    const looks = await Promise.all(Array.from({ length: 10 }, (_, i) => detail(free, more[i % 4].id)))
-    const playable = new Set(looks.filter((b) => !b.medias[0].need_more_quota).map((b) => b.id))
-    expect(playable.size).toBe(1)
-    const locked = looks.find((b) => b.medias[0].need_more_quota)
-    expect(locked.medias[0].link.url).toBe('')
+    for (let i = 0; i < 5; i++) more.push(await uploadFile(t, free, `short-${i}.mp4`, small))
+    const details = await Promise.all(more.map((f) => detail(free, f.id)))
+    // Looking is not playing, nor is downloading.
+    expect(details.every((d) => !d.medias[0].need_more_quota)).toBe(true)
+    expect((await t.call('GET', pathOf(details[4].web_content_link), { headers: { range: 'bytes=0-0' } })).status).toBe(206)
+    expect((await quota(free)).play_times_usage).toBe('0')
+    // The first play, then seeking in it (more ranges of the same video) counts once.
+    const play = (d: any) => t.call('GET', pathOf(d.medias[0].link.url), { headers: { range: 'bytes=0-99' } })
+    expect((await play(details[0])).status).toBe(206)
+    expect((await play(details[0])).status).toBe(206)
+    expect((await quota(free)).play_times_usage).toBe('1')
+    // Twelve parallel first plays of three other videos: exactly one more may start.
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => play(details[1 + (i % 3)]).then((reply) => ({ id: details[1 + (i % 3)].id, reply }))))
+    const started = new Set(replies.filter(({ reply }) => reply.status === 206).map(({ id }) => id))
+    expect(started.size).toBe(1)
+    for (const { reply } of replies.filter(({ reply }) => reply.status !== 206)) {
+      expect(reply.status).toBe(403)
+      expect(reply.body.error).toBe(DriveErrors.play_limit_reached.reason)
+    }
+    expect(await quota(free)).toMatchObject({ play_times_limit: '2', play_times_usage: '2' })
+    // The detail now shows the others locked; the played ones still play; downloads still work.
+    const locked = await detail(free, more[4].id)
+    expect(locked.medias[0]).toMatchObject({ need_more_quota: true, link: { url: '' } })
     expect(locked.params.play_limited).toBe('true')
-    // The download link is not a play: it stays.
-    expect(locked.web_content_link).not.toBe('')
-    expect((await t.call('GET', '/drive/v1/about', { token: free })).body.quota).toMatchObject({ play_times_limit: '2', play_times_usage: '2' })
-    // Played today already: free to look again.
-    const again = await detail(free, [...playable][0] as string)
-    expect(again.medias[0].need_more_quota).toBe(false)
-    // A member has no count, but plays are shown.
-    expect((await t.call('GET', '/drive/v1/about', { token: member })).body.quota).toMatchObject({ play_times_limit: '-1' })
-    expect(Number((await t.call('GET', '/drive/v1/about', { token: member })).body.quota.play_times_usage)).toBeGreaterThan(0)
+    expect((await t.call('GET', pathOf(locked.web_content_link), { headers: { range: 'bytes=0-0' } })).status).toBe(206)
+    expect((await detail(free, more[0].id)).medias[0].need_more_quota).toBe(false)
+    expect((await play(details[0])).status).toBe(206)
+    // A tampered count in the link is not a bigger count.
+    const link = new URL(details[4].medias[0].link.url)
+    link.searchParams.set('l', '-1')
+    expect((await t.call('GET', link.pathname + link.search)).body.error).toBe(DriveErrors.file_link_invalid.reason)
+    // A member has no count, and the plays show.
+    const before = Number((await quota(member)).play_times_usage)
+    const hd = (await detail(member, video.id)).params.hls_url
+    expect((await t.call('GET', pathOf(hd))).status).toBe(200)
+    expect(await quota(member)).toMatchObject({ play_times_limit: '-1', play_times_usage: String(Math.max(before, 1)) })
   })
 
   it('offers the subtitle tracks inside a video and the subtitle files beside it, as WebVTT', async () => {
