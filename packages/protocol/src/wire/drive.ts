@@ -357,6 +357,8 @@ export interface DriveAboutQuotas {
   offline_daily?: DriveQuotaCount
   /** Offline downloads pending or running against the plan's cap. */
   offline_running?: DriveQuotaCount
+  /** Bytes of the account's files downloaded today (UTC day) against the plan's daily traffic (-1: no limit). */
+  download_daily?: DriveQuotaCount
 }
 
 export interface DriveAbout {

@@ -9,7 +9,12 @@ import { trafficToday } from '../downloads/traffic.js'
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
   const nowMs = deps.clock.nowMs()
   const plan = planOf(deps.config, caller.membership, nowMs)
-  const [{ usage, inTrash, inUploads }, offline, plays] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps.db, caller.userId, plan.limits, nowMs), playsToday(deps, caller.userId)])
+  const [{ usage, inTrash, inUploads }, offline, plays, downloaded] = await Promise.all([
+    usageOf(deps.db, caller.userId),
+    offlineQuota(deps.db, caller.userId, plan.limits, nowMs),
+    playsToday(deps, caller.userId),
+    trafficToday(deps, caller.userId),
+  ])
   const count = (c: { limit: number; usage: number }) => ({ kind: 'drive#quota' as const, limit: String(c.limit), usage: String(c.usage) })
   return {
     kind: 'drive#about',
@@ -24,7 +29,7 @@ export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout
       is_unlimited: false,
     },
     expires_at: plan.member && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',
-    quotas: { offline_daily: count(offline.daily), offline_running: count(offline.running) },
+    quotas: { offline_daily: count(offline.daily), offline_running: count(offline.running), download_daily: count({ limit: plan.limits.downloadBytesPerDay, usage: downloaded }) },
   }
 }
 

@@ -157,7 +157,8 @@ describe('AccountHome: membership', () => {
     await waitFor(() => expect(screen.getByTestId('usage-storage').textContent).toBe('Storage3 GiB of 10 GiB'.replace(/ (?=GiB)/g, '\u00a0')))
     expect(screen.getByTestId('usage-offline-daily').textContent).toBe('Cloud downloads today4 of 10')
     expect(screen.getByTestId('usage-offline-running').textContent).toBe('Cloud downloads at once1 of 2')
-    expect(screen.queryByTestId('usage-plays')).toBeNull()
+    expect(screen.getByTestId('usage-plays').textContent).toBe('Videos played today2 of 5')
+    expect(screen.getByTestId('usage-traffic').textContent).toBe('Downloaded today1 GiB of 5 GiB'.replace(/ (?=GiB)/g, '\u00a0'))
   })
 
   it('shows why a code was refused, in the page language, and asks for a code before sending anything', async () => {

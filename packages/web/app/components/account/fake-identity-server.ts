@@ -140,9 +140,9 @@ export class FakeIdentityServer {
         const member = me.vip_info.some((info) => info.is_vip === 1)
         return ok({
           kind: 'drive#about',
-          quota: { kind: 'drive#quota', limit: String(member ? 10 * 1024 ** 4 : 10 * 1024 ** 3), usage: String(3 * 1024 ** 3), usage_in_trash: '0', play_times_limit: member ? '-1' : '5', play_times_usage: '0', is_unlimited: false },
+          quota: { kind: 'drive#quota', limit: String(member ? 10 * 1024 ** 4 : 10 * 1024 ** 3), usage: String(3 * 1024 ** 3), usage_in_trash: '0', play_times_limit: member ? '-1' : '5', play_times_usage: '2', is_unlimited: false },
           expires_at: '',
-          quotas: { offline_daily: { kind: 'drive#quota', limit: member ? '1000' : '10', usage: '4' }, offline_running: { kind: 'drive#quota', limit: member ? '10' : '2', usage: '1' } },
+          quotas: { offline_daily: { kind: 'drive#quota', limit: member ? '1000' : '10', usage: '4' }, offline_running: { kind: 'drive#quota', limit: member ? '10' : '2', usage: '1' }, download_daily: { kind: 'drive#quota', limit: member ? '-1' : String(5 * 1024 ** 3), usage: String(1024 ** 3) } },
         })
       }
       case 'GET /vip/v1/activity/inviteCode':

@@ -5,9 +5,8 @@ import { useLocale, useT } from '../../i18n/use-locale'
 import { getIdentityClient } from '../../session/identity-client'
 
 /**
- * What the account's plan allows and how much of it is used (GET /drive/v1/about): storage, and
- * cloud downloads today and at once. (Video plays are not counted until playback is built, so
- * their limit is not shown.) Read again when the plan changes
+ * What the account's plan allows and how much of it is used (GET /drive/v1/about): storage, cloud
+ * downloads today and at once, videos played today and bytes downloaded today. Read again when the plan changes
  * (`planKey`: the membership's type and expiry), so a redeemed code shows its new limits.
  */
 export function PlanUsage({ planKey }: { planKey: string }) {
@@ -28,13 +27,15 @@ export function PlanUsage({ planKey }: { planKey: string }) {
 
   if (!about) return null
   const count = (n: number) => n.toLocaleString(locale)
-  const { offline_daily: daily, offline_running: running } = about.quotas
+  const { offline_daily: daily, offline_running: running, download_daily: traffic } = about.quotas
   const of = (used: string, limit: number, format: (n: number) => string) =>
     limit < 0 ? t('accountHome.vip.usageUnlimited', { used: format(Number(used) || 0) }) : t('accountHome.vip.usageOf', { used: format(Number(used) || 0), limit: format(limit) })
   const rows = [
     { key: 'storage', label: t('accountHome.vip.usageStorage'), value: of(about.quota.usage, Number(about.quota.limit), (n) => formatBytes(n, locale)) },
     ...(daily ? [{ key: 'offline-daily', label: t('accountHome.vip.usageOfflineDaily'), value: of(daily.usage, Number(daily.limit), count) }] : []),
     ...(running ? [{ key: 'offline-running', label: t('accountHome.vip.usageOfflineRunning'), value: of(running.usage, Number(running.limit), count) }] : []),
+    { key: 'plays', label: t('accountHome.vip.usagePlays'), value: of(about.quota.play_times_usage, Number(about.quota.play_times_limit), count) },
+    ...(traffic ? [{ key: 'traffic', label: t('accountHome.vip.usageTraffic'), value: of(traffic.usage, Number(traffic.limit), (n) => formatBytes(n, locale)) }] : []),
   ]
   return (
     <div data-testid="plan-usage" className="mt-5 rounded-xl bg-white/80 p-4 ring-1 ring-slate-200 ring-inset dark:bg-slate-950/40 dark:ring-slate-700">

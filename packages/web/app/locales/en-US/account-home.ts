@@ -107,6 +107,8 @@ export default {
     usageStorage: 'Storage',
     usageOfflineDaily: 'Cloud downloads today',
     usageOfflineRunning: 'Cloud downloads at once',
+    usagePlays: 'Videos played today',
+    usageTraffic: 'Downloaded today',
     usageOf: '{{used}} of {{limit}}',
     usageUnlimited: '{{used}} (no limit)',
   },

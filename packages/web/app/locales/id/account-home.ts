@@ -109,6 +109,8 @@ export default {
     usageStorage: 'Penyimpanan',
     usageOfflineDaily: 'Unduhan cloud hari ini',
     usageOfflineRunning: 'Unduhan cloud sekaligus',
+    usagePlays: 'Video diputar hari ini',
+    usageTraffic: 'Diunduh hari ini',
     usageOf: '{{used}} dari {{limit}}',
     usageUnlimited: '{{used}} (tanpa batas)',
   },

@@ -109,6 +109,8 @@ export default {
     usageStorage: '저장 공간',
     usageOfflineDaily: '오늘의 클라우드 다운로드',
     usageOfflineRunning: '동시 클라우드 다운로드',
+    usagePlays: '오늘 재생한 동영상',
+    usageTraffic: '오늘 다운로드한 용량',
     usageOf: '{{limit}} 중 {{used}}',
     usageUnlimited: '{{used}} (제한 없음)',
   },

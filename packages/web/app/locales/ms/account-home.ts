@@ -109,6 +109,8 @@ export default {
     usageStorage: 'Storan',
     usageOfflineDaily: 'Muat turun awan hari ini',
     usageOfflineRunning: 'Muat turun awan serentak',
+    usagePlays: 'Video dimainkan hari ini',
+    usageTraffic: 'Dimuat turun hari ini',
     usageOf: '{{used}} daripada {{limit}}',
     usageUnlimited: '{{used}} (tiada had)',
   },

@@ -109,6 +109,8 @@ export default {
     usageStorage: '存储空间',
     usageOfflineDaily: '今日云下载',
     usageOfflineRunning: '同时进行的云下载',
+    usagePlays: '今日播放的视频',
+    usageTraffic: '今日下载流量',
     usageOf: '{{used}} / {{limit}}',
     usageUnlimited: '{{used}}（无限制）',
   },

@@ -109,6 +109,8 @@ export default {
     usageStorage: '儲存空間',
     usageOfflineDaily: '今日雲端下載',
     usageOfflineRunning: '同時進行的雲端下載',
+    usagePlays: '今日播放的影片',
+    usageTraffic: '今日下載流量',
     usageOf: '{{used}} / {{limit}}',
     usageUnlimited: '{{used}}（無限制）',
   },
