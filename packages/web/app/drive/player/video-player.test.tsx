@@ -125,8 +125,8 @@ describe('the quality menu', () => {
     expect(within(menu).getAllByRole('menuitemradio').map((item) => item.textContent?.replace('✓', ''))).toEqual(['Original'])
     const locked = within(menu).getAllByTestId('quality-locked')
     expect(locked.map((item) => [item.getAttribute('role'), item.textContent, item.getAttribute('href')])).toEqual([
-      ['menuitem', `720P${player.quality.membersOnly}`, '/account/home#membership'],
-      ['menuitem', `480P${player.quality.membersOnly}`, '/account/home#membership'],
+      ['menuitem', `720P ${player.quality.membersOnly}`, '/account/home#membership'],
+      ['menuitem', `480P ${player.quality.membersOnly}`, '/account/home#membership'],
     ])
   })
 

@@ -81,8 +81,9 @@ export function VideoPlayer({ api, file, autoFocus = false, capabilities }: Vide
   return <Player api={api} file={detail.file} autoFocus={autoFocus} caps={caps} />
 }
 
-const controlButton =
-  'inline-flex size-10 shrink-0 items-center justify-center rounded-full text-white/90 hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white data-[state=open]:bg-white/15'
+const controlButtonShape =
+  'size-10 shrink-0 items-center justify-center rounded-full text-white/90 hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white data-[state=open]:bg-white/15'
+const controlButton = `inline-flex ${controlButtonShape}`
 const textButton =
   'inline-flex h-10 shrink-0 items-center justify-center rounded-full px-2.5 text-sm font-semibold tabular-nums text-white/90 hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white data-[state=open]:bg-white/15'
 const pill = 'pointer-events-auto rounded-full bg-black/70 px-3 py-1.5 text-xs font-medium text-white shadow sm:text-sm'
@@ -758,7 +759,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
                       <DropdownMenu.Item key={option.value} asChild className={`${menuItemClass} gap-2`}>
                         <Link to={membershipPath} data-testid="quality-locked">
                           <LockIcon className="absolute left-2 size-3.5" />
-                          <span>{qualityName(option.value)}</span>
+                          <span>{qualityName(option.value)}</span>{' '}
                           <span className="ml-auto pl-3 text-xs font-medium text-amber-700 dark:text-amber-300">{t('drive.player.quality.membersOnly')}</span>
                         </Link>
                       </DropdownMenu.Item>
@@ -792,7 +793,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
           </DropdownMenu.Root>
 
           <Popover.Root {...menuProps('help')}>
-            <Popover.Trigger className={`${controlButton} hidden sm:inline-flex`} aria-label={t('drive.player.shortcuts.button')} data-testid="player-help">
+            <Popover.Trigger className={`${controlButtonShape} hidden sm:inline-flex`} aria-label={t('drive.player.shortcuts.button')} data-testid="player-help">
               <KeyboardIcon />
             </Popover.Trigger>
             <Popover.Portal container={container}>

@@ -1,0 +1,188 @@
+// The drive's video player in a real browser against the real server, transcoder included
+// (issue 13 §3): a member uploads a short H.264 video made with ffmpeg, opens it and sees it play
+// (the Original, straight from its signed link), waits for the HD versions (the server transcodes
+// on upload; TRANSCODE_PRESET=ultrafast keeps it quick), switches to 480P from the quality menu
+// (hls.js then plays the 480-line rendition, without stopping) and back to Auto; pausing saves
+// the position. A non-member sees the same renditions locked, leading to membership, and the
+// Original still plays. On a 375 px phone the controls stay inside the screen, light and dark.
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect } from 'vitest'
+import en from '../../app/locales/en-US/index'
+import { fill, grantMembership, seedUser, signInWithPassword } from './account-utils'
+import { driveRow } from './drive-utils'
+import { e2eTest, expectNoA11yViolations, PHONE } from './playwright-utils'
+
+const test = e2eTest({ env: { TRANSCODE_PRESET: 'ultrafast' } })
+const player = en.drive.player
+/** Upload, probe and an ultrafast transcode of four seconds of 720p take a few seconds; a loaded machine needs more. */
+const TRANSCODE_TIMEOUT_MS = 120_000
+
+/** Four seconds of 1280×720 H.264 and AAC (ffmpeg's test pattern and a sine tone), in a fresh temporary folder. */
+async function makeClip(name: string): Promise<{ dir: string; path: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'cumulus-player-e2e-'))
+  const path = join(dir, name)
+  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path])
+  return { dir, path }
+}
+
+/** Signs `user` in, uploads the clip to the root of their drive and waits for it to be listed. */
+async function uploadClip(page: Page, user: { email: string; password: string; name: string }, name: string): Promise<void> {
+  await signInWithPassword(page, user)
+  await page.goto('/drive')
+  await page.getByTestId('drive-empty').waitFor()
+  const clip = await makeClip(name)
+  try {
+    await page.getByTestId('upload-files-input').setInputFiles(clip.path)
+    await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(fill(en.drive.upload.finished.one, { count: 1 }))
+  } finally {
+    await rm(clip.dir, { recursive: true, force: true })
+  }
+  await driveRow(page, name).waitFor()
+}
+
+async function openPreview(page: Page, name: string, { touch = false }: { touch?: boolean } = {}): Promise<Locator> {
+  // Touch has no double click: a tap opens.
+  if (touch) await driveRow(page, name).tap()
+  else await driveRow(page, name).dblclick()
+  const dialog = page.getByTestId('preview-dialog')
+  await dialog.getByRole('heading', { name }).waitFor()
+  return dialog
+}
+
+/** The names in the open quality menu: its radio items (playable) and locked items (members only). */
+async function qualityMenu(page: Page, dialog: Locator): Promise<{ playable: string[]; locked: string[] }> {
+  await dialog.getByTestId('player-quality').click()
+  const menu = page.getByRole('menu')
+  await menu.waitFor()
+  const playable = (await menu.getByRole('menuitemradio').allTextContents()).map((text) => text.replace('✓', '').trim())
+  const locked = await menu.getByTestId('quality-locked').allTextContents()
+  return { playable, locked }
+}
+
+/**
+ * Opens the video until its quality menu lists the renditions (`expected`): the player reads the
+ * video again while its transcode runs and offers them when ready; should the preview have
+ * opened before the transcode was queued, it is opened again.
+ */
+async function waitForRenditions(page: Page, name: string, expected: (menu: { playable: string[]; locked: string[] }) => boolean): Promise<Locator> {
+  const deadline = Date.now() + TRANSCODE_TIMEOUT_MS
+  for (;;) {
+    const dialog = await openPreview(page, name)
+    await dialog.getByTestId('player-quality').waitFor()
+    const notice = dialog.getByTestId('player-transcode')
+    // While it is being made the player follows it by itself: wait for it there.
+    if (await notice.isVisible()) await notice.waitFor({ state: 'detached', timeout: Math.max(1000, deadline - Date.now()) })
+    const menu = await qualityMenu(page, dialog)
+    await page.keyboard.press('Escape')
+    await page.getByRole('menu').waitFor({ state: 'detached' })
+    if (expected(menu)) return dialog
+    if (Date.now() > deadline) throw new Error(`the renditions did not appear: ${JSON.stringify(menu)}`)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    await page.waitForTimeout(2000)
+  }
+}
+
+const currentTime = (video: Locator) => video.evaluate((element) => (element as HTMLVideoElement).currentTime)
+
+describe('the video player', () => {
+  test('a member watches the Original, then switches to 480P and back to Auto without stopping', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-member', name: 'Mia Member' })
+    await grantMembership(server, user.email, { days: 30, year: false })
+    const { page } = await openPage()
+    await uploadClip(page, user, 'clip.mp4')
+
+    // It plays at once, from the Original's signed link, before any transcode.
+    let dialog = await openPreview(page, 'clip.mp4')
+    const video = dialog.getByTestId('preview-video')
+    await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.3)
+    expect(await video.getAttribute('src')).toContain('/drive/v1/')
+    expect(await dialog.getByTestId('player-quality').getAttribute('aria-label')).toBe(fill(player.quality.button, { quality: player.quality.original }))
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+
+    // A 720p source gets 720P and 480P (nothing taller than itself), all playable by a member.
+    dialog = await waitForRenditions(page, 'clip.mp4', (menu) => menu.playable.includes('480P'))
+    const menu = await qualityMenu(page, dialog)
+    expect(menu).toEqual({ playable: [player.quality.auto, '720P', '480P', player.quality.original], locked: [] })
+
+    const playlists: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('.m3u8')) playlists.push(request.url())
+    })
+    await page.getByRole('menuitemradio', { name: '480P' }).click()
+    // hls.js plays the 480-line rendition; the video goes on (looping is not on, so rewind if it ended).
+    await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).videoHeight), { timeout: 30_000 }).toBe(480)
+    expect(playlists.length).toBeGreaterThan(0)
+    expect(await dialog.getByTestId('player-quality').getAttribute('aria-label')).toBe(fill(player.quality.button, { quality: '480P' }))
+    await video.evaluate((element) => {
+      const media = element as HTMLVideoElement
+      media.currentTime = 0
+      void media.play()
+    })
+    const before = await currentTime(video)
+    await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(before + 0.3)
+
+    // Auto lets hls.js choose; the menu says which height it is playing.
+    await dialog.getByTestId('player-quality').click()
+    await page.getByRole('menuitemradio', { name: player.quality.auto }).click()
+    await expect.poll(() => dialog.getByTestId('player-quality').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Quality: Auto( \((480|720)P\))?$/)
+
+    // Pausing saves where the member is (PUT …/playback).
+    const saved = page.waitForRequest((request) => request.method() === 'PUT' && /\/drive\/v1\/files\/[^/]+\/playback$/.test(request.url()))
+    await dialog.getByTestId('video-player').focus()
+    await video.evaluate((element) => void (element as HTMLVideoElement).play())
+    await page.keyboard.press('k')
+    const body = (await saved).postDataJSON() as { position_seconds: number; duration_seconds?: number }
+    expect(body.position_seconds).toBeGreaterThanOrEqual(0)
+    expect(body.duration_seconds).toBeCloseTo(4, 0)
+  })
+
+  test('a non-member sees the HD versions locked, leading to membership, and the Original plays', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-free', name: 'Finn Free' })
+    const { page } = await openPage()
+    await uploadClip(page, user, 'free.mp4')
+
+    const dialog = await waitForRenditions(page, 'free.mp4', (menu) => menu.locked.length > 0)
+    const video = dialog.getByTestId('preview-video')
+    await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.3)
+    const menu = await qualityMenu(page, dialog)
+    expect(menu).toEqual({ playable: [player.quality.original], locked: [`720P ${player.quality.membersOnly}`, `480P ${player.quality.membersOnly}`] })
+    const locked = page.getByRole('menuitem', { name: `720P ${player.quality.membersOnly}` })
+    expect(await locked.getAttribute('href')).toBe('/account/home#membership')
+    await locked.click()
+    await page.waitForURL((url) => url.pathname === '/account/home' && url.hash === '#membership')
+    await page.getByTestId('membership-section').waitFor()
+  })
+
+  test('on a 375 px phone the controls fit the screen and pass axe-core, light and dark', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-phone', name: 'Pia Phone' })
+    const { page } = await openPage({ ...PHONE })
+    await uploadClip(page, user, 'phone.mp4')
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      const dialog = await openPreview(page, 'phone.mp4', { touch: true })
+      const controls = dialog.getByTestId('player-controls')
+      await controls.waitFor()
+      const boxes = await controls.locator('button, input').evaluateAll((elements) =>
+        elements.filter((element) => (element as HTMLElement).offsetParent !== null).map((element) => element.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, width: r.width })),
+      )
+      expect(boxes.length).toBeGreaterThanOrEqual(5)
+      for (const box of boxes) {
+        expect(box.left).toBeGreaterThanOrEqual(0)
+        expect(box.right).toBeLessThanOrEqual(375)
+      }
+      // The controls stay up while the video is paused (axe reads what is shown).
+      await dialog.getByTestId('video-player').focus()
+      await dialog.getByTestId('preview-video').evaluate((element) => (element as HTMLVideoElement).pause())
+      await expectNoA11yViolations(page)
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+    }
+  })
+})
