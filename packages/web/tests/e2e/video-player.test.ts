@@ -56,7 +56,7 @@ async function openPreview(page: Page, name: string, { touch = false }: { touch?
 
 /** The names in the open quality menu: its radio items (playable) and locked items (members only). */
 async function qualityMenu(page: Page, dialog: Locator): Promise<{ playable: string[]; locked: string[] }> {
-  await dialog.getByTestId('player-quality').click()
+  await openQuality(dialog)
   const menu = page.getByRole('menu')
   await menu.waitFor()
   const playable = (await menu.getByRole('menuitemradio').allTextContents()).map((text) => text.replace('✓', '').trim())
@@ -89,6 +89,12 @@ async function waitForRenditions(page: Page, name: string, expected: (menu: { pl
 }
 
 const currentTime = (video: Locator) => video.evaluate((element) => (element as HTMLVideoElement).currentTime)
+
+/** The controls hide while the video plays and the pointer rests: the pointer moves over the picture first, as a viewer's would. */
+async function openQuality(dialog: Locator): Promise<void> {
+  await dialog.getByTestId('preview-video').hover()
+  await dialog.getByTestId('player-quality').click()
+}
 
 describe('the video player', () => {
   test('a member watches the Original, then switches to 480P and back to Auto without stopping', async ({ openPage, server }) => {
@@ -129,7 +135,7 @@ describe('the video player', () => {
     await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(before + 0.3)
 
     // Auto lets hls.js choose; the menu says which height it is playing.
-    await dialog.getByTestId('player-quality').click()
+    await openQuality(dialog)
     await page.getByRole('menuitemradio', { name: player.quality.auto }).click()
     await expect.poll(() => dialog.getByTestId('player-quality').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Quality: Auto( \((480|720)P\))?$/)
 
