@@ -5,6 +5,7 @@ import { batchRoutes } from './features/batch/routes.js'
 import { eventRoutes } from './features/events/routes.js'
 import { downloadRoutes } from './features/downloads/routes.js'
 import { thumbnailRoutes } from './features/thumbnails/routes.js'
+import { mediaRoutes } from './features/media/routes.js'
 import { fileRoutes } from './features/files/routes.js'
 import { createOfflineTask } from './features/offline/create-offline-task.js'
 import { offlineRoutes } from './features/offline/routes.js'
@@ -40,6 +41,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   await app.register(uploadRoutes, routeOptions)
   await app.register(downloadRoutes, routeOptions)
   await app.register(thumbnailRoutes, routeOptions)
+  await app.register(mediaRoutes, routeOptions)
   await app.register(batchRoutes, routeOptions)
   await app.register(taskRoutes, routeOptions)
   await app.register(offlineRoutes, routeOptions)

@@ -1,5 +1,10 @@
 import type { PlanTable } from './domain/plans.js'
 
+export const TRANSCODE_TRIGGERS = ['upload', 'play', 'off'] as const
+export type TranscodeTrigger = (typeof TRANSCODE_TRIGGERS)[number]
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const
+export type X264Preset = (typeof X264_PRESETS)[number]
+
 /**
  * The drive service's slice of the configuration. The server parses the environment once
  * (packages/server/src/config.ts) and passes this down; nothing here reads process.env.
@@ -28,6 +33,18 @@ export interface DriveConfig {
   offlineAllowedNetworks: string[]
   /** ffmpeg, for video poster frames: a name on PATH or an absolute path (decision 025). */
   ffmpegPath: string
+  /** ffprobe, which comes with ffmpeg: what a video holds (size, length, codecs, subtitle tracks). */
+  ffprobePath: string
+  /** HLS renditions of videos for members (issue 13 §3, decision 026). */
+  transcode: {
+    /**
+     * When a video is transcoded: `upload` (a member's video as it lands, anyone else's when a
+     * member first plays it), `play` (only when a member first plays it), or `off`.
+     */
+    trigger: TranscodeTrigger
+    /** x264's preset: a slower one makes smaller files of the same quality for more CPU. */
+    preset: X264Preset
+  }
   /** The BitTorrent engine (aria2, decision 021) for magnets and .torrent files. */
   torrent: {
     /** The aria2c executable: a name on PATH or an absolute path. */

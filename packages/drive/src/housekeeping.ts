@@ -6,6 +6,8 @@ import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
 import { OFFLINE_QUEUE } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
 import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
+import { registerMediaJobs } from './features/media/media-job.js'
+import { forgetOldPlays } from './features/media/plays.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**
@@ -19,6 +21,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await purgeExpiredTrash(deps)
   await removeOrphanOfflineStaging(deps)
   await collectGarbageBlobs(deps)
+  await forgetOldPlays(deps)
 }
 
 /** The queue of the drive's periodic chores; the composition root schedules it. */
@@ -33,6 +36,7 @@ export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, optio
   // One transaction per batch: a lease long enough for the largest, renewed while it runs.
   runner.register<BatchJobData>(BATCH_QUEUE, (job) => runBatchJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
   registerThumbnailJobs(runner, deps)
+  registerMediaJobs(runner, deps)
   if (options.offlineDownloads !== false) {
     // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
     runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: deps.config.offlineWorkers, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })

@@ -1,6 +1,6 @@
 /** @cumulus/drive: the drive service. Everything else in this package is private. */
 export { driveRoutes, type DriveRoutesOptions } from './app.js'
-export type { DriveConfig } from './config.js'
+export { type DriveConfig, TRANSCODE_TRIGGERS, type TranscodeTrigger, X264_PRESETS, type X264Preset } from './config.js'
 export { FREE_PLAN_NAME, type ActivePlan, type PaidPlan, type PlanLimits, type PlanTable, limitsOf, planOf } from './domain/plans.js'
 export type { Caller, DriveDeps } from './deps.js'
 export { migrateDrive } from './db/migrations.js'
@@ -21,3 +21,5 @@ export { addressPolicyOf } from './features/offline/source-policy.js'
 export { THUMBNAIL_QUEUE } from './domain/index.js'
 export { ensureThumbnail } from './features/thumbnails/thumbnails.js'
 export { THUMBNAIL_PX, renderImage } from './features/thumbnails/render.js'
+export { MEDIA_QUEUE, TRANSCODE_QUEUE } from './domain/index.js'
+export { type Rung, type VideoProbe, ladderFor, probeVideo, transcodeArgs } from './features/media/ffmpeg.js'

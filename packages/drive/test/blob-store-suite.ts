@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -118,6 +118,17 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
       await expect(store.delete(unknown)).rejects.toBeInstanceOf(BlobNotFound)
       await expect(store.get('../../etc/passwd')).rejects.toBeInstanceOf(BlobNotFound)
       expect(await store.stat('not-a-gcid')).toBeNull()
+    })
+
+    it('gives a local path that reads as the blob, when it has local paths at all; null for what it does not store', async () => {
+      const store = await makeStore()
+      if (!store.localPath) return
+      const info = await store.put(from('read me from disk'), 17)
+      const path = await store.localPath(info.gcid)
+      expect(path).not.toBeNull()
+      expect(readFileSync(path as string, 'utf8')).toBe('read me from disk')
+      expect(await store.localPath(gcidOf(Buffer.from('never stored')))).toBeNull()
+      expect(await store.localPath('../../etc/passwd')).toBeNull()
     })
   })
 }

@@ -61,6 +61,8 @@ describe('loadConfig defaults', () => {
         offlineWorkers: 8,
         batchInlineMaxItems: 20_000,
         ffmpegPath: 'ffmpeg',
+        ffprobePath: 'ffprobe',
+        transcode: { trigger: 'upload', preset: 'veryfast' },
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,
       },

@@ -1,11 +1,11 @@
 import { createECDH, createPrivateKey } from 'node:crypto'
 import { inspect } from 'node:util'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
 import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
-import { type DriveConfig, type PaidPlan, type PlanLimits, type PlanTable, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
+import { type DriveConfig, type PaidPlan, TRANSCODE_TRIGGERS, X264_PRESETS, type PlanLimits, type PlanTable, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
 
@@ -418,6 +418,9 @@ const envSchema = z.object({
   BATCH_INLINE_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
   ARIA2C_PATH: z.string().min(1).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
+  TRANSCODE_ON: z.enum(TRANSCODE_TRIGGERS).optional(),
+  TRANSCODE_PRESET: z.enum(X264_PRESETS).optional(),
   TORRENT_DHT: flag.optional(),
   TORRENT_PEER_EXCHANGE: flag.optional(),
   TORRENT_LISTEN_PORT: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, { error: 'must be a port or a range such as 6881-6999' }).optional(),
@@ -545,6 +548,8 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
       batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
       ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
+      ffprobePath: values.FFPROBE_PATH ?? siblingTool(values.FFMPEG_PATH, 'ffprobe'),
+      transcode: { trigger: values.TRANSCODE_ON ?? 'upload', preset: values.TRANSCODE_PRESET ?? 'veryfast' },
       torrent: {
         aria2cPath: values.ARIA2C_PATH ?? 'aria2c',
         workDir: join(dataDir, 'torrent'),
@@ -681,4 +686,9 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value)) deepFreeze(child)
   }
   return value
+}
+
+/** A tool installed beside `path` (ffprobe beside ffmpeg): a name on PATH when `path` is one too. */
+function siblingTool(path: string | undefined, name: string): string {
+  return path !== undefined && path.includes('/') ? join(dirname(path), name) : name
 }

@@ -33,6 +33,12 @@ export interface BlobStore {
   stat(gcid: string): Promise<BlobInfo | null>
   /** Removes a blob. Rejects BlobNotFound when it is not stored. */
   delete(gcid: string): Promise<void>
+  /**
+   * Where a stored blob can be read on this machine, for tools that must seek in a file (ffmpeg
+   * on an MP4 whose index is at its end), or null when it is not stored. Only stores that keep
+   * blobs on a local file system have it; callers copy the content to a temp file otherwise.
+   */
+  localPath?(gcid: string): Promise<string | null>
 }
 
 export interface BlobInfo {

@@ -66,6 +66,10 @@ export class LocalDiskBlobStore implements BlobStore {
     return createReadStream(this.#pathOf(gcid), { start: range.start, end: Math.min(range.end, info.sizeBytes - 1), highWaterMark: STREAM_BUFFER_BYTES })
   }
 
+  async localPath(gcid: string): Promise<string | null> {
+    return (await this.stat(gcid)) ? this.#pathOf(gcid) : null
+  }
+
   async stat(gcid: string): Promise<BlobInfo | null> {
     if (!isGcid(gcid)) return null
     try {

@@ -163,6 +163,68 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
           .execute()
       },
     },
+    '0006_media': {
+      async up(db: Kysely<unknown>) {
+        // Per content: the probe and the transcode's state; renditions are blobs like any file's.
+        await db.schema
+          .createTable('drive_media')
+          .addColumn('gcid', 'text', (c) => c.primaryKey())
+          .addColumn('probe', 'text')
+          .addColumn('transcode_state', 'text', (c) => c.notNull())
+          .addColumn('transcode_progress', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('drive_media_renditions')
+          .addColumn('gcid', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('width', 'integer', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('bandwidth', 'bigint', (c) => c.notNull())
+          .addColumn('peak_bandwidth', 'bigint', (c) => c.notNull())
+          .addColumn('blob_gcid', 'text', (c) => c.notNull())
+          .addColumn('blob_size', 'bigint', (c) => c.notNull())
+          .addColumn('playlist', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_media_renditions_pk', ['gcid', 'name'])
+          .execute()
+        await db.schema
+          .createTable('drive_media_subtitles')
+          .addColumn('gcid', 'text', (c) => c.notNull())
+          .addColumn('track', 'integer', (c) => c.notNull())
+          .addColumn('language', 'text', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('is_default', 'integer', (c) => c.notNull())
+          .addColumn('vtt', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_media_subtitles_pk', ['gcid', 'track'])
+          .execute()
+        await db.schema
+          .createTable('drive_plays')
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'integer', (c) => c.notNull())
+          .addColumn('file_id', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_plays_pk', ['user_id', 'day', 'file_id'])
+          .execute()
+        await db.schema
+          .createTable('drive_play_days')
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'integer', (c) => c.notNull())
+          .addColumn('plays', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_play_days_pk', ['user_id', 'day'])
+          .execute()
+        await db.schema
+          .createTable('drive_playback')
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('file_id', 'text', (c) => c.notNull())
+          .addColumn('position_ms', 'bigint', (c) => c.notNull())
+          .addColumn('duration_ms', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_playback_pk', ['user_id', 'file_id'])
+          .execute()
+        await db.schema.createIndex('drive_playback_file').on('drive_playback').column('file_id').execute()
+        // A member's upload is transcoded as it completes: the request that created it knew the plan.
+        await db.schema.alterTable('drive_uploads').addColumn('transcode', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      },
+    },
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely'
+
 /**
  * Drive tables. Times are milliseconds since the epoch (bigint columns); booleans are 0/1
  * integers; sizes are bigint bytes (they fit a JS number up to 8 PiB), so one set of migrations
@@ -13,6 +15,77 @@ export interface DriveDatabase {
   drive_account_holds: AccountHoldsTable
   drive_offline_sources: OfflineSourcesTable
   drive_thumbnails: ThumbnailsTable
+  drive_media: MediaTable
+  drive_media_renditions: MediaRenditionsTable
+  drive_media_subtitles: MediaSubtitlesTable
+  drive_plays: PlaysTable
+  drive_play_days: PlayDaysTable
+  drive_playback: PlaybackTable
+}
+
+/**
+ * What a video (by content, GCID) holds and where its transcode stands (features/media). One row
+ * once the video was probed; `probe` is null when ffprobe could not read it.
+ */
+export interface MediaTable {
+  gcid: string
+  /** JSON of the probe (features/media/probe.ts VideoProbe), or null. */
+  probe: string | null
+  transcode_state: 'none' | 'queued' | 'running' | 'ready' | 'failed' | 'unavailable'
+  /** 0..100 while running. */
+  transcode_progress: number
+  updated_at: number
+}
+
+/** One HLS rendition of a video: a single fMP4 file (a blob, counted in drive_blobs) and its playlist of byte ranges. */
+export interface MediaRenditionsTable {
+  gcid: string
+  /** '1080P', '720P', '480P'. */
+  name: string
+  width: number
+  height: number
+  /** Bits per second over the whole rendition (the master playlist's AVERAGE-BANDWIDTH). */
+  bandwidth: number
+  /** Its largest segment's rate, bits per second (the master playlist's BANDWIDTH). */
+  peak_bandwidth: number
+  blob_gcid: string
+  blob_size: number
+  /** The variant playlist as ffmpeg wrote it, naming the file as `media.mp4`. */
+  playlist: string
+}
+
+/** A text subtitle track inside a video, as WebVTT. */
+export interface MediaSubtitlesTable {
+  gcid: string
+  /** The track's order among the video's subtitle tracks (0, 1, ...). */
+  track: number
+  language: string
+  title: string
+  is_default: number
+  vtt: string
+}
+
+/** Which videos an account played on a day (UTC days since the epoch): one play per video per day. */
+export interface PlaysTable {
+  user_id: string
+  day: number
+  file_id: string
+}
+
+/** How many videos an account played on a day, for the plan's daily count (changed by one conditional update). */
+export interface PlayDaysTable {
+  user_id: string
+  day: number
+  plays: number
+}
+
+/** Where an account stopped watching a video, to resume there. */
+export interface PlaybackTable {
+  user_id: string
+  file_id: string
+  position_ms: number
+  duration_ms: number
+  updated_at: number
 }
 
 /** A content's thumbnail (WebP), or the record that none can be made. */
@@ -86,6 +159,8 @@ export interface UploadsTable {
   size: number
   created_at: number
   expires_at: number
+  /** 1 when the file is to be transcoded as it completes (a member's upload, TRANSCODE_ON=upload); 0 by default. */
+  transcode: ColumnType<number, number | undefined, number>
 }
 
 export interface TasksTable {

@@ -24,3 +24,16 @@ export function signedThumbnailUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'l
   const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: 'thumbnail' })
   return `${deps.config.publicUrl}/drive/v1/thumbnails/${encodeURIComponent(file.fileId)}?e=${e}&s=${s}`
 }
+
+/**
+ * A signed, expiring URL for one part of a video's playback under `/drive/v1/media/<fileId>/`
+ * (a playlist, a rendition's file, a subtitle track), usable by a player without the bearer.
+ * `part` is what the signature binds besides the file and its content, so a link to one part
+ * never opens another.
+ */
+export function signedMediaUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { fileId: string; gcid: string }, part: string, path: string): string {
+  const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
+  const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `media:${part}` })
+  return `${deps.config.publicUrl}/drive/v1/media/${encodeURIComponent(file.fileId)}/${path}?e=${e}&s=${s}`
+}

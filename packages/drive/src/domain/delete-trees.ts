@@ -31,5 +31,7 @@ export async function deleteTrees(db: Db, userId: string, rootIds: readonly stri
   await releaseBlobRefsInBulk(db, countByGcid(deleted), nowMs)
   const unfinished = deleted.filter((r) => r.phase !== 'PHASE_TYPE_COMPLETE').map((r) => r.id)
   for (const chunk of chunks(unfinished)) await db.deleteFrom('drive_uploads').where('file_id', 'in', chunk).execute()
+  // Where the owner stopped watching goes with the video.
+  for (const chunk of chunks(deleted.filter((r) => r.gcid !== null).map((r) => r.id))) await db.deleteFrom('drive_playback').where('file_id', 'in', chunk).execute()
   return deleted.length
 }

@@ -2,7 +2,7 @@ import { AppError, DriveErrors } from '@cumulus/protocol'
 import type { FilesTable } from '../db/schema.js'
 import type { DriveDeps } from '../deps.js'
 import { isAccountHeld } from './account-holds.js'
-import { verifyLink } from './signed-link.js'
+import { type LinkPurpose, verifyLink } from './signed-link.js'
 import { isId } from '../lib/ids.js'
 
 export interface DownloadableFile {
@@ -20,7 +20,7 @@ function notFound(id: string): AppError {
  * unknown, deleted or trashed file, a folder or an unfinished upload is file_not_found; a link that was not signed
  * for this file's current content, or has expired, is file_link_invalid.
  */
-export async function requireDownloadable(deps: Pick<DriveDeps, 'db' | 'clock' | 'linkSecret'>, fileId: string, params: { e?: string | undefined; s?: string | undefined }, purpose: 'download' | 'thumbnail' = 'download'): Promise<DownloadableFile> {
+export async function requireDownloadable(deps: Pick<DriveDeps, 'db' | 'clock' | 'linkSecret'>, fileId: string, params: { e?: string | undefined; s?: string | undefined }, purpose: LinkPurpose = 'download'): Promise<DownloadableFile> {
   if (!isId(fileId)) throw notFound(fileId)
   const file = await deps.db.selectFrom('drive_files').selectAll().where('id', '=', fileId).executeTakeFirst()
   // A link dies with its file: a trashed file serves nothing until it is restored (issue 11).

@@ -12,7 +12,6 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
   const links: Record<string, DriveLink> = {}
   let webContentLink = ''
   let thumbnailLink = ''
-  const medias: DriveFile['medias'] = []
   if (!isFolder && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
     const { url, expiresAtMs } = signedContentUrl(deps, { fileId: row.id, gcid: row.gcid, name: row.name })
     webContentLink = url
@@ -20,13 +19,6 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
     links['application/octet-stream'] = link
     // Images and videos have a thumbnail (made by a job after the upload, or when first asked for).
     if (row.file_category === 'IMAGE' || row.file_category === 'VIDEO') thumbnailLink = signedThumbnailUrl(deps, { fileId: row.id, gcid: row.gcid })
-    // The original is always playable (drive.md "medias"); transcoded renditions are a later issue.
-    if (row.file_category === 'VIDEO') {
-      medias.push({
-        media_id: row.id, media_name: 'Original', video: null, link, need_more_quota: false, vip_types: [], redirect_link: '',
-        icon_link: '', is_default: true, priority: 0, is_origin: true, resolution_name: 'Original', is_visible: true, category: 'category_origin',
-      })
-    }
   }
   return {
     kind: row.kind,
@@ -52,7 +44,8 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
     icon_link: '',
     web_content_link: webContentLink,
     links,
-    medias,
+    // A video's medias are in its detail only (drive.md; features/media/video-detail.ts).
+    medias: [],
     audit: { status: 'STATUS_OK', message: '', title: '' },
     params: {},
     space: '',

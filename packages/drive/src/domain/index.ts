@@ -11,7 +11,7 @@
  */
 export { holdAccount, isAccountHeld, releaseAccount } from './account-holds.js'
 export { addBlobRef, addBlobRefsInBulk, announceBlob, BLOB_GRACE_MS, countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
-export { signedContentUrl } from './content-url.js'
+export { signedContentUrl, signedMediaUrl, signedThumbnailUrl } from './content-url.js'
 export { deleteTrees } from './delete-trees.js'
 export { EVENT_TYPES, type EventType, recordEvents } from './events.js'
 export { type FileRow, fileView } from './file-view.js'
@@ -28,3 +28,4 @@ export { ancestorsOf, type Descent, descentCondition, lockUserTree, subtreeParen
 export { adjustUsage, quotaLimit, reserveSpace, usageOf } from './usage.js'
 export { type DownloadableFile, requireDownloadable } from './downloadable.js'
 export { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData, enqueueThumbnail, isThumbnailCategory } from './thumbnails.js'
+export { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, enqueueMedia, forgetMedia, transcodesOnArrival } from './media.js'

@@ -11,9 +11,9 @@ export interface PlanLimits {
   offlineTasksPerDay: number
   /** Offline downloads running at once; more wait as PENDING. */
   offlineRunningTasks: number
-  /** Transcoded renditions for playback (the renditions themselves are not built yet). */
+  /** Transcoded renditions (1080P/720P/480P) for playback (features/media). */
   transcodedPlayback: boolean
-  /** Plays of videos a day (reported; not counted until playback is built). */
+  /** Videos played a day (features/media/plays.ts: one per video per UTC day). */
   playsPerDay: number
   /** Bytes downloaded a day (reported; not metered yet). */
   downloadBytesPerDay: number

@@ -12,9 +12,11 @@ export interface SignedLinkClaims {
   gcid: string
   /** Epoch seconds after which the link no longer works. */
   expiresAtSeconds: number
-  /** What the link opens: the content (default) or its thumbnail; one never opens the other. */
-  purpose?: 'download' | 'thumbnail'
+  /** What the link opens: the content (default), its thumbnail, or one part of its playback (`media:…`); one never opens another. */
+  purpose?: LinkPurpose
 }
+
+export type LinkPurpose = 'download' | 'thumbnail' | `media:${string}`
 
 /** The query parameters of a signed link: `e` (expiry, epoch seconds) and `s` (signature). */
 export interface SignedLinkParams {
@@ -37,7 +39,7 @@ export type LinkCheck = { ok: true } | { ok: false; reason: 'malformed' | 'expir
  * Checks a link's parameters for a file at `nowSeconds`. The signature is compared in constant
  * time; a link is valid up to and including its expiry second.
  */
-export function verifyLink(secret: string, file: { fileId: string; gcid: string; purpose?: 'download' | 'thumbnail' }, params: Partial<SignedLinkParams>, nowSeconds: number): LinkCheck {
+export function verifyLink(secret: string, file: { fileId: string; gcid: string; purpose?: LinkPurpose }, params: Partial<SignedLinkParams>, nowSeconds: number): LinkCheck {
   if (typeof params.e !== 'string' || typeof params.s !== 'string' || !/^\d{1,12}$/.test(params.e)) return { ok: false, reason: 'malformed' }
   const expiresAtSeconds = Number(params.e)
   const expected = signatureOf(secret, { ...file, expiresAtSeconds })

@@ -24,7 +24,7 @@ export interface DriveLink {
 export interface DriveMedia {
   media_id: string
   media_name: string
-  video: { height: number; width: number; duration: number; bit_rate: number; frame_rate: number; video_codec: string; audio_codec: string; video_type: string } | null
+  video: { height: number; width: number; duration: number; bit_rate: number; frame_rate: number; video_codec: string; audio_codec: string; video_type: string; hdr_type: string } | null
   link: DriveLink
   need_more_quota: boolean
   vip_types: string[]

@@ -2,12 +2,13 @@ import type { DriveAbout, VipPrivilegeReply, VipQuantityReply } from '@cumulus/p
 import type { Caller, DriveDeps } from '../../deps.js'
 import { offlineQuota, planOf, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
+import { playsToday } from '../media/plays.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
   const nowMs = deps.clock.nowMs()
   const plan = planOf(deps.config, caller.membership, nowMs)
-  const [{ usage, inTrash, inUploads }, offline] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps.db, caller.userId, plan.limits, nowMs)])
+  const [{ usage, inTrash, inUploads }, offline, plays] = await Promise.all([usageOf(deps.db, caller.userId), offlineQuota(deps.db, caller.userId, plan.limits, nowMs), playsToday(deps, caller.userId)])
   const count = (c: { limit: number; usage: number }) => ({ kind: 'drive#quota' as const, limit: String(c.limit), usage: String(c.usage) })
   return {
     kind: 'drive#about',
@@ -18,7 +19,7 @@ export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout
       usage_in_trash: String(inTrash),
       usage_in_uploads: String(inUploads),
       play_times_limit: String(plan.limits.playsPerDay),
-      play_times_usage: '0',
+      play_times_usage: String(plays),
       is_unlimited: false,
     },
     expires_at: plan.member && caller.membership ? rfc3339(caller.membership.expiresAtMs) : '',

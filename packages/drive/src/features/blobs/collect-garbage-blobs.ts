@@ -1,6 +1,6 @@
 import { BlobNotFound } from '../../blobs/blob-store.js'
 import type { DriveDeps } from '../../deps.js'
-import { BLOB_GRACE_MS } from '../../domain/index.js'
+import { BLOB_GRACE_MS, forgetMedia } from '../../domain/index.js'
 
 /** Deletes the content of blobs no file has used for the grace period. Returns how many went. */
 export async function collectGarbageBlobs(deps: Pick<DriveDeps, 'db' | 'blobs' | 'clock' | 'logger'>, graceMs = BLOB_GRACE_MS): Promise<number> {
@@ -25,6 +25,8 @@ export async function collectGarbageBlobs(deps: Pick<DriveDeps, 'db' | 'blobs' |
     await deps.db.deleteFrom('drive_blobs').where('gcid', '=', gcid).where('ref_count', '=', -1).execute()
     // The thumbnail goes with its content (a content stored again gets a new one).
     await deps.db.deleteFrom('drive_thumbnails').where('gcid', '=', gcid).execute()
+    // So do its probe, subtitles and renditions; their files become garbage for a later run.
+    await forgetMedia(deps.db, gcid, deps.clock.nowMs())
     deleted++
   }
   return deleted

@@ -1,15 +1,11 @@
-import type { Readable } from 'node:stream'
-import { AppError, DriveErrors, HttpErrors } from '@cumulus/protocol'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { BlobNotFound, BlobRangeNotSatisfiable } from '../../blobs/blob-store.js'
-import type { DriveDeps } from '../../deps.js'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr, Loose, OptStr } from '../../http/schemas.js'
 import { contentDisposition } from './content-disposition.js'
 import { requireDownloadable } from '../../domain/index.js'
-import { matchesAnyEtag, parseRange } from './range.js'
+import { sendBlob } from './send-blob.js'
 
 /**
  * An uploaded HTML or SVG file is served from our own origin: it must never run script there or
@@ -36,59 +32,11 @@ export async function downloadRoutes(base: FastifyInstance, { deps }: DriveRoute
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const handler = async (request: FastifyRequest<{ Params: { fileId: string }; Querystring: { e?: string; s?: string; disposition?: string } }>, reply: FastifyReply) => {
     const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, request.params.fileId, request.query)
-    const size = file.size
-    const etag = `"${file.gcid}"`
-    const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
-    reply.headers({
-      etag,
-      'last-modified': new Date(file.modified_at).toUTCString(),
-      'accept-ranges': 'bytes',
-      'content-type': contentTypeOf(file.mime_type),
-      'content-disposition': contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name),
-      // A cached copy must not outlive the link that fetched it.
-      'cache-control': `private, max-age=${Math.max(0, linkExpiresAtSeconds - nowSeconds)}`,
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-    })
-    if (matchesAnyEtag(header(request, 'if-none-match'), etag)) return reply.code(304).send()
-
-    // If-Range: the range only applies to the content the client already has part of; content
-    // that changed since (or a date validator, which we do not compare) gets the whole body.
-    const ifRange = header(request, 'if-range')
-    const range = ifRange !== undefined && ifRange.trim() !== etag ? ({ kind: 'whole' } as const) : parseRange(header(request, 'range'), size)
-    // 416 and its Content-Range are HTTP's answer to a range past the end (RFC 9110 §15.5.17),
-    // which download managers rely on; the body is the contract's, like every other error's.
-    if (range.kind === 'unsatisfiable') {
-      reply.header('content-range', `bytes */${size}`)
-      throw new AppError(HttpErrors.range_not_satisfiable, { description: `range past the end of ${size} bytes` })
-    }
-
-    const isHead = request.method === 'HEAD'
-    const slice = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined
-    if (slice) reply.code(206).header('content-range', `bytes ${slice.start}-${slice.end}/${size}`)
-    reply.header('content-length', String(slice ? slice.end - slice.start + 1 : size))
-    if (isHead) return reply.send()
-    return reply.send(await openContent(deps, file.gcid, slice, size))
+    reply.header('content-disposition', contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name))
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY)
+    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds })
   }
   const route = { schema: { params, querystring } }
   app.route({ method: ['GET', 'HEAD'], url: '/drive/v1/content/:fileId', ...route, handler })
   app.route({ method: ['GET', 'HEAD'], url: '/drive/v1/content/:fileId/:name', ...route, handler })
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
-
-async function openContent(deps: Pick<DriveDeps, 'blobs' | 'logger'>, gcid: string, slice: { start: number; end: number } | undefined, size: number): Promise<Readable> {
-  try {
-    return await deps.blobs.get(gcid, slice)
-  } catch (error) {
-    // The database says the file is complete, so its blob must exist; a missing one is worth an alarm.
-    if (error instanceof BlobNotFound || error instanceof BlobRangeNotSatisfiable) {
-      deps.logger.error({ err: error, gcid, size }, 'a complete file has no (or a shorter) blob')
-      throw new AppError(DriveErrors.file_not_found, { description: 'the file content is missing', cause: error })
-    }
-    throw error
-  }
 }

@@ -4,9 +4,12 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { checkName, fileView, findOwned, insertItem, insertItemInOneStatement, isPostgres, liveFolder, nameColumns, recordEvents, retryOnNameRace, takenNames } from '../../domain/index.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { isId } from '../../lib/ids.js'
+import { videoDetail } from '../media/video-detail.js'
 
 export async function getFile(deps: DriveDeps, caller: Caller, id: string): Promise<DriveFile> {
-  return fileView(deps, await findOwned(deps.db, caller.userId, id))
+  const row = await findOwned(deps.db, caller.userId, id)
+  // Medias (and a play) only here, as drive.md says: a listing stays cheap.
+  return videoDetail(deps, caller, row, fileView(deps, row))
 }
 
 export async function createFolder(deps: DriveDeps, caller: Caller, input: { name: unknown; parentId?: string | null | undefined; folderType?: string }): Promise<DriveFile> {

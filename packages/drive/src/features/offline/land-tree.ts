@@ -2,7 +2,7 @@ import { FOLDER_KIND, type Locale } from '@cumulus/protocol'
 import type { Kysely } from 'kysely'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { type OfflineWork, addBlobRef, enqueueThumbnail, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, workLimits, workOf } from '../../domain/index.js'
+import { type OfflineWork, addBlobRef, enqueueMedia, enqueueThumbnail, insertItem, liveFolder, lockUserTree, recordEvents, reserveSpace, retryOnNameRace, transcodesOnArrival, workLimits, workOf } from '../../domain/index.js'
 import { SAVED_MESSAGE, downloadFolder } from './create-offline-task.js'
 import { sanitizeName } from './offline-url.js'
 
@@ -66,7 +66,9 @@ export async function insertDownloadTree(trx: Kysely<DriveDatabase>, input: { us
  */
 export async function landDownload(deps: DriveDeps, task: TasksTable, input: { name: string; files: readonly LandedFile[]; oneFile: boolean; sourceKey: string | null; locale: Locale }): Promise<void> {
   const work = workOf(task)
-  const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
+  const limits = workLimits(deps.config, work, deps.clock.nowMs())
+  const limit = limits.storageBytes
+  const transcode = transcodesOnArrival(deps.config, limits)
   const total = input.files.reduce((sum, f) => sum + f.size, 0)
   const counts = new Map<string, { count: number; size: number }>()
   for (const f of input.files) counts.set(f.gcid, { count: (counts.get(f.gcid)?.count ?? 0) + 1, size: f.size })
@@ -85,7 +87,11 @@ export async function landDownload(deps: DriveDeps, task: TasksTable, input: { n
         if (!(await addBlobRef(trx, gcid, count, nowMs, size))) throw new Error(`blob ${gcid} was announced but cannot take a reference`)
       }
       await recordEvents(trx, nowMs, task.user_id, 'TYPE_CREATE', [top])
-      for (const file of created) if (file.gcid) await enqueueThumbnail(deps.jobs, trx, file.gcid, file.file_category)
+      for (const file of created) {
+        if (!file.gcid) continue
+        await enqueueThumbnail(deps.jobs, trx, file.gcid, file.file_category)
+        await enqueueMedia(deps.jobs, trx, file.gcid, file.file_category, transcode)
+      }
       const reference: OfflineWork['reference'] = { kind: top.kind, id: top.id, name: top.name, size: String(total), mime_type: top.mime_type }
       await trx
         .updateTable('drive_tasks')

@@ -3,7 +3,7 @@ import { isGcid } from '../../blobs/blob-store.js'
 import type { Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { addBlobRef, checkName, fileView, insertItem, liveFolder, quotaLimit, recordEvents, recordTask, reserveSpace, retryOnNameRace, stagingOf, taskView } from '../../domain/index.js'
+import { addBlobRef, checkName, enqueueMedia, planOf, transcodesOnArrival, fileView, insertItem, liveFolder, quotaLimit, recordEvents, recordTask, reserveSpace, retryOnNameRace, stagingOf, taskView } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
 import { rfc3339 } from '../../lib/time.js'
 import { finishUpload } from './finish-upload.js'
@@ -65,6 +65,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
   const size = input.sizeBytes
   const nowMs = deps.clock.nowMs()
   const limit = quotaLimit(deps.config, caller, nowMs)
+  const transcode = transcodesOnArrival(deps.config, planOf(deps.config, caller.membership, nowMs).limits)
 
   if (input.completeAtOnce && input.gcid !== undefined && size > 0) {
     const gcid = input.gcid
@@ -78,6 +79,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
         const file = await insertItem(trx, { userId: caller.userId, parentId, name, kind: FILE_KIND, size, gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })
         const task = await recordTask(trx, { userId: caller.userId, type: 'upload', name: file.name, phase: 'PHASE_TYPE_COMPLETE', progress: 100, params: {}, fileId: file.id, fileName: file.name, fileSizeBytes: size, nowMs })
         await recordEvents(trx, nowMs, caller.userId, 'TYPE_UPLOAD', [file])
+        await enqueueMedia(deps.jobs, trx, gcid, file.file_category, transcode)
         return { file, task }
       }),
     )
@@ -97,7 +99,7 @@ export async function startUpload(deps: DriveDeps, caller: Caller, input: StartU
         const parentId = await liveFolder(trx, caller.userId, input.parentId, { forInsert: true })
         await reserveSpace(trx, caller.userId, size, limit)
         const file = await insertItem(trx, { userId: caller.userId, parentId, name, kind: FILE_KIND, size, gcid: null, phase: 'PHASE_TYPE_PENDING', uploadId, nowMs })
-        await trx.insertInto('drive_uploads').values({ id: uploadId, file_id: file.id, user_id: caller.userId, size, created_at: nowMs, expires_at: expiresAtMs }).execute()
+        await trx.insertInto('drive_uploads').values({ id: uploadId, file_id: file.id, user_id: caller.userId, size, created_at: nowMs, expires_at: expiresAtMs, transcode: transcode ? 1 : 0 }).execute()
         const task = await recordTask(trx, { userId: caller.userId, type: 'upload', name: file.name, phase: 'PHASE_TYPE_PENDING', progress: 0, params: {}, fileId: file.id, fileName: file.name, fileSizeBytes: size, nowMs })
         return { file, task, upload: { id: uploadId, expiresAtMs } }
       }),

@@ -1,7 +1,7 @@
 import { gcidOfFile } from '../../blobs/gcid.js'
 import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { addBlobRef, announceBlob, enqueueThumbnail, recordEvents, stagingOf } from '../../domain/index.js'
+import { addBlobRef, announceBlob, enqueueMedia, enqueueThumbnail, recordEvents, stagingOf } from '../../domain/index.js'
 
 /** The upload's bytes are not all there (or are gone without a recorded blob): nothing to finish. */
 export class UploadNotFinishable extends Error {
@@ -86,6 +86,7 @@ async function finishOnce(deps: DriveDeps, uploadId: string): Promise<FinishedUp
     const task = await trx.selectFrom('drive_tasks').selectAll().where('user_id', '=', file.user_id).where('type', '=', 'upload').where('file_id', '=', file.id).executeTakeFirst()
     await recordEvents(trx, nowMs, file.user_id, 'TYPE_UPLOAD', [file])
     await enqueueThumbnail(deps.jobs, trx, contentGcid, file.file_category)
+    await enqueueMedia(deps.jobs, trx, contentGcid, file.file_category, upload.transcode === 1)
     return { file: completed, task }
   })
   await staging.remove(uploadId)

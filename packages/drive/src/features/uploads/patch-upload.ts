@@ -3,6 +3,7 @@ import { AppError, DriveErrors, GenericErrors, TUS_VERSION } from '@cumulus/prot
 import { ERRORS, type MemoryLocker } from '@tus/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UploadsTable } from '../../db/schema.js'
+import type { Selectable } from 'kysely'
 import type { DriveDeps } from '../../deps.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { pipeUntil } from './pipe-until.js'
@@ -29,7 +30,7 @@ export async function patchUpload(
   deps: DriveDeps,
   staging: StagingArea,
   locker: MemoryLocker,
-  upload: UploadsTable,
+  upload: Selectable<UploadsTable>,
   request: FastifyRequest,
   reply: FastifyReply,
   shutdown: AbortSignal,

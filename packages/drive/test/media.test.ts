@@ -1,0 +1,230 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { DriveErrors, GenericErrors } from '@cumulus/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
+import { runDriveHousekeeping } from '../src/housekeeping.js'
+import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+import { pathOf, uploadFile } from './upload-kit.js'
+
+// Video playback through the real server, with Debian's ffmpeg and ffprobe (which .ci/run
+// installs): the probe and transcode jobs, the signed HLS playlists and rendition files, the
+// daily play count, subtitles and the playback position.
+
+const SUBTITLES = '1\n00:00:00,000 --> 00:00:01,500\nHello from inside\n\n2\n00:00:01,500 --> 00:00:03,000\nSecond line\n'
+
+/** A 3 s 1280x720 clip with a tone and, in Matroska, a SubRip track. Made once; small (ultrafast). */
+function makeClip(container: 'mkv' | 'mp4', size = '1280x720'): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'cumulus-clip-'))
+  try {
+    const srt = join(dir, 'in.srt')
+    writeFileSync(srt, SUBTITLES)
+    const out = join(dir, `clip.${container}`)
+    const subtitleInput = container === 'mkv' ? ['-i', srt, '-map', '0:v', '-map', '1:a', '-map', '2:s', '-c:s', 'srt', '-metadata:s:s:0', 'language=eng', '-metadata:s:s:0', 'title=English'] : []
+    execFileSync('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=15:duration=3`, '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
+      ...subtitleInput, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out,
+    ])
+    return readFileSync(out)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe('video playback', () => {
+  let t: DriveTestApp
+  let member: string
+  let free: string
+  let clip: Buffer
+  let small: Buffer
+  beforeAll(async () => {
+    // Free accounts may play two videos a day here, so the limit is quick to reach.
+    t = await startDriveTestApp({ TRANSCODE_PRESET: 'ultrafast', PLANS: JSON.stringify({ free: { plays_per_day: 2 } }) })
+    member = await t.signUp()
+    await t.makeVip(member)
+    free = await t.signUp()
+    clip = makeClip('mkv')
+    small = makeClip('mp4', '320x240')
+  }, 60_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  const detail = async (token: string, id: string) => {
+    const reply = await t.call('GET', `/drive/v1/files/${id}`, { token })
+    expect(reply.status).toBe(200)
+    return reply.body
+  }
+
+  async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const value = await read()
+      if (value) return value
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+      await sleep(150)
+    }
+  }
+
+  let video: any
+  /** Every file of `clip`'s content, to delete them all at the end. */
+  const clipFiles: { token: string; id: string }[] = []
+  it("transcodes a member's upload into the renditions not above the source, and serves them as signed HLS", async () => {
+    video = await uploadFile(t, member, 'Holiday.mkv', clip)
+    clipFiles.push({ token: member, id: video.id })
+    expect(video.file_category).toBe('VIDEO')
+    const ready = await until('the renditions', async () => {
+      const body = await detail(member, video.id)
+      return body.params.transcode_status === 'ready' && body
+    }, 90_000)
+    expect(ready.medias.map((m: any) => m.media_name)).toEqual(['Original', '720P', '480P'])
+    const [original, hd, sd] = ready.medias
+    expect(original).toMatchObject({ is_origin: true, category: 'category_origin', need_more_quota: false, video: { width: 1280, height: 720, duration: 3, video_codec: 'h264', audio_codec: 'aac' } })
+    expect(original.link.url).toBe(ready.web_content_link)
+    expect(hd).toMatchObject({ is_origin: false, is_default: true, category: 'category_transcode', need_more_quota: false, video: { width: 1280, height: 720, video_codec: 'h264' } })
+    expect(sd).toMatchObject({ need_more_quota: false, video: { width: 854, height: 480 } })
+    expect(hd.link.url).toMatch(/\/drive\/v1\/media\/[^/]+\/720P\/index\.m3u8\?e=\d+&s=/)
+
+    const master = await t.call('GET', pathOf(ready.params.hls_url))
+    expect(master.status).toBe(200)
+    expect(master.headers['content-type']).toMatch(/application\/vnd\.apple\.mpegurl/)
+    const variants = String(master.body).split('\n').filter((line) => line.startsWith('http'))
+    expect(String(master.body)).toMatch(/RESOLUTION=1280x720/)
+    expect(String(master.body)).toMatch(/RESOLUTION=854x480/)
+    expect(variants).toHaveLength(2)
+
+    const playlist = String((await t.call('GET', pathOf(variants[0]!))).body)
+    expect(playlist).toMatch(/#EXT-X-PLAYLIST-TYPE:VOD/)
+    const fileUrl = /#EXT-X-MAP:URI="([^"]+)",BYTERANGE="(\d+)@0"/.exec(playlist)
+    expect(fileUrl).not.toBeNull()
+    const init = await t.call('GET', pathOf(fileUrl![1]!), { headers: { range: `bytes=0-${Number(fileUrl![2]) - 1}` } })
+    expect(init.status).toBe(206)
+    expect(init.headers['content-type']).toBe('video/mp4')
+    expect(init.raw.subarray(4, 8).toString('latin1')).toBe('ftyp')
+    // Every segment line names the same signed file.
+    expect(playlist.split('\n').filter((line) => line.startsWith('http')).every((line) => line === fileUrl![1])).toBe(true)
+  }, 120_000)
+
+  it('keeps each signed part to itself: a playlist link opens no other rendition, a tampered one nothing', async () => {
+    const body = await detail(member, video.id)
+    const hd = new URL(body.medias[1].link.url)
+    const asOther = `/drive/v1/media/${video.id}/480P/index.m3u8${hd.search}`
+    expect((await t.call('GET', asOther)).body.error).toBe(DriveErrors.file_link_invalid.reason)
+    expect((await t.call('GET', `/drive/v1/content/${video.id}${hd.search}`)).body.error).toBe(DriveErrors.file_link_invalid.reason)
+    expect((await t.call('GET', `${hd.pathname}${hd.search.replace(/s=./, 's=A')}`)).body.error).toBe(DriveErrors.file_link_invalid.reason)
+    expect((await t.call('GET', `/drive/v1/media/${video.id}/2160P/index.m3u8${hd.search}`)).status).toBe(400)
+    // A link dies with its file.
+    const copy = await uploadFile(t, member, 'Trashed.mkv', clip)
+    clipFiles.push({ token: member, id: copy.id })
+    const copyDetail = await until('the copy is ready', async () => {
+      const d = await detail(member, copy.id)
+      return d.params.hls_url && d
+    })
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: member, body: { ids: [copy.id] } })).status).toBe(200)
+    expect((await t.call('GET', pathOf(copyDetail.params.hls_url))).body.error).toBe(DriveErrors.file_not_found.reason)
+  })
+
+  it('shows a non-member the renditions locked, and lets them play the original', async () => {
+    const theirs = await uploadFile(t, free, 'Same.mkv', clip)
+    clipFiles.push({ token: free, id: theirs.id })
+    const body = await detail(free, theirs.id)
+    expect(body.medias.map((m: any) => [m.media_name, m.need_more_quota, m.link.url === ''])).toEqual([
+      ['Original', false, false],
+      ['720P', true, true],
+      ['480P', true, true],
+    ])
+    expect(body.medias[1].vip_types).toEqual(['vip'])
+    expect(body.params.hls_url).toBeUndefined()
+    expect(body.params.transcode_status).toBe('ready')
+  })
+
+  it('counts plays once per video a day and holds the free plan to its count under parallel first plays', async () => {
+    const before = (await t.call('GET', '/drive/v1/about', { token: free })).body.quota
+    expect(before).toMatchObject({ play_times_limit: '2', play_times_usage: '1' })
+    const more: any[] = []
+    for (let i = 0; i < 4; i++) more.push(await uploadFile(t, free, `short-${i}.mp4`, small))
+    // Ten parallel looks at four new videos: exactly one more may play (two a day, one played).
+    const looks = await Promise.all(Array.from({ length: 10 }, (_, i) => detail(free, more[i % 4].id)))
+    const playable = new Set(looks.filter((b) => !b.medias[0].need_more_quota).map((b) => b.id))
+    expect(playable.size).toBe(1)
+    const locked = looks.find((b) => b.medias[0].need_more_quota)
+    expect(locked.medias[0].link.url).toBe('')
+    expect(locked.params.play_limited).toBe('true')
+    // The download link is not a play: it stays.
+    expect(locked.web_content_link).not.toBe('')
+    expect((await t.call('GET', '/drive/v1/about', { token: free })).body.quota).toMatchObject({ play_times_limit: '2', play_times_usage: '2' })
+    // Played today already: free to look again.
+    const again = await detail(free, [...playable][0] as string)
+    expect(again.medias[0].need_more_quota).toBe(false)
+    // A member has no count, but plays are shown.
+    expect((await t.call('GET', '/drive/v1/about', { token: member })).body.quota).toMatchObject({ play_times_limit: '-1' })
+    expect(Number((await t.call('GET', '/drive/v1/about', { token: member })).body.quota.play_times_usage)).toBeGreaterThan(0)
+  })
+
+  it('offers the subtitle tracks inside a video and the subtitle files beside it, as WebVTT', async () => {
+    const folder = (await t.call('POST', '/drive/v1/files', { token: member, body: { kind: 'drive#folder', name: 'Films', parent_id: '' } })).body.file
+    const film = await uploadFile(t, member, 'Film.mkv', clip, folder.id)
+    clipFiles.push({ token: member, id: film.id })
+    await uploadFile(t, member, 'Film.srt', Buffer.from(SUBTITLES.replace('Hello from inside', 'Plain file')), folder.id)
+    await uploadFile(t, member, 'Film.zh-CN.ass', Buffer.from('[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:00.00,0:00:02.00,Default,,0,0,0,,你好\n'), folder.id)
+    await uploadFile(t, member, 'Other.srt', Buffer.from(SUBTITLES), folder.id)
+    const list = await until('the probe', async () => {
+      const reply = await t.call('GET', `/drive/v1/files/${film.id}/subtitles`, { token: member })
+      return reply.body.subtitles.some((s: any) => s.source === 'embedded') && reply.body
+    })
+    expect(list.subtitles.map((s: any) => [s.source, s.label, s.language])).toEqual([
+      ['embedded', 'English', 'eng'],
+      ['file', 'Film.srt', ''],
+      ['file', 'Film.zh-CN.ass', 'zh-CN'],
+    ])
+    const texts = []
+    for (const s of list.subtitles) {
+      const reply = await t.call('GET', pathOf(s.url))
+      expect(reply.status).toBe(200)
+      expect(reply.headers['content-type']).toMatch(/^text\/vtt/)
+      texts.push(String(reply.body))
+    }
+    expect(texts.every((v) => v.startsWith('WEBVTT'))).toBe(true)
+    expect(texts[0]).toContain('Hello from inside')
+    expect(texts[1]).toContain('Plain file')
+    expect(texts[2]).toContain('你好')
+    // Someone else's file id in a subtitle link, even with this video's valid signature for it, is refused.
+    expect((await t.call('GET', `/drive/v1/files/${film.id}/subtitles`, { token: free })).body.error).toBe(DriveErrors.file_not_found.reason)
+  })
+
+  it('remembers where each account stopped, and refuses positions that are not seconds', async () => {
+    const path = `/drive/v1/files/${video.id}/playback`
+    expect((await t.call('GET', path, { token: member })).body).toMatchObject({ position_seconds: 0, updated_time: '' })
+    const saved = await t.call('PUT', path, { token: member, body: { position_seconds: 73.25, duration_seconds: 3 } })
+    expect(saved.status).toBe(200)
+    expect((await t.call('GET', path, { token: member })).body).toMatchObject({ kind: 'drive#playback', file_id: video.id, position_seconds: 73.25, duration_seconds: 3 })
+    for (const body of [{ position_seconds: -1 }, { position_seconds: 'NaN' }, { position_seconds: 1e12 }, {}, { position_seconds: null }]) {
+      const reply = await t.call('PUT', path, { token: member, body })
+      expect(reply.status).toBe(400)
+      expect(reply.body.error).toBe(GenericErrors.invalid_argument.reason)
+    }
+    // Another account cannot read or write it.
+    expect((await t.call('GET', path, { token: free })).body.error).toBe(DriveErrors.file_not_found.reason)
+    expect((await t.call('PUT', path, { token: free, body: { position_seconds: 1 } })).body.error).toBe(DriveErrors.file_not_found.reason)
+  })
+
+  it('deletes the renditions with the last file of the video', async () => {
+    const db = t.server.drive.db
+    const gcid = video.hash as string
+    const renditions = await db.selectFrom('drive_media_renditions').select('blob_gcid').where('gcid', '=', gcid).execute()
+    expect(renditions).toHaveLength(2)
+    // Every file of this content, in both accounts, goes for good.
+    for (const { token, id } of clipFiles) expect((await t.call('POST', '/drive/v1/files:batchDelete', { token, body: { ids: [id] } })).status).toBe(200)
+    expect((await db.selectFrom('drive_playback').selectAll().where('file_id', '=', video.id).execute())).toEqual([])
+    await collectGarbageBlobs(t.server.drive, 0)
+    expect(await db.selectFrom('drive_media').selectAll().where('gcid', '=', gcid).execute()).toEqual([])
+    expect(await db.selectFrom('drive_media_renditions').selectAll().where('gcid', '=', gcid).execute()).toEqual([])
+    // The renditions' files are garbage now, and go in the next round.
+    await collectGarbageBlobs(t.server.drive, 0)
+    for (const { blob_gcid } of renditions) expect(await t.server.drive.blobs.stat(blob_gcid)).toBeNull()
+    await runDriveHousekeeping(t.server.drive)
+  })
+})
