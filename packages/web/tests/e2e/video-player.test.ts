@@ -1,12 +1,14 @@
 // The drive's video player in a real browser against the real server, transcoder included
 // (issue 13 §3): a member uploads a short H.264 video made with ffmpeg, opens it and sees it play
-// (the Original, straight from its signed link), waits for the HD versions (the server transcodes
-// on upload; TRANSCODE_PRESET=ultrafast keeps it quick), switches to 480P from the quality menu
+// (the Original from its signed link, or Auto once transcoded), waits for the HD versions (the
+// server transcodes on upload; TRANSCODE_PRESET=ultrafast keeps it quick), switches to 480P from the quality menu
 // (hls.js then plays the 480-line rendition, without stopping) and back to Auto; pausing saves
 // the position. A non-member sees the same renditions locked, leading to membership, and the
-// Original still plays. On a 375 px phone the controls stay inside the screen, light and dark.
+// Original still plays; past the free plan's daily plays (one, here) a video says so and links
+// to membership instead of showing a broken video. On a 375 px phone the controls stay inside
+// the screen, light and dark.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -17,32 +19,37 @@ import { fill, grantMembership, seedUser, signInWithPassword } from './account-u
 import { driveRow } from './drive-utils'
 import { e2eTest, expectNoA11yViolations, PHONE } from './playwright-utils'
 
-const test = e2eTest({ env: { TRANSCODE_PRESET: 'ultrafast' } })
+const test = e2eTest({ env: { TRANSCODE_PRESET: 'ultrafast', PLANS: JSON.stringify({ free: { plays_per_day: 1 } }) } })
 const player = en.drive.player
 /** Upload, probe and an ultrafast transcode of four seconds of 720p take a few seconds; a loaded machine needs more. */
 const TRANSCODE_TIMEOUT_MS = 120_000
 
-/** Four seconds of 1280×720 H.264 and AAC (ffmpeg's test pattern and a sine tone), in a fresh temporary folder. */
-async function makeClip(name: string): Promise<{ dir: string; path: string }> {
+/** Seconds of 1280×720 H.264 and AAC (ffmpeg's test pattern and a sine tone). */
+async function makeClip(seconds: number): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'cumulus-player-e2e-'))
-  const path = join(dir, name)
-  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path])
-  return { dir, path }
+  const path = join(dir, 'clip.mp4')
+  try {
+    await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path])
+    return await readFile(path)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
-/** Signs `user` in, uploads the clip to the root of their drive and waits for it to be listed. */
-async function uploadClip(page: Page, user: { email: string; password: string; name: string }, name: string): Promise<void> {
+/** Made once: every account uploads the same content, which the server transcodes once (renditions belong to the content). */
+let clip: Promise<Buffer> | undefined
+const fourSeconds = () => (clip ??= makeClip(4))
+
+/** Signs `user` in and uploads `files` (name -> content) to the root of their drive, waiting for them to be listed. */
+async function upload(page: Page, user: { email: string; password: string; name: string }, files: Record<string, Uint8Array>): Promise<void> {
   await signInWithPassword(page, user)
   await page.goto('/drive')
   await page.getByTestId('drive-empty').waitFor()
-  const clip = await makeClip(name)
-  try {
-    await page.getByTestId('upload-files-input').setInputFiles(clip.path)
-    await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(fill(en.drive.upload.finished.one, { count: 1 }))
-  } finally {
-    await rm(clip.dir, { recursive: true, force: true })
-  }
-  await driveRow(page, name).waitFor()
+  const names = Object.keys(files)
+  await page.getByTestId('upload-files-input').setInputFiles(names.map((name) => ({ name, mimeType: 'video/mp4', buffer: Buffer.from(files[name]!) })))
+  const finished = names.length === 1 ? fill(en.drive.upload.finished.one, { count: 1 }) : fill(en.drive.upload.finished.other, { count: names.length })
+  await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(finished)
+  for (const name of names) await driveRow(page, name).waitFor()
 }
 
 async function openPreview(page: Page, name: string, { touch = false }: { touch?: boolean } = {}): Promise<Locator> {
@@ -59,7 +66,8 @@ async function qualityMenu(page: Page, dialog: Locator): Promise<{ playable: str
   await openQuality(dialog)
   const menu = page.getByRole('menu')
   await menu.waitFor()
-  const playable = (await menu.getByRole('menuitemradio').allTextContents()).map((text) => text.replace('✓', '').trim())
+  // "Auto (720P)" names the height hls.js plays: the menu's entry is Auto.
+  const playable = (await menu.getByRole('menuitemradio').allTextContents()).map((text) => text.replace('✓', '').replace(/ \(\d+P\)$/, '').trim())
   const locked = await menu.getByTestId('quality-locked').allTextContents()
   return { playable, locked }
 }
@@ -97,18 +105,18 @@ async function openQuality(dialog: Locator): Promise<void> {
 }
 
 describe('the video player', () => {
-  test('a member watches the Original, then switches to 480P and back to Auto without stopping', async ({ openPage, server }) => {
+  test('a member\'s video plays at once; once transcoded it switches to 480P and back to Auto without stopping', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'player-member', name: 'Mia Member' })
     await grantMembership(server, user.email, { days: 30, year: false })
     const { page } = await openPage()
-    await uploadClip(page, user, 'clip.mp4')
+    await upload(page, user, { 'clip.mp4': await fourSeconds() })
 
-    // It plays at once, from the Original's signed link, before any transcode.
+    // It plays at once: from the Original's signed link while the HD versions are being made (or
+    // on Auto, should they be ready already).
     let dialog = await openPreview(page, 'clip.mp4')
     const video = dialog.getByTestId('preview-video')
     await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.3)
-    expect(await video.getAttribute('src')).toContain('/drive/v1/')
-    expect(await dialog.getByTestId('player-quality').getAttribute('aria-label')).toBe(fill(player.quality.button, { quality: player.quality.original }))
+    expect(await video.getAttribute('src')).toMatch(/\/drive\/v1\/|^blob:/)
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
 
@@ -121,7 +129,7 @@ describe('the video player', () => {
     page.on('request', (request) => {
       if (request.url().includes('.m3u8')) playlists.push(request.url())
     })
-    await page.getByRole('menuitemradio', { name: '480P' }).click()
+    await page.getByRole('menuitemradio', { name: '480P', exact: true }).click()
     // hls.js plays the 480-line rendition; the video goes on (looping is not on, so rewind if it ended).
     await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).videoHeight), { timeout: 30_000 }).toBe(480)
     expect(playlists.length).toBeGreaterThan(0)
@@ -136,7 +144,7 @@ describe('the video player', () => {
 
     // Auto lets hls.js choose; the menu says which height it is playing.
     await openQuality(dialog)
-    await page.getByRole('menuitemradio', { name: player.quality.auto }).click()
+    await page.getByRole('menuitemradio', { name: new RegExp(`^${player.quality.auto}`) }).click()
     await expect.poll(() => dialog.getByTestId('player-quality').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/^Quality: Auto( \((480|720)P\))?$/)
 
     // Pausing saves where the member is (PUT …/playback).
@@ -150,9 +158,16 @@ describe('the video player', () => {
   })
 
   test('a non-member sees the HD versions locked, leading to membership, and the Original plays', async ({ openPage, server }) => {
+    // A member's copy of the same content has it transcoded (a non-member's upload is not).
+    const member = await seedUser(server, { label: 'player-member-2', name: 'Max Member' })
+    await grantMembership(server, member.email, { days: 30, year: false })
+    const memberPage = (await openPage()).page
+    await upload(memberPage, member, { 'same.mp4': await fourSeconds() })
+    await waitForRenditions(memberPage, 'same.mp4', (menu) => menu.playable.includes('480P'))
+
     const user = await seedUser(server, { label: 'player-free', name: 'Finn Free' })
     const { page } = await openPage()
-    await uploadClip(page, user, 'free.mp4')
+    await upload(page, user, { 'free.mp4': await fourSeconds() })
 
     const dialog = await waitForRenditions(page, 'free.mp4', (menu) => menu.locked.length > 0)
     const video = dialog.getByTestId('preview-video')
@@ -166,10 +181,31 @@ describe('the video player', () => {
     await page.getByTestId('membership-section').waitFor()
   })
 
+  test('past the free plan\'s daily plays a video says so and links to membership', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-limit', name: 'Lou Limit' })
+    const { page } = await openPage()
+    await upload(page, user, { 'first.mp4': await fourSeconds(), 'second.mp4': await makeClip(3) })
+    // The first video of the day plays (again and again: one play per video a day).
+    for (let round = 0; round < 2; round += 1) {
+      const dialog = await openPreview(page, 'first.mp4')
+      await expect.poll(() => currentTime(dialog.getByTestId('preview-video')), { timeout: 15_000 }).toBeGreaterThan(0.3)
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+    }
+    // The second is one too many for the free plan here.
+    const dialog = await openPreview(page, 'second.mp4')
+    const limit = dialog.getByTestId('player-limit')
+    await limit.getByRole('heading', { name: player.limit.title }).waitFor()
+    expect(await dialog.getByTestId('preview-video').count()).toBe(0)
+    await limit.getByRole('link', { name: player.limit.upgrade }).click()
+    await page.waitForURL((url) => url.pathname === '/account/home' && url.hash === '#membership')
+    await page.getByTestId('membership-section').waitFor()
+  })
+
   test('on a 375 px phone the controls fit the screen and pass axe-core, light and dark', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'player-phone', name: 'Pia Phone' })
     const { page } = await openPage({ ...PHONE })
-    await uploadClip(page, user, 'phone.mp4')
+    await upload(page, user, { 'phone.mp4': await fourSeconds() })
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
       const dialog = await openPreview(page, 'phone.mp4', { touch: true })

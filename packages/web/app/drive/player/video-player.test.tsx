@@ -35,6 +35,8 @@ function aMedia(name: string, overrides: Partial<DriveMedia> = {}): DriveMedia {
 
 const LOCKED = { need_more_quota: true, vip_types: ['vip'], link: { url: '', token: '', expire: '', type: '' } }
 const MASTER = '/drive/v1/media/v1/master.m3u8?s=m'
+/** The player sets absolute URLs (hls.js resolves a playlist's links against its URL). */
+const at = (path: string) => new URL(path, window.location.href).href
 
 function aVideo(overrides: Partial<DriveFile> = {}): DriveFile {
   return aFile({
@@ -76,7 +78,7 @@ afterEach(() => {
 describe('the quality menu', () => {
   it('offers Auto, each rendition and the Original to a member, starting on the Original, and switches keeping position and play state', async () => {
     const { video } = await renderPlayer(aVideo())
-    expect(video.getAttribute('src')).toBe('/drive/v1/content/v1?s=orig')
+    expect(video.getAttribute('src')).toBe(at('/drive/v1/content/v1?s=orig'))
     loadMetadata(video, 600)
     await waitFor(() => expect(video.paused).toBe(false))
 
@@ -93,7 +95,7 @@ describe('the quality menu', () => {
     video.currentTime = 42
     await userEvent.click(within(menu).getByRole('menuitemradio', { name: '480P' }))
     // Natively, a rendition plays its own variant playlist; it picks up where the Original was.
-    await waitFor(() => expect(video.getAttribute('src')).toBe('/drive/v1/media/v1/480P.m3u8?s=r'))
+    await waitFor(() => expect(video.getAttribute('src')).toBe(at('/drive/v1/media/v1/480P.m3u8?s=r')))
     const play = vi.spyOn(video, 'play')
     loadMetadata(video, 600)
     expect(video.currentTime).toBe(42)
@@ -102,7 +104,7 @@ describe('the quality menu', () => {
 
     // Auto is the master playlist.
     await userEvent.click(within(await openMenu(screen.getByRole('button', { name: 'Quality: 480P' }))).getByRole('menuitemradio', { name: 'Auto' }))
-    await waitFor(() => expect(video.getAttribute('src')).toBe(MASTER))
+    await waitFor(() => expect(video.getAttribute('src')).toBe(at(MASTER)))
   })
 
   it('keeps a paused video paused when the quality changes', async () => {
@@ -140,8 +142,16 @@ describe('the quality menu', () => {
   it('falls back to an HD version when the browser cannot play the Original, and says so', async () => {
     const { video } = await renderPlayer(aVideo())
     fireEvent.error(video)
-    await waitFor(() => expect(video.getAttribute('src')).toBe(MASTER))
+    await waitFor(() => expect(video.getAttribute('src')).toBe(at(MASTER)))
     expect(screen.getByTestId('player-notice').textContent).toBe(player.switchedToHd)
+    expect(screen.getByRole('button', { name: 'Quality: Auto' })).toBeTruthy()
+  })
+
+  it('starts a member on Auto when the server makes an HD version the default', async () => {
+    const file = aVideo()
+    file.medias = file.medias.map((media) => ({ ...media, is_default: media.media_name === '1080P' }))
+    const { video } = await renderPlayer(file)
+    expect(video.getAttribute('src')).toBe(at(MASTER))
     expect(screen.getByRole('button', { name: 'Quality: Auto' })).toBeTruthy()
   })
 
@@ -149,7 +159,7 @@ describe('the quality menu', () => {
     const file = aVideo({ mime_type: 'video/x-matroska', name: 'film.mkv' })
     renderPage(<VideoPlayer api={new FakeDriveApi([file])} file={file} capabilities={{ hls: 'native', playsType: (type) => type === 'video/mp4' }} />)
     const video = (await screen.findByTestId('preview-video')) as HTMLVideoElement
-    expect(video.getAttribute('src')).toBe(MASTER)
+    expect(video.getAttribute('src')).toBe(at(MASTER))
   })
 })
 
@@ -445,7 +455,7 @@ describe('while the HD versions are made', () => {
     await act(() => vi.advanceTimersByTimeAsync(4000))
     await waitFor(() => expect(screen.queryByTestId('player-transcode')).toBeNull())
     expect(screen.getByTestId('player-notice').textContent).toBe(player.hdReady)
-    expect(video.getAttribute('src')).toBe('/drive/v1/content/v1?s=orig')
+    expect(video.getAttribute('src')).toBe(at('/drive/v1/content/v1?s=orig'))
     expect(video.currentTime).toBe(12)
     const menu = await openMenu(screen.getByRole('button', { name: 'Quality: Original' }))
     expect(within(menu).getAllByRole('menuitemradio').map((item) => item.textContent?.replace('✓', ''))).toEqual(['Auto', '1080P', '720P', '480P', 'Original'])

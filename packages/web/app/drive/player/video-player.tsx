@@ -108,7 +108,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
   const sources = useMemo(() => videoSourcesOf(file), [file])
   const options = useMemo(() => qualityOptions(sources, caps.hls), [sources, caps.hls])
   const originalPlaysHere = file.mime_type === '' || caps.playsType(file.mime_type)
-  const [choice, setChoice] = useState<QualityChoice | null>(() => initialQuality(options, { originalPlaysHere }))
+  const [choice, setChoice] = useState<QualityChoice | null>(() => initialQuality(options, { originalPlaysHere, renditionIsDefault: sources.renditionIsDefault }))
   const [failed, setFailed] = useState(false)
   const [notice, setNotice] = useState<{ text: string; until: number } | null>(null)
   const selected = choice === null ? null : sourceFor(choice, sources, caps.hls)
@@ -250,8 +250,10 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
     let hls: Hls | null = null
     switchingRef.current = true
     setBuffering(true)
+    // Absolute, so hls.js resolves the playlists' own relative links against the right origin.
+    const url = new URL(source.url, window.location.href).href
     if (source.kind === 'file' || caps.hls !== 'mse') {
-      video.src = source.url
+      video.src = url
     } else {
       loadHls().then(
         (HlsClass) => {
@@ -273,7 +275,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
             else sourceFailed()
           })
           instance.attachMedia(video)
-          instance.loadSource(source.url)
+          instance.loadSource(url)
         },
         () => live && sourceFailed(),
       )

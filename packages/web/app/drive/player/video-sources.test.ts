@@ -49,6 +49,7 @@ describe('videoSourcesOf', () => {
       transcodeStatus: 'ready',
       transcodePercent: 100,
       playLimited: false,
+      renditionIsDefault: false,
     })
   })
 
@@ -73,9 +74,23 @@ describe('the quality menu', () => {
     expect(initialQuality(options, { originalPlaysHere: false })).toBe('auto')
   })
 
+  it('starts on Auto when the server makes a rendition the default (a member\'s HD versions)', () => {
+    const file = memberVideo()
+    file.medias = file.medias.map((media) => ({ ...media, is_default: media.media_name === '1080P' }))
+    const sources = videoSourcesOf(file)
+    expect(sources.renditionIsDefault).toBe(true)
+    const options = qualityOptions(sources, 'mse')
+    expect(initialQuality(options, { originalPlaysHere: true, renditionIsDefault: true })).toBe('auto')
+    // Where only the Original can play (no HLS here), it plays.
+    expect(initialQuality(qualityOptions(sources, 'none'), { originalPlaysHere: true, renditionIsDefault: true })).toBe('original')
+  })
+
   it('lists a non-member\'s renditions locked, and starts on the Original', () => {
     const file = aFile({ name: 'a.mp4', medias: [aMedia('Original'), aMedia('1080P', locked), aMedia('720P', locked)], params: { transcode_status: 'ready' } })
-    const options = qualityOptions(videoSourcesOf(file), 'mse')
+    const sources = videoSourcesOf(file)
+    // A locked rendition is never the default, whatever the server marks.
+    expect(videoSourcesOf({ ...file, medias: file.medias.map((media) => ({ ...media, is_default: media.media_name === '1080P' })) }).renditionIsDefault).toBe(false)
+    const options = qualityOptions(sources, 'mse')
     expect(options).toEqual([
       { value: '1080P', locked: true },
       { value: '720P', locked: true },

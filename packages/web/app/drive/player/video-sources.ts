@@ -28,6 +28,8 @@ export interface VideoSources {
   transcodePercent: number
   /** The free plan's daily plays are used up (`params.play_limited`). */
   playLimited: boolean
+  /** The server marks a rendition the default (`is_default`: a member's HD versions are ready), not the Original. */
+  renditionIsDefault: boolean
 }
 
 /** How this browser plays HLS: hls.js over Media Source Extensions, natively (Safari), or not at all. */
@@ -72,6 +74,7 @@ export function videoSourcesOf(file: DriveFile): VideoSources {
     transcodeStatus: status,
     transcodePercent: Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0,
     playLimited: params['play_limited'] === 'true',
+    renditionIsDefault: medias.some((media) => media !== origin && media.is_default && !isLocked(media)),
   }
 }
 
@@ -105,13 +108,16 @@ export function qualityOptions(sources: VideoSources, hls: HlsSupport): QualityO
 }
 
 /**
- * The quality a player starts with: the Original when it can play here (best picture, no
- * waiting for a transcode), else Auto, else the tallest rendition it may play; null when nothing
- * may be played (the play limit, a members-only video).
+ * The quality a player starts with: Auto when the server makes a rendition the default (a
+ * member's HD versions: adaptive streaming copes with the connection), else the Original when it
+ * can play here (no waiting for a transcode), else Auto, else the tallest rendition it may play;
+ * null when nothing may be played (the play limit, a members-only video).
  */
-export function initialQuality(options: readonly QualityOption[], { originalPlaysHere }: { originalPlaysHere: boolean }): QualityChoice | null {
+export function initialQuality(options: readonly QualityOption[], { originalPlaysHere, renditionIsDefault = false }: { originalPlaysHere: boolean; renditionIsDefault?: boolean }): QualityChoice | null {
   const playable = options.filter((option) => !option.locked)
   const original = playable.find((option) => option.value === 'original')
+  const auto = playable.find((option) => option.value === 'auto')
+  if (auto && renditionIsDefault) return 'auto'
   if (original && originalPlaysHere) return 'original'
   return playable.find((option) => option.value === 'auto')?.value ?? playable.find((option) => option.value !== 'original')?.value ?? original?.value ?? null
 }
