@@ -11,35 +11,42 @@ export type VideoDetail = { status: 'loading' } | { status: 'ready'; file: Drive
 /**
  * A video's detail (`GET /drive/v1/files/{id}`: its medias and transcode status), read when it
  * opens and again every few seconds while its HD versions are being made, until they are ready
- * (or failed). A failed read while polling keeps the detail it had and tries again.
+ * (or failed). A failed read while polling keeps the detail it had and tries again. `refresh`
+ * reads it once more (fresh signed links, when the old ones have expired) and resolves with it,
+ * or with null when that read failed.
  */
-export function useVideoDetail(api: DriveApi, fileId: string, pollMs = TRANSCODE_POLL_MS): VideoDetail {
+export function useVideoDetail(api: DriveApi, fileId: string, pollMs = TRANSCODE_POLL_MS): [VideoDetail, () => Promise<DriveFile | null>] {
   const [detail, setDetail] = useState<VideoDetail>({ status: 'loading' })
+  const [refresh, setRefresh] = useState<() => Promise<DriveFile | null>>(() => async () => null)
   useEffect(() => {
     let live = true
     let timer: ReturnType<typeof setTimeout> | undefined
     let latest: DriveFile | null = null
-    const read = () => {
+    const read = () =>
       api.get(fileId).then(
         (file) => {
-          if (!live) return
+          if (!live) return null
           latest = file
           setDetail({ status: 'ready', file })
+          clearTimeout(timer)
           if (isTranscodePending(videoSourcesOf(file))) timer = setTimeout(read, pollMs)
+          return file
         },
         (error: unknown) => {
-          if (!live) return
+          if (!live) return null
+          clearTimeout(timer)
           if (latest) timer = setTimeout(read, pollMs)
           else setDetail({ status: 'error', error })
+          return null
         },
       )
-    }
     setDetail({ status: 'loading' })
-    read()
+    setRefresh(() => read)
+    void read()
     return () => {
       live = false
       clearTimeout(timer)
     }
   }, [api, fileId, pollMs])
-  return detail
+  return [detail, refresh]
 }

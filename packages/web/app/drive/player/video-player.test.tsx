@@ -155,6 +155,27 @@ describe('the quality menu', () => {
     expect(screen.getByRole('button', { name: 'Quality: Auto' })).toBeTruthy()
   })
 
+  it('reads the detail again for fresh links when the source stops arriving, and goes on where it was', async () => {
+    const file = aVideo()
+    const { video, api } = await renderPlayer(file)
+    loadMetadata(video, 600)
+    await waitFor(() => expect(video.paused).toBe(false))
+    video.currentTime = 30
+    api.files.set(file.id, { ...file, medias: [aMedia('Original', { link: { url: '/drive/v1/content/v1?s=fresh', token: '', expire: '', type: '' } })] })
+    Object.defineProperty(video, 'error', { configurable: true, get: () => ({ code: 2 }) })
+    fireEvent.error(video)
+    await waitFor(() => expect(video.getAttribute('src')).toBe(at('/drive/v1/content/v1?s=fresh')))
+    expect(api.callsOf('get')).toHaveLength(2)
+    const play = vi.spyOn(video, 'play')
+    loadMetadata(video, 600)
+    expect(video.currentTime).toBe(30)
+    expect(play).toHaveBeenCalled()
+    // Failing again at once is a real failure: no loop of reads.
+    fireEvent.error(video)
+    expect(await screen.findByTestId('player-failed')).toBeTruthy()
+    expect(api.callsOf('get')).toHaveLength(2)
+  })
+
   it('starts on Auto when the Original is of a type the browser does not play', async () => {
     const file = aVideo({ mime_type: 'video/x-matroska', name: 'film.mkv' })
     renderPage(<VideoPlayer api={new FakeDriveApi([file])} file={file} capabilities={{ hls: 'native', playsType: (type) => type === 'video/mp4' }} />)

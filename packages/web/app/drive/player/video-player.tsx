@@ -23,6 +23,10 @@ const CONTROLS_HIDE_MS = 3000
 const OSD_MS = 900
 /** How long "Resumed at 12:34" (with its Start over) stays. */
 const RESUMED_NOTICE_MS = 8000
+/** A source that fails for the network again this soon after fresh links were fetched has really failed. */
+const LINK_REFRESH_MIN_INTERVAL_MS = 60_000
+/** `MediaError.MEDIA_ERR_NETWORK`: the source stopped arriving (an expired link answers 403). */
+const MEDIA_ERR_NETWORK = 2
 /** How long "HD versions are ready" stays. */
 const HD_READY_NOTICE_MS = 6000
 /** Where the account page shows the membership card. */
@@ -58,7 +62,7 @@ export interface VideoPlayerProps {
  */
 export function VideoPlayer({ api, file, autoFocus = false, capabilities }: VideoPlayerProps) {
   const { t } = useT()
-  const detail = useVideoDetail(api, file.id)
+  const [detail, refreshDetail] = useVideoDetail(api, file.id)
   const errorText = useErrorText(detail.status === 'error' ? detail.error : null)
   const [caps] = useState(() => capabilities ?? browserCapabilities())
 
@@ -78,7 +82,7 @@ export function VideoPlayer({ api, file, autoFocus = false, capabilities }: Vide
       </p>
     )
   }
-  return <Player api={api} file={detail.file} autoFocus={autoFocus} caps={caps} />
+  return <Player api={api} file={detail.file} autoFocus={autoFocus} caps={caps} refreshDetail={refreshDetail} />
 }
 
 const controlButtonShape =
@@ -91,6 +95,15 @@ const menuLabelClass = 'px-3 py-1.5 text-xs font-medium text-slate-500 dark:text
 
 const noop = () => undefined
 
+/** `element.matches(selector)`, false where the browser does not know the selector. */
+function matches(element: Element, selector: string): boolean {
+  try {
+    return element.matches(selector)
+  } catch {
+    return false
+  }
+}
+
 /** Where a key was pressed, for the shortcuts: its own keys belong to a button or a slider. */
 function keyTargetOf(element: HTMLElement): KeyTarget {
   if (element instanceof HTMLInputElement && element.type === 'range') return 'slider'
@@ -98,7 +111,7 @@ function keyTargetOf(element: HTMLElement): KeyTarget {
   return 'surface'
 }
 
-function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile; autoFocus: boolean; caps: PlayerCapabilities }) {
+function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; file: DriveFile; autoFocus: boolean; caps: PlayerCapabilities; refreshDetail(): Promise<DriveFile | null> }) {
   const { t } = useT()
   const locale = useLocale()
   const pagePath = usePagePath()
@@ -138,6 +151,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
   const [openMenu, setOpenMenu] = useState<string | null>(null)
   const [controlsShown, setControlsShown] = useState(true)
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const controlsRef = useRef<HTMLDivElement>(null)
   const lastPointer = useRef<string>('mouse')
   const [osd, setOsd] = useState<{ text: string; serial: number } | null>(null)
   const [resumedAt, setResumedAt] = useState<number | null>(null)
@@ -219,11 +233,26 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
   }, [resumedAt])
 
   // ---- the source ---------------------------------------------------------------------
-  function sourceFailed() {
+  /** Bumped to load the same choice again (with fresh links). */
+  const [generation, setGeneration] = useState(0)
+  const refreshedAtRef = useRef(0)
+
+  function sourceFailed({ network = false }: { network?: boolean } = {}) {
     const { choice: current, options: offered } = latest.current
     const playable = offered.filter((option) => !option.locked)
     const video = videoRef.current
     const resumeAt = video && !switchingRef.current ? { time: video.currentTime, play: !video.paused || !startedRef.current } : restartRef.current
+    // Signed links expire (6 hours by default): a video open that long, or paused, reads its
+    // detail again for fresh ones and goes on where it was, once a minute at most.
+    if (network && Date.now() - refreshedAtRef.current > LINK_REFRESH_MIN_INTERVAL_MS) {
+      refreshedAtRef.current = Date.now()
+      restartRef.current = resumeAt
+      void refreshDetail().then((fresh) => {
+        if (fresh) setGeneration((n) => n + 1)
+        else setFailed(true)
+      })
+      return
+    }
     if (current === 'original') {
       // An Original this browser cannot decode (HEVC in an .mkv, say): an HD version can play.
       const fallback = playable.find((option) => option.value !== 'original')
@@ -272,7 +301,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
             recoveries += 1
             if (recoveries <= 2 && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) instance.recoverMediaError()
             else if (recoveries <= 2 && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) instance.startLoad()
-            else sourceFailed()
+            else sourceFailed({ network: data.type === HlsClass.ErrorTypes.NETWORK_ERROR })
           })
           instance.attachMedia(video)
           instance.loadSource(url)
@@ -288,7 +317,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
       video.removeAttribute('src')
       video.load()
     }
-  }, [sourceKey, caps.hls])
+  }, [sourceKey, caps.hls, generation])
 
   function chooseQuality(next: QualityChoice) {
     const video = videoRef.current
@@ -406,6 +435,9 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
     setControlsShown(true)
     clearTimeout(hideTimer.current)
     hideTimer.current = setTimeout(() => {
+      const bar = controlsRef.current
+      // Controls in use stay: the pointer on them, or the keyboard's focus (it must stay visible).
+      if (bar && (matches(bar, ':hover') || (bar.contains(document.activeElement) && matches(document.activeElement!, ':focus-visible')))) return
       if (videoRef.current && !videoRef.current.paused) setControlsShown(false)
     }, CONTROLS_HIDE_MS)
   }
@@ -547,7 +579,8 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
   // ---- rendering ----------------------------------------------------------------------
   const membershipPath = `${pagePath('account-home')}${MEMBERSHIP_HASH}`
 
-  if (choice === null || failed) {
+  // Nothing to play: the plays ran out, or fresh links no longer include the chosen quality.
+  if (choice === null || selected === null || failed) {
     return <PlayerBlocked reason={failed ? 'failed' : sources.playLimited || sources.originalLocked ? 'limit' : 'locked'} membershipPath={membershipPath} />
   }
 
@@ -615,7 +648,8 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
         onRateChange={() => setRateState(videoRef.current!.playbackRate)}
         onError={() => {
           // hls.js reports its own errors (and recovers from some).
-          if (hlsRef.current === null && videoRef.current?.getAttribute('src')) sourceFailed()
+          const video = videoRef.current
+          if (hlsRef.current === null && video?.getAttribute('src')) sourceFailed({ network: video.error?.code === MEDIA_ERR_NETWORK })
         }}
       >
         {subtitles.map((track) => (
@@ -671,6 +705,7 @@ function Player({ api, file, autoFocus, caps }: { api: DriveApi; file: DriveFile
       </div>
 
       <div
+        ref={controlsRef}
         className={`absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/50 to-transparent px-2 pt-10 pb-1 transition-opacity duration-200 sm:px-4 sm:pb-2 ${shown ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
         data-testid="player-controls"
       >
