@@ -4,7 +4,7 @@
 // server transcodes on upload; TRANSCODE_PRESET=ultrafast keeps it quick), switches to 480P from the quality menu
 // (hls.js then plays the 480-line rendition, without stopping) and back to Auto; pausing saves
 // the position. A non-member sees the same renditions locked, leading to membership, and the
-// Original still plays; past the free plan's daily plays (one, here) a video says so and links
+// Original still plays; a paused video reopens where it was; a subtitle file beside a video shows its cues; past the free plan's daily plays (one, here) a video says so and links
 // to membership instead of showing a broken video. On a 375 px phone the controls stay inside
 // the screen, light and dark.
 import { execFile } from 'node:child_process'
@@ -46,7 +46,7 @@ async function upload(page: Page, user: { email: string; password: string; name:
   await page.goto('/drive')
   await page.getByTestId('drive-empty').waitFor()
   const names = Object.keys(files)
-  await page.getByTestId('upload-files-input').setInputFiles(names.map((name) => ({ name, mimeType: 'video/mp4', buffer: Buffer.from(files[name]!) })))
+  await page.getByTestId('upload-files-input').setInputFiles(names.map((name) => ({ name, mimeType: name.endsWith('.mp4') ? 'video/mp4' : 'application/x-subrip', buffer: Buffer.from(files[name]!) })))
   const finished = names.length === 1 ? fill(en.drive.upload.finished.one, { count: 1 }) : fill(en.drive.upload.finished.other, { count: names.length })
   await expect.poll(() => page.getByTestId('upload-title').textContent(), { timeout: 30_000 }).toBe(finished)
   for (const name of names) await driveRow(page, name).waitFor()
@@ -200,6 +200,54 @@ describe('the video player', () => {
     await limit.getByRole('link', { name: player.limit.upgrade }).click()
     await page.waitForURL((url) => url.pathname === '/account/home' && url.hash === '#membership')
     await page.getByTestId('membership-section').waitFor()
+  })
+
+  test('reopened, a video resumes where it was paused, and Start over goes back to the beginning', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-resume', name: 'Rey Resume' })
+    const { page } = await openPage()
+    await upload(page, user, { 'long.mp4': await makeClip(20) })
+    let dialog = await openPreview(page, 'long.mp4')
+    let video = dialog.getByTestId('preview-video')
+    await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.3)
+    // Jump to 40% (8 s) with the keyboard, then pause: the position is saved.
+    await dialog.getByTestId('video-player').focus()
+    await page.keyboard.press('4')
+    const saved = page.waitForRequest((request) => request.method() === 'PUT' && request.url().endsWith('/playback') && (request.postDataJSON() as { position_seconds: number }).position_seconds >= 8)
+    await page.keyboard.press('k')
+    const position = ((await saved).postDataJSON() as { position_seconds: number }).position_seconds
+    expect(position).toBeLessThan(10)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+
+    dialog = await openPreview(page, 'long.mp4')
+    video = dialog.getByTestId('preview-video')
+    const resumed = dialog.getByTestId('player-resumed')
+    await resumed.getByText(fill(player.resumed, { time: '0:08' })).waitFor()
+    expect(await currentTime(video)).toBeGreaterThanOrEqual(8)
+    await resumed.getByRole('button', { name: player.startOver }).click()
+    await expect.poll(() => currentTime(video)).toBeLessThan(2)
+  })
+
+  test('a subtitle file beside the video is offered, and shows its cues when chosen', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'player-subs', name: 'Sol Subtitles' })
+    const { page } = await openPage()
+    const srt = '1\n00:00:00,000 --> 00:00:03,500\nHello from the drive\n'
+    await upload(page, user, { 'talk.mp4': await fourSeconds(), 'talk.en.srt': new TextEncoder().encode(srt) })
+    const dialog = await openPreview(page, 'talk.mp4')
+    const trigger = dialog.getByTestId('player-subtitles')
+    await trigger.waitFor()
+    expect(await trigger.getAttribute('aria-label')).toBe(fill(player.subtitles.button, { track: player.subtitles.off }))
+    await dialog.getByTestId('preview-video').hover()
+    await trigger.click()
+    const items = (await page.getByRole('menu').getByRole('menuitemradio').allTextContents()).map((text) => text.replace('✓', '').trim())
+    expect(items).toEqual([player.subtitles.off, 'talk.en.srt'])
+    await page.getByRole('menuitemradio', { name: 'talk.en.srt' }).click()
+    const video = dialog.getByTestId('preview-video')
+    // The signed WebVTT loads through the <track> (no bearer) and its cue is there to show.
+    await expect
+      .poll(() => video.evaluate((element) => [...(element as HTMLVideoElement).textTracks].map((track) => [track.mode, track.cues?.[0] ? (track.cues[0] as VTTCue).text : null])), { timeout: 15_000 })
+      .toEqual([['showing', 'Hello from the drive']])
+    expect(await trigger.getAttribute('aria-label')).toBe(fill(player.subtitles.button, { track: 'talk.en.srt' }))
   })
 
   test('on a 375 px phone the controls fit the screen and pass axe-core, light and dark', async ({ openPage, server }) => {
