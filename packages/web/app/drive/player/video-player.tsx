@@ -848,7 +848,7 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
           </Popover.Root>
 
           {canPictureInPicture ? (
-            <button type="button" className={controlButton} aria-label={pictureInPicture ? t('drive.player.pictureInPicture.exit') : t('drive.player.pictureInPicture.enter')} aria-pressed={pictureInPicture} onClick={togglePictureInPicture}>
+            <button type="button" className={controlButton} aria-label={pictureInPicture ? t('drive.player.pictureInPicture.exit') : t('drive.player.pictureInPicture.enter')} onClick={togglePictureInPicture}>
               <PictureInPictureIcon />
             </button>
           ) : null}
