@@ -353,7 +353,7 @@ async function benchHttp(s, log) {
     ]
     const notes = [
       `http: server (NODE_ENV=production, web app ${server.web ? 'on' : 'off (not built)'}), origin and fetch baseline each in a child process of their own; server RSS idle after sign-up ${(rssIdleBytes / MB).toFixed(0)} MB, sampled in the server every ${RSS_SAMPLE_MS} ms (baseline column: the fetch child's own max RSS)`,
-      ...rounds.map((r, i) => `http round ${i + 1}: RSS before the task ${(r.rssBeforeBytes / MB).toFixed(0)} MB, at its max ${(r.rss.maxBytes / MB).toFixed(0)} MB (V8 heap ${(r.rss.atMax.heapTotal / MB).toFixed(0)} MB of which used ${(r.rss.atMax.heapUsed / MB).toFixed(0)} MB, external ${(r.rss.atMax.external / MB).toFixed(0)} MB, array buffers ${(r.rss.atMax.arrayBuffers / MB).toFixed(0)} MB)`),
+      ...rounds.map((r, i) => `http round ${i + 1}: RSS before the task ${(r.rssBeforeBytes / MB).toFixed(0)} MB, at its max ${(r.rss.maxBytes / MB).toFixed(0)} MB (V8 heap ${(r.rss.atMax.heapTotal / MB).toFixed(0)} MB of which used ${(r.rss.atMax.heapUsed / MB).toFixed(0)} MB, external ${(r.rss.atMax.external / MB).toFixed(0)} MB, array buffers ${(r.rss.atMax.arrayBuffers / MB).toFixed(0)} MB${r.rss.atMax.anonymous ? `; anonymous ${(r.rss.atMax.anonymous / MB).toFixed(0)} MB, mapped files ${(r.rss.atMax.files / MB).toFixed(0)} MB` : ''})`),
       ...rounds.map((r, i) => `http round ${i + 1}: ours ${(r.oursMs / 1000).toFixed(2)} s (add answered ${r.addedMs.toFixed(0)} ms, first seen RUNNING at ${msText(r.runningAtMs)}, at 99% at ${msText(r.downloadedAtMs)}), baseline ${(r.baselineMs / 1000).toFixed(2)} s; GCID ${r.file.hash} ${r.valid ? '= computed' : `!= computed ${r.expectedGcid} (INVALID)`}`),
     ]
     return { rows, notes, detail: { rounds, rssIdleBytes } }

@@ -10,7 +10,7 @@ import type { DriveDatabase } from '../src/db/schema.js'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { type DriveTestApp, startDriveTestApp, testBackend } from './drive-test-app.js'
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
-import { createUpload, download, patch, stagingFiles, storedBlobs, uploadFile } from './upload-kit.js'
+import { createUpload, download, patch, pathOf, stagingFiles, storedBlobs, uploadFile } from './upload-kit.js'
 
 /*
  * Issue 10: erasing an account deleted its identity rows only; its files, blobs, uploads, tasks,
@@ -189,7 +189,8 @@ for (const storage of ['local disk', 's3'] as const) {
     expect(stagingFiles(t.environment.dataDir).length).toBeGreaterThan(0)
     // A video played and stopped half way (a .mp4 that ffprobe cannot read is still a video by its name).
     const film = await uploadFile(t, ann.token, 'film.mp4', randomBytes(2000))
-    expect((await t.call('GET', `/drive/v1/files/${film.id}`, { token: ann.token })).status).toBe(200)
+    const filmDetail = await t.call('GET', `/drive/v1/files/${film.id}`, { token: ann.token })
+    expect((await t.call('GET', pathOf(filmDetail.body.medias[0].link.url), { headers: { range: 'bytes=0-9' } })).status).toBe(206)
     expect((await t.call('PUT', `/drive/v1/files/${film.id}/playback`, { token: ann.token, body: { position_seconds: 12 } })).status).toBe(200)
     expect(await driveRowsOf(db, ann.id)).toMatchObject({ drive_uploads: 1, drive_usage: 1, drive_plays: 1, drive_play_days: 1, drive_playback: 1 })
 

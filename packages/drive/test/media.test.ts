@@ -3,11 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { randomBytes } from 'node:crypto'
 import { DriveErrors, GenericErrors } from '@cumulus/protocol'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { runDriveHousekeeping } from '../src/housekeeping.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
 import { pathOf, uploadFile } from './upload-kit.js'
 
 // Video playback through the real server, with Debian's ffmpeg and ffprobe (which .ci/run
@@ -83,7 +86,8 @@ describe('video playback', () => {
     expect(ready.medias.map((m: any) => m.media_name)).toEqual(['Original', '720P', '480P'])
     const [original, hd, sd] = ready.medias
     expect(original).toMatchObject({ is_origin: true, category: 'category_origin', need_more_quota: false, video: { width: 1280, height: 720, duration: 3, video_codec: 'h264', audio_codec: 'aac' } })
-    expect(original.link.url).toBe(ready.web_content_link)
+    // The Original plays through a media link that counts the play (l: the plan's daily count, none for members).
+    expect(original.link.url).toMatch(/\/drive\/v1\/media\/[^/]+\/original\?e=\d+&s=[^&]+&l=-1$/)
     expect(hd).toMatchObject({ is_origin: false, is_default: true, category: 'category_transcode', need_more_quota: false, video: { width: 1280, height: 720, video_codec: 'h264' } })
     expect(sd).toMatchObject({ need_more_quota: false, video: { width: 854, height: 480 } })
     expect(hd.link.url).toMatch(/\/drive\/v1\/media\/[^/]+\/720P\/index\.m3u8\?e=\d+&s=/)
@@ -141,27 +145,46 @@ describe('video playback', () => {
     expect(body.params.transcode_status).toBe('ready')
   })
 
-  it('counts plays once per video a day and holds the free plan to its count under parallel first plays', async () => {
-    const before = (await t.call('GET', '/drive/v1/about', { token: free })).body.quota
-    expect(before).toMatchObject({ play_times_limit: '2', play_times_usage: '1' })
+  it('counts a play when playback starts, once per video a day, and holds the free plan to its count under parallel first plays', async () => {
+    const quota = async (token: string) => (await t.call('GET', '/drive/v1/about', { token })).body.quota
+    expect(await quota(free)).toMatchObject({ play_times_limit: '2', play_times_usage: '0' })
     const more: any[] = []
-    for (let i = 0; i < 4; i++) more.push(await uploadFile(t, free, `short-${i}.mp4`, small))
-    // Ten parallel looks at four new videos: exactly one more may play (two a day, one played).
-    const looks = await Promise.all(Array.from({ length: 10 }, (_, i) => detail(free, more[i % 4].id)))
-    const playable = new Set(looks.filter((b) => !b.medias[0].need_more_quota).map((b) => b.id))
-    expect(playable.size).toBe(1)
-    const locked = looks.find((b) => b.medias[0].need_more_quota)
-    expect(locked.medias[0].link.url).toBe('')
+    for (let i = 0; i < 5; i++) more.push(await uploadFile(t, free, `short-${i}.mp4`, small))
+    const details = await Promise.all(more.map((f) => detail(free, f.id)))
+    // Looking is not playing, nor is downloading.
+    expect(details.every((d) => !d.medias[0].need_more_quota)).toBe(true)
+    expect((await t.call('GET', pathOf(details[4].web_content_link), { headers: { range: 'bytes=0-0' } })).status).toBe(206)
+    expect((await quota(free)).play_times_usage).toBe('0')
+    // The first play, then seeking in it (more ranges of the same video) counts once.
+    const play = (d: any) => t.call('GET', pathOf(d.medias[0].link.url), { headers: { range: 'bytes=0-99' } })
+    expect((await play(details[0])).status).toBe(206)
+    expect((await play(details[0])).status).toBe(206)
+    expect((await quota(free)).play_times_usage).toBe('1')
+    // Twelve parallel first plays of three other videos: exactly one more may start.
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => play(details[1 + (i % 3)]).then((reply) => ({ id: details[1 + (i % 3)].id, reply }))))
+    const started = new Set(replies.filter(({ reply }) => reply.status === 206).map(({ id }) => id))
+    expect(started.size).toBe(1)
+    for (const { reply } of replies.filter(({ reply }) => reply.status !== 206)) {
+      expect(reply.status).toBe(403)
+      expect(reply.body.error).toBe(DriveErrors.play_limit_reached.reason)
+    }
+    expect(await quota(free)).toMatchObject({ play_times_limit: '2', play_times_usage: '2' })
+    // The detail now shows the others locked; the played ones still play; downloads still work.
+    const locked = await detail(free, more[4].id)
+    expect(locked.medias[0]).toMatchObject({ need_more_quota: true, link: { url: '' } })
     expect(locked.params.play_limited).toBe('true')
-    // The download link is not a play: it stays.
-    expect(locked.web_content_link).not.toBe('')
-    expect((await t.call('GET', '/drive/v1/about', { token: free })).body.quota).toMatchObject({ play_times_limit: '2', play_times_usage: '2' })
-    // Played today already: free to look again.
-    const again = await detail(free, [...playable][0] as string)
-    expect(again.medias[0].need_more_quota).toBe(false)
-    // A member has no count, but plays are shown.
-    expect((await t.call('GET', '/drive/v1/about', { token: member })).body.quota).toMatchObject({ play_times_limit: '-1' })
-    expect(Number((await t.call('GET', '/drive/v1/about', { token: member })).body.quota.play_times_usage)).toBeGreaterThan(0)
+    expect((await t.call('GET', pathOf(locked.web_content_link), { headers: { range: 'bytes=0-0' } })).status).toBe(206)
+    expect((await detail(free, more[0].id)).medias[0].need_more_quota).toBe(false)
+    expect((await play(details[0])).status).toBe(206)
+    // A tampered count in the link is not a bigger count.
+    const link = new URL(details[4].medias[0].link.url)
+    link.searchParams.set('l', '-1')
+    expect((await t.call('GET', link.pathname + link.search)).body.error).toBe(DriveErrors.file_link_invalid.reason)
+    // A member has no count, and the plays show.
+    const before = Number((await quota(member)).play_times_usage)
+    const hd = (await detail(member, video.id)).params.hls_url
+    expect((await t.call('GET', pathOf(hd))).status).toBe(200)
+    expect(await quota(member)).toMatchObject({ play_times_limit: '-1', play_times_usage: String(Math.max(before, 1)) })
   })
 
   it('offers the subtitle tracks inside a video and the subtitle files beside it, as WebVTT', async () => {
@@ -211,6 +234,21 @@ describe('video playback', () => {
     expect((await t.call('PUT', path, { token: free, body: { position_seconds: 1 } })).body.error).toBe(DriveErrors.file_not_found.reason)
   })
 
+  it('answers any playback body with the position stored or the catalogue error, never a 5xx', async () => {
+    const path = `/drive/v1/files/${video.id}/playback`
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ position_seconds: fc.oneof(fc.double(), fc.integer(), fc.string(), fc.constant(null)), duration_seconds: fc.option(fc.double(), { nil: undefined }) })), async (body) => {
+        const reply = await t.call('PUT', path, { token: member, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+        expect(reply.status).toBeLessThan(500)
+        if (reply.status === 200) {
+          const position = (body as { position_seconds: number }).position_seconds
+          expect(reply.body.position_seconds).toBeCloseTo(Math.round(position * 1000) / 1000, 3)
+        } else expect(reply.body.error).toBe(GenericErrors.invalid_argument.reason)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
   it('deletes the renditions with the last file of the video', async () => {
     const db = t.server.drive.db
     const gcid = video.hash as string
@@ -227,4 +265,37 @@ describe('video playback', () => {
     for (const { blob_gcid } of renditions) expect(await t.server.drive.blobs.stat(blob_gcid)).toBeNull()
     await runDriveHousekeeping(t.server.drive)
   })
+})
+
+describe('video playback with S3 storage', () => {
+  let s3: S3TestServer
+  let t: DriveTestApp
+  beforeAll(async () => {
+    s3 = await startS3TestServer()
+    const { accessKeyId, secretAccessKey } = S3_TEST_CREDENTIALS
+    const storage = `s3://${accessKeyId}:${secretAccessKey}@${s3.bucket}/media-${randomBytes(4).toString('hex')}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`
+    t = await startDriveTestApp({ TRANSCODE_PRESET: 'ultrafast', STORAGE_URL: storage })
+  })
+  afterAll(async () => {
+    await t?.close()
+    await s3?.stop()
+  })
+
+  it('transcodes from a temp copy (ffmpeg must seek) and serves the rendition from the bucket', async () => {
+    const member = await t.signUp()
+    await t.makeVip(member)
+    const video = await uploadFile(t, member, 'wide.mp4', makeClip('mp4', '854x480'))
+    const deadline = Date.now() + 60_000
+    let body: any
+    do {
+      await sleep(200)
+      body = (await t.call('GET', `/drive/v1/files/${video.id}`, { token: member })).body
+    } while (body.params.transcode_status !== 'ready' && Date.now() < deadline)
+    expect(body.medias.map((m: any) => m.media_name)).toEqual(['Original', '480P'])
+    const playlist = String((await t.call('GET', pathOf(body.medias[1].link.url))).body)
+    const map = /#EXT-X-MAP:URI="([^"]+)",BYTERANGE="(\d+)@0"/.exec(playlist)
+    const init = await t.call('GET', pathOf(map![1]!), { headers: { range: `bytes=0-${Number(map![2]) - 1}` } })
+    expect(init.status).toBe(206)
+    expect(init.raw.subarray(4, 8).toString('latin1')).toBe('ftyp')
+  }, 90_000)
 })

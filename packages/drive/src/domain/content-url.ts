@@ -31,9 +31,12 @@ export function signedThumbnailUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'l
  * `part` is what the signature binds besides the file and its content, so a link to one part
  * never opens another.
  */
-export function signedMediaUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { fileId: string; gcid: string }, part: string, path: string): string {
+export function signedMediaUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { fileId: string; gcid: string }, part: string, path: string, playLimit?: number): string {
   const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
   const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
-  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `media:${part}` })
-  return `${deps.config.publicUrl}/drive/v1/media/${encodeURIComponent(file.fileId)}/${path}?e=${e}&s=${s}`
+  // A link that starts a play carries the plan's daily count (`l`), signed with it: the server
+  // serving it knows the link, not the caller's membership.
+  const signedPart = playLimit === undefined ? part : `${part}:${playLimit}`
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `media:${signedPart}` })
+  return `${deps.config.publicUrl}/drive/v1/media/${encodeURIComponent(file.fileId)}/${path}?e=${e}&s=${s}${playLimit === undefined ? '' : `&l=${playLimit}`}`
 }

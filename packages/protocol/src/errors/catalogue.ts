@@ -122,6 +122,8 @@ export const DriveErrors = defineErrors({
   // and one already redeemed.
   activation_code_invalid: { code: 3, status: 400 },
   activation_code_used: { code: 6, status: 409 },
+  // Playback (drive.md "Media and playback"): today's plays of the plan are used up.
+  play_limit_reached: { code: 8, status: 403 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

@@ -88,6 +88,7 @@ export const id: MessageTable = {
   offline_torrent_no_metadata: "Tidak ada peer yang membagikan detail torrent ini tepat waktu. Coba lagi nanti",
   activation_code_invalid: 'Kode aktivasi ini tidak valid. Periksa lalu coba lagi',
   activation_code_used: 'Kode aktivasi ini sudah pernah digunakan',
+  play_limit_reached: 'Kuota pemutaran video hari ini untuk paket Anda sudah habis; anggota dapat memutar tanpa batas',
 
   upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
   upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',

@@ -5,10 +5,12 @@ import { findOwned } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
 
 /**
- * Plays and where they stopped (issue 13 §3). A play is a video whose playable links the caller
- * fetched (its detail), counted once per video and UTC day: fetching it again that day, to seek
- * or after a reload, is the same play. The plan's `playsPerDay` caps the videos a day; the cap is
- * one conditional UPDATE, so parallel first plays can never pass it (SQLite and PostgreSQL alike).
+ * Plays and where they stopped (issue 13 §3). A play is a video whose playback the account
+ * started: the first fetch of its Original through the media link, or of a rendition's playlist
+ * (not the download link: a download is not a play). It is counted once per video and UTC day:
+ * seeking, a reload, another quality are the same play. The plan's `playsPerDay` caps the videos
+ * a day; the cap is one conditional UPDATE, so parallel first plays can never pass it (SQLite and
+ * PostgreSQL alike).
  */
 
 const DAY_MS = 86_400_000
@@ -36,6 +38,17 @@ export async function countPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: s
     if (err instanceof PlayLimitReached) return false
     throw err
   }
+}
+
+/** Whether `fileId` may start playing today: played already, or today's count has room (`limit` -1: none). Counts nothing. */
+export async function mayPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string, fileId: string, limit: number): Promise<boolean> {
+  if (limit < 0) return true
+  const day = dayOf(deps.clock.nowMs())
+  const [played, today] = await Promise.all([
+    deps.db.selectFrom('drive_plays').select('file_id').where('user_id', '=', userId).where('day', '=', day).where('file_id', '=', fileId).executeTakeFirst(),
+    deps.db.selectFrom('drive_play_days').select('plays').where('user_id', '=', userId).where('day', '=', day).executeTakeFirst(),
+  ])
+  return played !== undefined || (today?.plays ?? 0) < limit
 }
 
 /** Videos played today, for `about.quota.play_times_usage`. */

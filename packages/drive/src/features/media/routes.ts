@@ -8,7 +8,8 @@ import { requireDownloadable, signedMediaUrl } from '../../domain/index.js'
 import { sendBlob } from '../downloads/send-blob.js'
 import { probeOf } from './media-job.js'
 import { masterPlaylist, variantPlaylist } from './playlists.js'
-import { getPlayback, savePlayback } from './plays.js'
+import { countPlay, getPlayback, savePlayback } from './plays.js'
+import { contentDisposition } from '../downloads/content-disposition.js'
 import { embeddedSubtitle, listSubtitles, subtitleFileVtt } from './subtitles.js'
 
 /**
@@ -19,6 +20,8 @@ import { embeddedSubtitle, listSubtitles, subtitleFileVtt } from './subtitles.js
  */
 
 const signed = Loose({ e: OptStr(16), s: OptStr(128) })
+/** A link that starts a play also carries the plan's daily count it was signed with. */
+const playing = Loose({ e: OptStr(16), s: OptStr(128), l: Type.Optional(Type.String({ pattern: '^-?\\d{1,9}$' })) })
 const HLS_TYPE = 'application/vnd.apple.mpegurl'
 const rendition = Type.Union(RENDITION_NAMES.map((name) => Type.Literal(name)))
 
@@ -28,27 +31,47 @@ function cacheUntil(reply: FastifyReply, linkExpiresAtSeconds: number, nowMs: nu
 
 export async function mediaRoutes(base: FastifyInstance, { deps, authenticate, callerOf }: DriveRouteOptions) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  /** Checks a play link (its signature covers `l`) and counts the play: once per video and day, refused past the count. */
+  const startPlay = async (fileId: string, query: { e?: string; s?: string; l?: string }, part: string) => {
+    const limit = query.l ?? 'none'
+    const found = await requireDownloadable(deps, fileId, query, `media:${part}:${limit}`)
+    if (!(await countPlay(deps, found.file.user_id, found.file.id, Number(limit)))) {
+      throw new AppError(DriveErrors.play_limit_reached, { description: "today's plays of the plan are used up", metadata: { id: fileId } })
+    }
+    return { ...found, limit: Number(limit) }
+  }
   const renditionOf = async (gcid: string, name: RenditionName, fileId: string) => {
     const row = await deps.db.selectFrom('drive_media_renditions').selectAll().where('gcid', '=', gcid).where('name', '=', name).executeTakeFirst()
     if (!row) throw new AppError(DriveErrors.file_not_found, { description: `this video has no ${name} rendition`, metadata: { id: fileId } })
     return row
   }
 
-  app.get('/drive/v1/media/:fileId/master.m3u8', { schema: { params: Type.Object({ fileId: IdStr }), querystring: signed } }, async (request, reply) => {
-    const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, request.params.fileId, request.query, 'media:master')
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/drive/v1/media/:fileId/original',
+    schema: { params: Type.Object({ fileId: IdStr }), querystring: playing },
+    handler: async (request, reply) => {
+      const { file, linkExpiresAtSeconds } = await startPlay((request.params as { fileId: string }).fileId, request.query as { e?: string; s?: string; l?: string }, 'origin')
+      reply.header('content-disposition', contentDisposition('inline', file.name)).header('content-security-policy', "default-src 'none'; media-src 'self'; sandbox")
+      return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: file.mime_type.startsWith('video/') ? file.mime_type : 'application/octet-stream', lastModifiedMs: file.modified_at, linkExpiresAtSeconds })
+    },
+  })
+
+  app.get('/drive/v1/media/:fileId/master.m3u8', { schema: { params: Type.Object({ fileId: IdStr }), querystring: playing } }, async (request, reply) => {
+    const { file, linkExpiresAtSeconds, limit } = await startPlay(request.params.fileId, request.query, 'master')
     const [renditions, media] = await Promise.all([
       deps.db.selectFrom('drive_media_renditions').select(['name', 'width', 'height', 'bandwidth', 'peak_bandwidth']).where('gcid', '=', file.gcid).execute(),
       deps.db.selectFrom('drive_media').select('probe').where('gcid', '=', file.gcid).executeTakeFirst(),
     ])
     const ids = { fileId: file.id, gcid: file.gcid }
-    const entries = renditions.map((r) => ({ width: r.width, height: r.height, bandwidth: r.bandwidth, peakBandwidth: r.peak_bandwidth, url: signedMediaUrl(deps, ids, r.name, `${r.name}/index.m3u8`) }))
+    const entries = renditions.map((r) => ({ width: r.width, height: r.height, bandwidth: r.bandwidth, peakBandwidth: r.peak_bandwidth, url: signedMediaUrl(deps, ids, r.name, `${r.name}/index.m3u8`, limit) }))
     cacheUntil(reply, linkExpiresAtSeconds, deps.clock.nowMs())
     return reply.type(HLS_TYPE).send(masterPlaylist(entries, probeOf(media)?.frameRate ?? 0))
   })
 
-  app.get('/drive/v1/media/:fileId/:rendition/index.m3u8', { schema: { params: Type.Object({ fileId: IdStr, rendition }), querystring: signed } }, async (request, reply) => {
+  app.get('/drive/v1/media/:fileId/:rendition/index.m3u8', { schema: { params: Type.Object({ fileId: IdStr, rendition }), querystring: playing } }, async (request, reply) => {
     const name = request.params.rendition as RenditionName
-    const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, request.params.fileId, request.query, `media:${name}`)
+    const { file, linkExpiresAtSeconds } = await startPlay(request.params.fileId, request.query, name)
     const row = await renditionOf(file.gcid, name, file.id)
     cacheUntil(reply, linkExpiresAtSeconds, deps.clock.nowMs())
     const fileUrl = signedMediaUrl(deps, { fileId: file.id, gcid: file.gcid }, `${name}.mp4`, `${name}/media.mp4`)

@@ -4,13 +4,13 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { enqueueMedia, planOf, signedMediaUrl } from '../../domain/index.js'
 import type { VideoProbe } from './ffmpeg.js'
 import { probeOf } from './media-job.js'
-import { countPlay } from './plays.js'
+import { mayPlay } from './plays.js'
 
 /**
  * A video's detail (`GET /drive/v1/files/{id}`, drive.md "Media and playback"): its `medias` (the
- * Original, then the renditions tallest first) and where its transcode stands. Fetching it is a
- * play (features/media/plays.ts): past the plan's daily count the Original is locked, and a
- * member's first look at a video not transcoded yet starts its transcode.
+ * Original, then the renditions tallest first) and where its transcode stands. The medias' links
+ * start a play when fetched (features/media/plays.ts); past the plan's daily count the Original is
+ * locked. A member's first look at a video not transcoded yet starts its transcode.
  */
 
 const EMPTY_LINK = { url: '', token: '', expire: '', type: '' }
@@ -38,10 +38,10 @@ export async function videoDetail(deps: DriveDeps, caller: Caller, row: FilesTab
   if (row.file_category !== 'VIDEO' || row.phase !== 'PHASE_TYPE_COMPLETE' || row.gcid === null || row.trashed !== 0) return view
   const gcid = row.gcid
   const plan = planOf(deps.config, caller.membership, deps.clock.nowMs())
-  const [stored, renditions, mayPlay] = await Promise.all([
+  const [stored, renditions, playable] = await Promise.all([
     deps.db.selectFrom('drive_media').selectAll().where('gcid', '=', gcid).executeTakeFirst(),
     deps.db.selectFrom('drive_media_renditions').selectAll().where('gcid', '=', gcid).execute(),
-    countPlay(deps, caller.userId, row.id, plan.limits.playsPerDay),
+    mayPlay(deps, caller.userId, row.id, plan.limits.playsPerDay),
   ])
   const probe = probeOf(stored)
   let status: TranscodeStatus = stored?.transcode_state ?? 'none'
@@ -59,22 +59,24 @@ export async function videoDetail(deps: DriveDeps, caller: Caller, row: FilesTab
   const sorted = [...renditions].sort((a, b) => b.height - a.height)
   const member = plan.limits.transcodedPlayback
   const original = view.links['application/octet-stream']
+  const limit = plan.limits.playsPerDay
+  const originalLink = original && { ...original, url: signedMediaUrl(deps, file, 'origin', 'original', limit) }
   const medias: DriveMedia[] = [
     media({
       media_id: row.id, media_name: 'Original', category: 'category_origin', is_origin: true, video: videoOf(probe),
-      link: mayPlay && original ? original : { ...EMPTY_LINK }, need_more_quota: !mayPlay,
+      link: playable && originalLink ? originalLink : { ...EMPTY_LINK }, need_more_quota: !playable,
       is_default: !(member && sorted.length > 0),
     }),
   ]
   sorted.forEach((r: MediaRenditionsTable, i) => {
     const name = r.name as RenditionName
-    const link = member && mayPlay ? { url: signedMediaUrl(deps, file, name, `${name}/index.m3u8`), token: '', expire: original?.expire ?? '', type: 'application/vnd.apple.mpegurl' } : { ...EMPTY_LINK }
-    medias.push(media({ media_id: `${row.id}.${name}`, media_name: name, category: 'category_transcode', is_origin: false, video: videoOf(probe, r), link, need_more_quota: !(member && mayPlay), vip_types: member ? [] : ['vip'], is_default: member && i === 0, priority: i + 1 }))
+    const link = member && playable ? { url: signedMediaUrl(deps, file, name, `${name}/index.m3u8`, limit), token: '', expire: original?.expire ?? '', type: 'application/vnd.apple.mpegurl' } : { ...EMPTY_LINK }
+    medias.push(media({ media_id: `${row.id}.${name}`, media_name: name, category: 'category_transcode', is_origin: false, video: videoOf(probe, r), link, need_more_quota: !(member && playable), vip_types: member ? [] : ['vip'], is_default: member && i === 0, priority: i + 1 }))
   })
 
   const params: DriveVideoParams & Record<string, string> = { ...view.params, transcode_status: status }
   if (status === 'running' || status === 'queued') params.transcode_progress = String(stored?.transcode_progress ?? 0)
-  if (member && mayPlay && sorted.length > 0) params.hls_url = signedMediaUrl(deps, file, 'master', 'master.m3u8')
-  if (!mayPlay) params.play_limited = 'true'
+  if (member && playable && sorted.length > 0) params.hls_url = signedMediaUrl(deps, file, 'master', 'master.m3u8', limit)
+  if (!playable) params.play_limited = 'true'
   return { ...view, medias, params }
 }

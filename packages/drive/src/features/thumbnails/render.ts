@@ -32,21 +32,23 @@ let sharpModule: Promise<Sharp> | null = null
 // sharp (libvips) is loaded with the first thumbnail, not with the server (decision 023).
 const loadSharp = () => (sharpModule ??= import('sharp').then((m) => (m as unknown as { default: Sharp }).default ?? m))
 
-/** An image's thumbnail: EXIF orientation applied, fitted inside THUMBNAIL_PX, never enlarged, WebP. */
-export async function renderImage(input: Readable | Buffer): Promise<RenderedThumbnail> {
+/** An image's thumbnail (from a buffer, a file's path or a stream): EXIF orientation applied, fitted inside THUMBNAIL_PX, never enlarged, WebP. */
+export async function renderImage(input: Readable | Buffer | string): Promise<RenderedThumbnail> {
   const sharp = await loadSharp()
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated', animated: false } as const
-  // A buffer goes in as one: sharp decodes it in place. A stream is gathered by sharp itself.
-  const transform = (Buffer.isBuffer(input) ? sharp(input, options) : sharp(options))
+  // A buffer goes in as one: sharp decodes it in place; a path is read by libvips off the main
+  // thread. A stream is gathered by sharp itself.
+  const whole = Buffer.isBuffer(input) || typeof input === 'string'
+  const transform = (whole ? sharp(input, options) : sharp(options))
     .rotate()
     .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 72, effort: 3 })
   try {
-    if (!Buffer.isBuffer(input)) input.pipe(transform)
+    if (!whole) input.pipe(transform)
     const { data, info } = await transform.toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   } catch (err) {
-    if (!Buffer.isBuffer(input)) input.destroy()
+    if (!whole) input.destroy()
     throw new ThumbnailUnavailable(`not an image sharp can read: ${(err as Error).message}`, { cause: err })
   }
 }

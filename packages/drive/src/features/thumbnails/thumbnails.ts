@@ -35,6 +35,9 @@ async function render(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, c
   const info = await deps.blobs.stat(gcid)
   if (!info) throw new ThumbnailUnavailable('the content is gone')
   if (category === 'VIDEO') return renderVideo(deps.config.ffmpegPath, () => deps.blobs.get(gcid), info.sizeBytes)
+  // On local disk libvips reads the file itself, off the main thread, with nothing copied through JS.
+  const path = deps.blobs.localPath ? await deps.blobs.localPath(gcid) : null
+  if (path) return renderImage(path)
   const stream = await deps.blobs.get(gcid)
   if (info.sizeBytes > READ_WHOLE_MAX_BYTES) return renderImage(stream)
   const chunks: Buffer[] = []
