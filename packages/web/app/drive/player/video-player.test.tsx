@@ -141,6 +141,7 @@ describe('the quality menu', () => {
 
   it('falls back to an HD version when the browser cannot play the Original, and says so', async () => {
     const { video } = await renderPlayer(aVideo())
+    Object.defineProperty(video, 'error', { configurable: true, get: () => ({ code: 3 }) })
     fireEvent.error(video)
     await waitFor(() => expect(video.getAttribute('src')).toBe(at(MASTER)))
     expect(screen.getByTestId('player-notice').textContent).toBe(player.switchedToHd)
@@ -196,8 +197,19 @@ describe('the play limit', () => {
 
   it('says the video cannot be played when nothing can, without the limit', async () => {
     const { video } = await renderPlayer(aVideo({ medias: [aMedia('Original')], params: {} }))
+    Object.defineProperty(video, 'error', { configurable: true, get: () => ({ code: 3 }) })
     fireEvent.error(video)
     expect((await screen.findByTestId('player-failed')).textContent).toBe(player.failed)
+  })
+
+  it('says why when today\'s plays ran out after the detail was read (the link refuses to start)', async () => {
+    const file = aVideo({ medias: [aMedia('Original')], params: {} })
+    const { video, api } = await renderPlayer(file)
+    api.files.set(file.id, { ...file, medias: [aMedia('Original', LOCKED)], params: { play_limited: 'true' } })
+    // A refused start looks like an unplayable source to the browser.
+    Object.defineProperty(video, 'error', { configurable: true, get: () => ({ code: 4 }) })
+    fireEvent.error(video)
+    expect(within(await screen.findByTestId('player-limit')).getByRole('heading').textContent).toBe(player.limit.title)
   })
 })
 

@@ -25,8 +25,8 @@ const OSD_MS = 900
 const RESUMED_NOTICE_MS = 8000
 /** A source that fails for the network again this soon after fresh links were fetched has really failed. */
 const LINK_REFRESH_MIN_INTERVAL_MS = 60_000
-/** `MediaError.MEDIA_ERR_NETWORK`: the source stopped arriving (an expired link answers 403). */
-const MEDIA_ERR_NETWORK = 2
+/** `MediaError.MEDIA_ERR_DECODE`: the bytes arrived but this browser cannot decode them; fresh links would not help. */
+const MEDIA_ERR_DECODE = 3
 /** How long "HD versions are ready" stays. */
 const HD_READY_NOTICE_MS = 6000
 /** Where the account page shows the membership card. */
@@ -132,6 +132,8 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
   const latest = useRef({ selected, choice, options, sources, height })
   latest.current = { selected, choice, options, sources, height }
   const hlsRef = useRef<Hls | null>(null)
+  /** A level chosen by hand, whose first buffered fragment should be shown at once. */
+  const nudgeLevelRef = useRef<number | null>(null)
   const [autoHeight, setAutoHeight] = useState<number | null>(null)
   /** Where a new source (another quality) picks up: the old one's position and play state. */
   const restartRef = useRef<{ time: number; play: boolean } | null>(null)
@@ -237,14 +239,19 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
   const [generation, setGeneration] = useState(0)
   const refreshedAtRef = useRef(0)
 
-  function sourceFailed({ network = false }: { network?: boolean } = {}) {
+  /**
+   * The source failed. Its links may have expired (6 hours by default: a video open that long, or
+   * paused), or today's plays may have run out since the detail was read (the link then answers
+   * `play_limit_reached`): unless the picture itself could not be decoded, the detail is read
+   * again, at most once a minute, and the same choice goes on where it was with fresh links (or
+   * the player says why it cannot). Otherwise another quality is tried, else it gives up.
+   */
+  function sourceFailed({ retryable = true }: { retryable?: boolean } = {}) {
     const { choice: current, options: offered } = latest.current
     const playable = offered.filter((option) => !option.locked)
     const video = videoRef.current
     const resumeAt = video && !switchingRef.current ? { time: video.currentTime, play: !video.paused || !startedRef.current } : restartRef.current
-    // Signed links expire (6 hours by default): a video open that long, or paused, reads its
-    // detail again for fresh ones and goes on where it was, once a minute at most.
-    if (network && Date.now() - refreshedAtRef.current > LINK_REFRESH_MIN_INTERVAL_MS) {
+    if (retryable && Date.now() - refreshedAtRef.current > LINK_REFRESH_MIN_INTERVAL_MS) {
       refreshedAtRef.current = Date.now()
       restartRef.current = resumeAt
       void refreshDetail().then((fresh) => {
@@ -296,12 +303,19 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
             if (level >= 0) instance.currentLevel = level
           })
           instance.on(HlsClass.Events.LEVEL_SWITCHED, (_event, data) => setAutoHeight(instance.levels[data.level]?.height ?? null))
+          instance.on(HlsClass.Events.FRAG_BUFFERED, (_event, data) => {
+            // hls.js has replaced the buffer with the chosen level, but the decoder shows the old
+            // one's frames up to the next keyframe (4 s away): a seek in place shows the new one now.
+            if (data.frag.level !== nudgeLevelRef.current) return
+            nudgeLevelRef.current = null
+            if (!video.ended) video.currentTime = video.currentTime
+          })
           instance.on(HlsClass.Events.ERROR, (_event, data) => {
             if (!data.fatal) return
             recoveries += 1
             if (recoveries <= 2 && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) instance.recoverMediaError()
             else if (recoveries <= 2 && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) instance.startLoad()
-            else sourceFailed({ network: data.type === HlsClass.ErrorTypes.NETWORK_ERROR })
+            else sourceFailed({ retryable: data.type === HlsClass.ErrorTypes.NETWORK_ERROR })
           })
           instance.attachMedia(video)
           instance.loadSource(url)
@@ -326,7 +340,11 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
     if (target.key === sourceKey) {
       // The same master playlist: only hls.js's level changes; the picture switches in place.
       const hls = hlsRef.current
-      if (hls && target.source.kind === 'hls') hls.currentLevel = levelIndexOf(hls.levels, target.source.height)
+      if (hls && target.source.kind === 'hls') {
+        const level = levelIndexOf(hls.levels, target.source.height)
+        nudgeLevelRef.current = level >= 0 ? level : null
+        hls.currentLevel = level
+      }
     } else if (!switchingRef.current) {
       restartRef.current = { time: video.currentTime, play: !video.paused }
     }
@@ -649,7 +667,7 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
         onError={() => {
           // hls.js reports its own errors (and recovers from some).
           const video = videoRef.current
-          if (hlsRef.current === null && video?.getAttribute('src')) sourceFailed({ network: video.error?.code === MEDIA_ERR_NETWORK })
+          if (hlsRef.current === null && video?.getAttribute('src')) sourceFailed({ retryable: video.error?.code !== MEDIA_ERR_DECODE })
         }}
       >
         {subtitles.map((track) => (
