@@ -6,7 +6,7 @@ import { renderPage } from '../../../test/render'
 import en from '../../locales/en-US/index'
 import { aFile, FakeDriveApi } from '../fake-drive-api'
 import { PreviewDialog } from '../preview-dialog'
-import { type PlayerCapabilities, VideoPlayer } from './video-player'
+import { type PlayerCapabilities, VideoPlayer, VOLUME_STORAGE_KEY } from './video-player'
 
 const player = en.drive.player
 /** hls.js needs Media Source Extensions, which happy-dom has not: the tests play HLS "natively" (the video element's src). */
@@ -380,6 +380,20 @@ describe('keyboard shortcuts', () => {
     // The speed survives a change of source.
     expect(video.defaultPlaybackRate).toBe(0.5)
     await waitFor(() => expect(screen.getByRole('button', { name: 'Playback speed: 0.5×' })).toBeTruthy())
+  })
+
+  it('remembers the volume for the next video', async () => {
+    const { video, region } = await renderPlayer(aVideo())
+    region.focus()
+    video.volume = 0.5
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}')
+    // happy-dom sends no volumechange: the browser would.
+    fireEvent.volumeChange(video)
+    expect(JSON.parse(localStorage.getItem(VOLUME_STORAGE_KEY)!)).toEqual({ volume: 0.4, muted: false })
+    document.body.innerHTML = ''
+    const next = await renderPlayer(aVideo())
+    expect(next.video.volume).toBe(0.4)
+    expect(next.video.muted).toBe(false)
   })
 
   it('leaves Space on a button to the button, and browser shortcuts to the browser', async () => {

@@ -25,6 +25,20 @@ const OSD_MS = 900
 const RESUMED_NOTICE_MS = 8000
 /** A source that fails for the network again this soon after fresh links were fetched has really failed. */
 const LINK_REFRESH_MIN_INTERVAL_MS = 60_000
+/** Where the volume is remembered between videos and visits (as YouTube does; the speed is not). */
+export const VOLUME_STORAGE_KEY = 'cumulus-player-volume'
+
+function rememberedVolume(): { volume: number; muted: boolean } | null {
+  try {
+    const saved = JSON.parse(window.localStorage.getItem(VOLUME_STORAGE_KEY) ?? 'null') as { volume?: unknown; muted?: unknown } | null
+    if (!saved || typeof saved.volume !== 'number' || !(saved.volume >= 0 && saved.volume <= 1)) return null
+    return { volume: saved.volume, muted: saved.muted === true }
+  } catch {
+    // Storage blocked, or not ours to read: the default volume.
+    return null
+  }
+}
+
 /** `MediaError.MEDIA_ERR_DECODE`: the bytes arrived but this browser cannot decode them; fresh links would not help. */
 const MEDIA_ERR_DECODE = 3
 /** How long "HD versions are ready" stays. */
@@ -418,6 +432,16 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
 
   useEffect(() => () => clearTimeout(hideTimer.current), [])
 
+  useEffect(() => {
+    const video = videoRef.current
+    const remembered = rememberedVolume()
+    if (!video || !remembered) return
+    video.volume = remembered.volume
+    video.muted = remembered.muted
+    setVolume(remembered.volume)
+    setMuted(remembered.muted)
+  }, [])
+
   const canFullscreen = typeof document !== 'undefined' && (document.fullscreenEnabled || 'webkitEnterFullscreen' in HTMLVideoElement.prototype)
   const canPictureInPicture = typeof document !== 'undefined' && document.pictureInPictureEnabled === true
 
@@ -660,8 +684,14 @@ function Player({ api, file, autoFocus, caps, refreshDetail }: { api: DriveApi; 
         onSeeked={onSeeked}
         onEnded={onEnded}
         onVolumeChange={() => {
-          setVolume(videoRef.current!.volume)
-          setMuted(videoRef.current!.muted)
+          const video = videoRef.current!
+          setVolume(video.volume)
+          setMuted(video.muted)
+          try {
+            window.localStorage.setItem(VOLUME_STORAGE_KEY, JSON.stringify({ volume: video.volume, muted: video.muted }))
+          } catch {
+            // Not remembered; this video still has it.
+          }
         }}
         onRateChange={() => setRateState(videoRef.current!.playbackRate)}
         onError={() => {
