@@ -2,7 +2,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import * as Popover from '@radix-ui/react-popover'
 import type { DriveFile, DriveSubtitle } from '@cumulus/protocol'
 import type Hls from 'hls.js'
-import { type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { Spinner } from '../../components/ui/spinner'
 import { menuContentClass, menuItemClass } from '../../components/ui/menu-styles'
@@ -959,6 +959,7 @@ function PictureInPictureWatcher({ video, onChange }: { video: { current: HTMLVi
  */
 function PlayerBlocked({ reason, membershipPath }: { reason: 'limit' | 'locked' | 'failed'; membershipPath: string }) {
   const { t } = useT()
+  const titleId = useId()
   if (reason === 'failed') {
     return (
       <p role="alert" className="max-w-md rounded-xl bg-white/10 px-4 py-3 text-center text-sm" data-testid="player-failed">
@@ -967,9 +968,9 @@ function PlayerBlocked({ reason, membershipPath }: { reason: 'limit' | 'locked' 
     )
   }
   return (
-    <section aria-labelledby="player-blocked-title" className="flex max-w-md flex-col items-center gap-3 rounded-2xl bg-white/10 px-6 py-8 text-center" data-testid="player-limit">
+    <section aria-labelledby={titleId} className="flex max-w-md flex-col items-center gap-3 rounded-2xl bg-white/10 px-6 py-8 text-center" data-testid="player-limit">
       <LockIcon className="size-10 text-amber-300" />
-      <h2 id="player-blocked-title" className="text-lg font-semibold">
+      <h2 id={titleId} className="text-lg font-semibold">
         {reason === 'limit' ? t('drive.player.limit.title') : t('drive.player.limit.lockedTitle')}
       </h2>
       <p className="text-sm text-white/80">{reason === 'limit' ? t('drive.player.limit.text') : t('drive.player.limit.lockedText')}</p>
