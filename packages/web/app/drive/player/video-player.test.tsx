@@ -396,6 +396,23 @@ describe('keyboard shortcuts', () => {
     expect(next.video.muted).toBe(false)
   })
 
+  it('a double tap on the left or right of the picture seeks 10 s on a touch screen', async () => {
+    const { video } = await renderPlayer(aVideo())
+    loadMetadata(video, 200)
+    video.getBoundingClientRect = () => ({ left: 0, top: 0, width: 300, height: 200, right: 300, bottom: 200, x: 0, y: 0, toJSON: () => ({}) })
+    video.currentTime = 50
+    const doubleTap = (clientX: number) => {
+      fireEvent.pointerDown(video, { pointerType: 'touch', clientX })
+      fireEvent.doubleClick(video, { clientX })
+    }
+    doubleTap(280)
+    expect(video.currentTime).toBe(60)
+    doubleTap(20)
+    doubleTap(20)
+    expect(video.currentTime).toBe(40)
+    expect(screen.getByTestId('player-osd').textContent).toMatch(/^-10/)
+  })
+
   it('leaves Space on a button to the button, and browser shortcuts to the browser', async () => {
     const { video } = await renderPlayer(aVideo())
     loadMetadata(video, 200)
