@@ -22,6 +22,15 @@ export interface DriveDeps {
   torrents: TorrentEngine
   /** Rate counters shared with identity (memory, or Redis across nodes): the preview budget. */
   counters: CounterStore
+  /**
+   * Accounts' memberships, for work that runs without the caller (a signed link's download
+   * counted against its owner's plan). Identity's store in the composed server.
+   */
+  memberships: MembershipLookup
+}
+
+export interface MembershipLookup {
+  find(userId: string): Promise<{ vasType: string; expiresAtMs: number } | null>
 }
 
 /** The signed-in caller, as identity's `authenticated` pre-handler sets it (its AuthContext fits). */

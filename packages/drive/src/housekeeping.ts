@@ -8,6 +8,7 @@ import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type 
 import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
 import { registerMediaJobs } from './features/media/media-job.js'
 import { forgetOldPlays } from './features/media/plays.js'
+import { forgetOldTraffic } from './features/downloads/traffic.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**
@@ -22,6 +23,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await removeOrphanOfflineStaging(deps)
   await collectGarbageBlobs(deps)
   await forgetOldPlays(deps)
+  await forgetOldTraffic(deps)
 }
 
 /** The queue of the drive's periodic chores; the composition root schedules it. */

@@ -19,7 +19,7 @@ import { createUpload, download, patch, pathOf, stagingFiles, storedBlobs, uploa
  */
 
 const PASSWORD = 'a long enough passphrase'
-const DRIVE_TABLES = ['drive_files', 'drive_uploads', 'drive_tasks', 'drive_events', 'drive_usage', 'drive_account_holds', 'drive_plays', 'drive_play_days', 'drive_playback'] as const
+const DRIVE_TABLES = ['drive_files', 'drive_uploads', 'drive_tasks', 'drive_events', 'drive_usage', 'drive_account_holds', 'drive_plays', 'drive_play_days', 'drive_playback', 'drive_traffic_days'] as const
 
 /** Rows of the user in every drive table, by table. */
 export async function driveRowsOf(db: Kysely<DriveDatabase>, userId: string): Promise<Record<string, number>> {
@@ -191,8 +191,9 @@ for (const storage of ['local disk', 's3'] as const) {
     const film = await uploadFile(t, ann.token, 'film.mp4', randomBytes(2000))
     const filmDetail = await t.call('GET', `/drive/v1/files/${film.id}`, { token: ann.token })
     expect((await t.call('GET', pathOf(filmDetail.body.medias[0].link.url), { headers: { range: 'bytes=0-9' } })).status).toBe(206)
+    expect((await t.call('GET', pathOf(filmDetail.body.web_content_link), { headers: { range: 'bytes=0-9' } })).status).toBe(206)
     expect((await t.call('PUT', `/drive/v1/files/${film.id}/playback`, { token: ann.token, body: { position_seconds: 12 } })).status).toBe(200)
-    expect(await driveRowsOf(db, ann.id)).toMatchObject({ drive_uploads: 1, drive_usage: 1, drive_plays: 1, drive_play_days: 1, drive_playback: 1 })
+    expect(await driveRowsOf(db, ann.id)).toMatchObject({ drive_uploads: 1, drive_usage: 1, drive_plays: 1, drive_play_days: 1, drive_playback: 1, drive_traffic_days: 1 })
 
     await deleteAccount(ann.token)
     const { erasedUserIds } = await runHousekeeping(t.server.identity)

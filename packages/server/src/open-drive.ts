@@ -17,6 +17,8 @@ export interface OpenDriveInput {
   jobs: JobRunner
   /** identity's counter store (memory, or Redis when REDIS_URL is set). */
   counters: CounterStore
+  /** identity's memberships: a download through a signed link counts against its owner's plan. */
+  memberships: DriveDeps['memberships']
 }
 
 /**
@@ -36,6 +38,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     logger: input.logger.child({ service: 'drive' }),
     jobs: input.jobs,
     counters: input.counters,
+    memberships: input.memberships,
     // aria2 starts on the first magnet or torrent, not here: a server that never sees one never runs it.
     torrents: createTorrentEngine({
       ...defaultTorrentEngineConfig(config.drive.torrent.workDir),

@@ -65,7 +65,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     throw err
   }
   try {
-    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger, jobs: jobs.runner, counters: identity.deps.counters })
+    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger, jobs: jobs.runner, counters: identity.deps.counters, memberships: identity.deps.memberships })
     app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy, domain: errorDomainOf })) as unknown as FastifyInstance
     // One error renderer for the whole app; the ErrorInfo domain follows the service a path belongs to.
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })

@@ -225,6 +225,18 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         await db.schema.alterTable('drive_uploads').addColumn('transcode', 'integer', (c) => c.notNull().defaultTo(0)).execute()
       },
     },
+    '0007_traffic': {
+      async up(db: Kysely<unknown>) {
+        // Download traffic per account and UTC day, for the plans' daily limit.
+        await db.schema
+          .createTable('drive_traffic_days')
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('day', 'integer', (c) => c.notNull())
+          .addColumn('bytes', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_traffic_days_pk', ['user_id', 'day'])
+          .execute()
+      },
+    },
   }
 }
 

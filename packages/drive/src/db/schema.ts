@@ -21,6 +21,14 @@ export interface DriveDatabase {
   drive_plays: PlaysTable
   drive_play_days: PlayDaysTable
   drive_playback: PlaybackTable
+  drive_traffic_days: TrafficDaysTable
+}
+
+/** Bytes an account's files were downloaded on a UTC day, for the plan's daily download traffic. */
+export interface TrafficDaysTable {
+  user_id: string
+  day: number
+  bytes: number
 }
 
 /**

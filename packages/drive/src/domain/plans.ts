@@ -15,7 +15,7 @@ export interface PlanLimits {
   transcodedPlayback: boolean
   /** Videos played a day (features/media/plays.ts: one per video per UTC day). */
   playsPerDay: number
-  /** Bytes downloaded a day (reported; not metered yet). */
+  /** Bytes of the account's files downloaded through their links a day (features/downloads/traffic.ts). */
   downloadBytesPerDay: number
 }
 

@@ -124,6 +124,8 @@ export const DriveErrors = defineErrors({
   activation_code_used: { code: 6, status: 409 },
   // Playback (drive.md "Media and playback"): today's plays of the plan are used up.
   play_limit_reached: { code: 8, status: 403 },
+  // Downloads: today's download traffic of the owner's plan is used up.
+  download_limit_reached: { code: 8, status: 403 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

@@ -89,6 +89,7 @@ export const enUS: MessageTable = {
   activation_code_invalid: 'This activation code is not valid. Check it and try again',
   activation_code_used: 'This activation code has already been used',
   play_limit_reached: 'You have used up the videos your plan plays today; members play without a limit',
+  download_limit_reached: "Today's download traffic of this plan is used up; it starts again tomorrow (UTC)",
 
   upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
   upload_expired: 'This upload has expired. Please upload the file again',

@@ -89,6 +89,7 @@ export const id: MessageTable = {
   activation_code_invalid: 'Kode aktivasi ini tidak valid. Periksa lalu coba lagi',
   activation_code_used: 'Kode aktivasi ini sudah pernah digunakan',
   play_limit_reached: 'Kuota pemutaran video hari ini untuk paket Anda sudah habis; anggota dapat memutar tanpa batas',
+  download_limit_reached: "Kuota lalu lintas unduhan hari ini untuk paket ini sudah habis; akan diatur ulang besok (UTC)",
 
   upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
   upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',

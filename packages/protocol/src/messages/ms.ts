@@ -89,6 +89,7 @@ export const ms: MessageTable = {
   activation_code_invalid: 'Kod pengaktifan ini tidak sah. Semak dan cuba lagi',
   activation_code_used: 'Kod pengaktifan ini telah digunakan',
   play_limit_reached: 'Anda telah memainkan video hari ini mengikut pelan anda; keahlian memainkan tanpa had',
+  download_limit_reached: "Trafik muat turun hari ini bagi pelan ini telah habis; ia bermula semula esok (UTC)",
 
   upload_offset_conflict: 'Muat naik tidak selari dengan pelayan. Sambung semula dari kedudukan yang direkodkan pelayan',
   upload_expired: 'Muat naik ini telah tamat tempoh. Sila muat naik fail sekali lagi',

@@ -89,6 +89,7 @@ export const zhCN: MessageTable = {
   activation_code_invalid: '激活码无效，请检查后重试',
   activation_code_used: '该激活码已被使用',
   play_limit_reached: '今日可播放的视频次数已用完，会员可无限播放',
+  download_limit_reached: "今日下载流量已用完，明天（UTC）重置",
 
   upload_offset_conflict: '上传进度与服务器不一致，请从服务器记录的位置继续上传',
   upload_expired: '此上传已过期，请重新上传文件',

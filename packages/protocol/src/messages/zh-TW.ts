@@ -89,6 +89,7 @@ export const zhTW: MessageTable = {
   activation_code_invalid: '啟用碼無效，請檢查後再試',
   activation_code_used: '此啟用碼已被使用',
   play_limit_reached: '今日可播放的影片次數已用完，會員可無限播放',
+  download_limit_reached: "今日下載流量已用完，明天（UTC）重置",
 
   upload_offset_conflict: '上傳進度與伺服器不一致，請從伺服器記錄的位置繼續上傳',
   upload_expired: '此上傳已過期，請重新上傳檔案',

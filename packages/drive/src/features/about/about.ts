@@ -3,6 +3,7 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { offlineQuota, planOf, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
 import { playsToday } from '../media/plays.js'
+import { trafficToday } from '../downloads/traffic.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
@@ -58,15 +59,15 @@ export async function vipQuantities(deps: DriveDeps, caller: Caller, transferTyp
   const nowMs = deps.clock.nowMs()
   const membership = caller.membership
   const plan = planOf(deps.config, membership, nowMs)
-  const offline = await offlineQuota(deps.db, caller.userId, plan.limits, nowMs)
+  const [offline, downloaded] = await Promise.all([offlineQuota(deps.db, caller.userId, plan.limits, nowMs), trafficToday(deps, caller.userId)])
   const daily = plan.limits.downloadBytesPerDay
   return {
     base: {
       offline: { total_assets: offline.daily.limit, assets: Math.max(0, offline.daily.limit - offline.daily.usage) },
       download: { ...UNMETERED },
       upload: { ...UNMETERED },
-      // The plan's daily download traffic; not metered yet, so all of it is left.
-      download_daily: daily < 0 ? { ...UNMETERED } : { total_assets: daily, assets: daily },
+      // The plan's daily download traffic and what is left of it today.
+      download_daily: daily < 0 ? { ...UNMETERED } : { total_assets: daily, assets: Math.max(0, daily - downloaded) },
       vip_status: plan.member ? 'ok' : 'invalid',
       expire_time: membership ? rfc3339(membership.expiresAtMs) : '',
     },

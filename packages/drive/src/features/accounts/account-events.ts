@@ -45,6 +45,7 @@ export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | '
     await trx.deleteFrom('drive_plays').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_play_days').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_playback').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('drive_traffic_days').where('user_id', '=', userId).execute()
     return { files: Number(files.numDeletedRows), uploads: Number(droppedUploads.numDeletedRows), blobsReleased: counts.size }
   })
 }

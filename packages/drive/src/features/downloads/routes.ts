@@ -6,6 +6,7 @@ import { IdStr, Loose, OptStr } from '../../http/schemas.js'
 import { contentDisposition } from './content-disposition.js'
 import { requireDownloadable } from '../../domain/index.js'
 import { sendBlob } from './send-blob.js'
+import { meterDownload } from './traffic.js'
 
 /**
  * An uploaded HTML or SVG file is served from our own origin: it must never run script there or
@@ -34,7 +35,8 @@ export async function downloadRoutes(base: FastifyInstance, { deps }: DriveRoute
     const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, request.params.fileId, request.query)
     reply.header('content-disposition', contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name))
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY)
-    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds })
+    const meter = (bytes: number) => meterDownload(deps, file.user_id, bytes)
+    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds, meter })
   }
   const route = { schema: { params, querystring } }
   app.route({ method: ['GET', 'HEAD'], url: '/drive/v1/content/:fileId', ...route, handler })

@@ -13,6 +13,8 @@ export interface BlobResponse {
   lastModifiedMs: number
   /** The signed link's expiry: a cached copy must not outlive the link that fetched it. */
   linkExpiresAtSeconds: number
+  /** Called with the bytes the body will carry, before any is sent (download traffic); may reject to refuse. */
+  meter?: (bytes: number) => Promise<void>
 }
 
 /**
@@ -48,6 +50,7 @@ export async function sendBlob(deps: Pick<DriveDeps, 'blobs' | 'logger' | 'clock
   if (slice) reply.code(206).header('content-range', `bytes ${slice.start}-${slice.end}/${size}`)
   reply.header('content-length', String(slice ? slice.end - slice.start + 1 : size))
   if (request.method === 'HEAD') return reply.send()
+  await blob.meter?.(slice ? slice.end - slice.start + 1 : size)
   return reply.send(await openContent(deps, blob.gcid, slice, size))
 }
 

@@ -1,0 +1,49 @@
+import { AppError, DriveErrors } from '@cumulus/protocol'
+import { sql } from 'kysely'
+import type { DriveDeps } from '../../deps.js'
+import { planOf } from '../../domain/index.js'
+
+/**
+ * Daily download traffic (issue 13 §1): the bytes an account's files are downloaded through their
+ * signed links, per UTC day, against its plan's `downloadBytesPerDay` (-1: not limited, still
+ * counted for `/vip/v1/quantity/list`). A download is counted as it starts, for the bytes the
+ * response will carry (the range asked for), by one conditional UPDATE: parallel downloads can
+ * never pass the limit together, on SQLite or PostgreSQL. A link carries no caller, so the plan is
+ * the owner's, read from identity's memberships.
+ */
+
+const DAY_MS = 86_400_000
+const dayOf = (nowMs: number) => Math.floor(nowMs / DAY_MS)
+
+class TrafficLimitReached extends Error {}
+
+/** Counts `bytes` of a download of `ownerId`'s file today; rejects download_limit_reached when they do not fit the plan's traffic. */
+export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'memberships'>, ownerId: string, bytes: number): Promise<void> {
+  if (bytes <= 0) return
+  const nowMs = deps.clock.nowMs()
+  const limit = planOf(deps.config, await deps.memberships.find(ownerId), nowMs).limits.downloadBytesPerDay
+  const day = dayOf(nowMs)
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.insertInto('drive_traffic_days').values({ user_id: ownerId, day, bytes: 0 }).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).execute()
+      let counted = trx.updateTable('drive_traffic_days').set({ bytes: sql`bytes + ${bytes}` }).where('user_id', '=', ownerId).where('day', '=', day)
+      if (limit >= 0) counted = counted.where(sql<boolean>`bytes + ${bytes} <= ${limit}`)
+      const result = await counted.executeTakeFirst()
+      if (Number(result.numUpdatedRows) === 0) throw new TrafficLimitReached()
+    })
+  } catch (err) {
+    if (!(err instanceof TrafficLimitReached)) throw err
+    throw new AppError(DriveErrors.download_limit_reached, { description: `today's download traffic of the plan (${limit} bytes) is used up`, metadata: { limit_bytes: String(limit) } })
+  }
+}
+
+/** Bytes downloaded today of `userId`'s files. */
+export async function trafficToday(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string): Promise<number> {
+  const row = await deps.db.selectFrom('drive_traffic_days').select('bytes').where('user_id', '=', userId).where('day', '=', dayOf(deps.clock.nowMs())).executeTakeFirst()
+  return Number(row?.bytes ?? 0)
+}
+
+/** Drops days before yesterday (housekeeping). */
+export async function forgetOldTraffic(deps: Pick<DriveDeps, 'db' | 'clock'>): Promise<void> {
+  await deps.db.deleteFrom('drive_traffic_days').where('day', '<', dayOf(deps.clock.nowMs()) - 1).execute()
+}
