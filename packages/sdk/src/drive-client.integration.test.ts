@@ -191,6 +191,27 @@ describe(`DriveClient against the real service (${testBackend()})`, () => {
     expect(copy.id).not.toBe(original.id)
   })
 
+  it('remembers where a video was left, lists the subtitle file beside it, and the track loads from its signed URL without the bearer', async () => {
+    const { fetch } = tappedFetch(service)
+    const drive = driveFor(await signedIn(service, fetch))
+    // Not a real video: the position and the subtitle list need only a video's name.
+    const video = await drive.upload({ file: content(4096, 4), name: 'talk.mp4', lastModified: 1_700_000_000_000 }).promise
+    await drive.upload({ file: new TextEncoder().encode('1\n00:00:01,000 --> 00:00:02,500\nHello there\n'), name: 'talk.en.srt', lastModified: 1_700_000_000_000 }).promise
+
+    expect(await drive.playback(video.id)).toEqual({ kind: 'drive#playback', file_id: video.id, position_seconds: 0, duration_seconds: 0, updated_time: '' })
+    expect(await drive.savePlayback(video.id, { positionSeconds: 754.5, durationSeconds: 3600 })).toMatchObject({ file_id: video.id, position_seconds: 754.5, duration_seconds: 3600 })
+    await drive.savePlayback(video.id, { positionSeconds: 760, durationSeconds: 3600 }, { keepalive: true })
+    expect(await drive.playback(video.id)).toMatchObject({ position_seconds: 760, duration_seconds: 3600 })
+    await expect(drive.savePlayback(video.id, { positionSeconds: -1 })).rejects.toMatchObject({ error: 'invalid_argument' })
+
+    const { subtitles } = await drive.subtitles(video.id)
+    expect(subtitles).toEqual([{ id: expect.any(String), label: 'talk.en.srt', language: 'en', source: 'file', url: expect.stringMatching(new RegExp(`^${service.origin}/drive/v1/media/`)), is_default: false }])
+    const track = await service.fetch(subtitles[0]!.url)
+    expect(track.status).toBe(200)
+    expect(track.headers.get('content-type')).toMatch(/^text\/vtt/)
+    expect(await track.text()).toMatch(/^WEBVTT[\s\S]*(00:)?00:01\.000 --> (00:)?00:02\.500\nHello there/)
+  })
+
   it('cancel deletes the tus upload on the server', async () => {
     const { fetch, tap } = tappedFetch(service)
     const identity = await signedIn(service, fetch)

@@ -43,6 +43,11 @@ export interface RequestOptions {
   captcha?: boolean | { action?: string; meta?: Record<string, unknown> }
   headers?: Record<string, string>
   signal?: AbortSignal
+  /**
+   * Let the request outlive the page (fetch `keepalive`: a save sent from `pagehide`). The
+   * browser caps such bodies at 64 KiB; a failure is not retried, since nobody may be left to wait.
+   */
+  keepalive?: boolean
 }
 
 /** An e-mail address or a phone number (with its leading `+`): exactly one of them. */
@@ -228,7 +233,7 @@ export class IdentityClient {
   }
 
   async #send<T>(method: string, path: string, options: RequestOptions, extra: Record<string, string> = {}): Promise<T> {
-    const base = { method, path, query: options.query, body: options.body, signal: options.signal }
+    const base = { method, path, query: options.query, body: options.body, signal: options.signal, ...(options.keepalive ? { keepalive: true, retry: 0 } : {}) }
     const headers = { ...options.headers, ...extra }
     if (!options.auth) return this.#transport.send<T>({ ...base, headers })
     const used = await this.#usableCredentials()

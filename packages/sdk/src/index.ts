@@ -31,6 +31,7 @@ export {
   type ListOfflineTasksInput,
   type ListTasksInput,
   type PreviewSource,
+  type SavePlaybackInput,
   type TaskResult,
 } from './drive/drive-client.js'
 export { type OfflineQuotas, type QuotaCount, offlineQuotasOf } from './drive/offline-quotas.js'

@@ -26,6 +26,8 @@ export interface SendRequest {
   signal?: AbortSignal
   /** Overrides the client's retry count for this request. */
   retry?: number
+  /** fetch `keepalive`: the request may outlive the page. */
+  keepalive?: boolean
 }
 
 /** Spec 7: 5xx errors worth trying again; anything else from the server is final. */
@@ -130,6 +132,7 @@ export class Transport {
       mode: 'cors',
       ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.keepalive ? { keepalive: true } : {}),
     }
   }
 }

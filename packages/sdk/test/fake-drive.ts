@@ -22,6 +22,8 @@ export interface Call {
   /** 'fetch' or 'xhr'. */
   via: 'fetch' | 'xhr'
   signal: AbortSignal
+  /** `init.keepalive` of fetch calls (a request that may outlive the page). */
+  keepalive: boolean
 }
 
 /** Replaces the default handling of a call: a Response, an Error to throw (network failure), or undefined for the default. */
@@ -116,7 +118,7 @@ export class FakeDrive {
     let bytes: Uint8Array | undefined
     if (typeof init.body === 'string') jsonBody = JSON.parse(init.body)
     else if (init.body != null) bytes = new Uint8Array(await new Response(init.body as BodyInit).arrayBuffer())
-    const call: Call = { method, path: url.pathname, url, headers, json: jsonBody, bytes, via: 'fetch', signal }
+    const call: Call = { method, path: url.pathname, url, headers, json: jsonBody, bytes, via: 'fetch', signal, keepalive: init.keepalive === true }
     return this.handle(call)
   }
 
@@ -282,7 +284,7 @@ class FakeXhr implements XhrLike {
   async #send(body: Blob | Uint8Array): Promise<void> {
     const bytes = new Uint8Array(await new Response(body as BodyInit).arrayBuffer())
     const url = new URL(this.#url)
-    const call: Call = { method: this.#method, path: url.pathname, url, headers: { ...this.#headers }, json: undefined, bytes, via: 'xhr', signal: this.#abort.signal }
+    const call: Call = { method: this.#method, path: url.pathname, url, headers: { ...this.#headers }, json: undefined, bytes, via: 'xhr', signal: this.#abort.signal, keepalive: false }
     // Upload progress before the reply, as a browser reports it while the body goes out.
     for (const loaded of [Math.floor(bytes.byteLength / 2), bytes.byteLength]) {
       await Promise.resolve()

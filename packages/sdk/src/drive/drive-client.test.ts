@@ -197,6 +197,50 @@ describe('DriveClient JSON calls', () => {
     expect(drive.trail).toEqual(['GET /drive/v1/files/f1', 'GET /drive/v1/files/f1'])
   })
 
+  it('reads and saves a video\'s playback position through the file path, sending only the fields given', async () => {
+    const { drive, client, only } = setup()
+    const playback = { kind: 'drive#playback', file_id: 'v/1', position_seconds: 754.5, duration_seconds: 3600, updated_time: '2030-01-01T00:00:00.000Z' }
+    drive.routes['GET /drive/v1/files/v%2F1/playback'] = () => json(playback)
+    drive.routes['PUT /drive/v1/files/v%2F1/playback'] = (call) => json({ ...playback, ...(call.json as object) })
+
+    expect(await client.playback('v/1')).toEqual(playback)
+    expect(await client.savePlayback('v/1', { positionSeconds: 12.25, durationSeconds: 3600 })).toEqual({ ...playback, position_seconds: 12.25 })
+    await client.savePlayback('v/1', { positionSeconds: 0 })
+
+    const puts = drive.calls.filter((c) => c.method === 'PUT')
+    expect(puts.map((c) => c.json)).toEqual([{ position_seconds: 12.25, duration_seconds: 3600 }, { position_seconds: 0 }])
+    expect(puts.map((c) => [c.headers['authorization'], c.headers['content-type'], c.keepalive])).toEqual(Array(2).fill(['Bearer at1', 'application/json', false]))
+    expect(only('GET /drive/v1/files/v%2F1/playback').headers['authorization']).toBe('Bearer at1')
+  })
+
+  it('saves with keepalive, for a page that is closing, and does not retry it', async () => {
+    const { drive, client } = setup()
+    let attempts = 0
+    drive.routes['PUT /drive/v1/files/v1/playback'] = () => {
+      attempts += 1
+      return json({ error: 'unavailable', error_code: 14 }, 503)
+    }
+    const error = await client.savePlayback('v1', { positionSeconds: 30, durationSeconds: 60 }, { keepalive: true }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ error: 'unavailable' })
+    expect(attempts).toBe(1)
+    expect(drive.calls.map((c) => [c.method, c.keepalive])).toEqual([['PUT', true]])
+  })
+
+  it('lists subtitles with their signed URLs made absolute, and none when the reply has none', async () => {
+    const { drive, client } = setup()
+    const track = { id: 's1', label: 'English', language: 'en', source: 'file', url: '/drive/v1/subtitles/s1.vtt?e=1&s=sig', is_default: true }
+    drive.routes['GET /drive/v1/files/v1/subtitles'] = () => json({ kind: 'drive#subtitleList', subtitles: [track, { ...track, id: 's2', url: 'https://cdn.test/s2.vtt' }] })
+    expect(await client.subtitles('v1')).toEqual({
+      kind: 'drive#subtitleList',
+      subtitles: [
+        { ...track, url: `${ORIGIN}/drive/v1/subtitles/s1.vtt?e=1&s=sig` },
+        { ...track, id: 's2', url: 'https://cdn.test/s2.vtt' },
+      ],
+    })
+    drive.routes['GET /drive/v1/files/v1/subtitles'] = () => json({ kind: 'drive#subtitleList' })
+    expect(await client.subtitles('v1')).toEqual({ kind: 'drive#subtitleList', subtitles: [] })
+  })
+
   it('surfaces drive errors as IdentityError whose message is the server-localized one', async () => {
     const { drive, client } = setup()
     const details = [

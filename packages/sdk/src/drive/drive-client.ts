@@ -10,7 +10,9 @@ import type {
   DriveFileList,
   DriveFilters,
   DriveOrderField,
+  DrivePlayback,
   DriveResource,
+  DriveSubtitleList,
   DriveTask,
   DriveTaskList,
   DriveTaskType,
@@ -19,6 +21,7 @@ import type {
   ResourceListRequest,
   RetryTaskReply,
   RetryTaskRequest,
+  SavePlaybackRequest,
   TaskIdReply,
   VipPrivilegeReply,
 } from '@cumulus/protocol'
@@ -85,6 +88,13 @@ export interface CreateOfflineTaskInput {
   torrentFileId?: string
   /** For a torrent: the file indexes to fetch (the preview's leaf `id`s); default every file. */
   fileIndexes?: readonly (string | number)[]
+}
+
+export interface SavePlaybackInput {
+  /** Where the viewer is, in seconds; 0 to start over next time. */
+  positionSeconds: number
+  /** The video's length in seconds, when known. */
+  durationSeconds?: number
 }
 
 /** What to preview: links, or a `.torrent` file already in the drive. */
@@ -212,6 +222,30 @@ export class DriveClient {
   async downloadUrl(id: string): Promise<string> {
     const file = await this.get(id)
     return file.web_content_link === '' ? '' : this.#absolute(file.web_content_link)
+  }
+
+  // ---- video playback (drive.md "Media and playback") ------------------------------------
+
+  /** Where the caller stopped watching a video (`position_seconds` 0 when never watched); `file_not_found` when missing. */
+  playback(id: string): Promise<DrivePlayback> {
+    return this.#call<DrivePlayback>('GET', `${fileUrl(id)}/playback`)
+  }
+
+  /**
+   * Remembers where the caller is in a video (per account and file; the last save wins) and
+   * returns the stored position. With `keepalive` the request outlives the page, for a save
+   * sent as it closes (`pagehide`); such a save is not retried.
+   */
+  savePlayback(id: string, input: SavePlaybackInput, options: { keepalive?: boolean } = {}): Promise<DrivePlayback> {
+    const body: SavePlaybackRequest = { position_seconds: input.positionSeconds }
+    if (input.durationSeconds !== undefined) body.duration_seconds = input.durationSeconds
+    return this.#call<DrivePlayback>('PUT', `${fileUrl(id)}/playback`, { body, ...(options.keepalive ? { keepalive: true } : {}) })
+  }
+
+  /** A video's text tracks (inside it, and subtitle files beside it), each a signed WebVTT URL made absolute. */
+  async subtitles(id: string): Promise<DriveSubtitleList> {
+    const reply = await this.#call<DriveSubtitleList>('GET', `${fileUrl(id)}/subtitles`)
+    return { ...reply, subtitles: (reply.subtitles ?? []).map((subtitle) => ({ ...subtitle, url: subtitle.url === '' ? '' : this.#absolute(subtitle.url) })) }
   }
 
   // ---- batch operations ------------------------------------------------------------------
@@ -470,7 +504,7 @@ export class DriveClient {
     return reply.data
   }
 
-  #call<T>(method: string, path: string, options: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+  #call<T>(method: string, path: string, options: { query?: Record<string, QueryValue>; body?: unknown; keepalive?: boolean } = {}): Promise<T> {
     return this.#identity.request<T>(method, path, { ...options, auth: true })
   }
 

@@ -1,4 +1,4 @@
-import type { CreateOfflineReply, DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField, DriveResource, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
+import type { CreateOfflineReply, DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField, DrivePlayback, DriveResource, DriveSubtitleList, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
 
 /**
  * The part of the SDK's `DriveClient` the drive pages use. The pages depend on this shape, not
@@ -35,6 +35,12 @@ export interface DriveApi {
   /** Cancels or forgets tasks; with `deleteFiles`, deletes what they downloaded too. */
   deleteTasks(ids: readonly string[], options: { deleteFiles?: boolean }): Promise<void>
   retryTask(id: string): Promise<DriveTask>
+  /** Where the account stopped watching a video (`position_seconds` 0 when never watched). */
+  playback(id: string): Promise<DrivePlayback>
+  /** Remembers where the account is in a video; `keepalive` for a save sent as the page closes. */
+  savePlayback(id: string, input: { positionSeconds: number; durationSeconds?: number }, options?: { keepalive?: boolean }): Promise<DrivePlayback>
+  /** A video's text tracks, each a signed WebVTT URL a `<track>` can load without the bearer. */
+  subtitles(id: string): Promise<DriveSubtitleList>
 }
 
 export interface OfflineTaskInput {

@@ -1,4 +1,4 @@
-import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DriveResource, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
+import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
 import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
 
@@ -125,6 +125,10 @@ export class FakeDriveApi implements DriveApi {
   readonly previews = new Map<string, DriveResource | DriveResource[]>()
   /** Links whose content is already known: adding them completes at once. */
   readonly known = new Set<string>()
+  /** Saved playback positions by file id (seconds; absent: never watched). */
+  readonly playbacks = new Map<string, { positionSeconds: number; durationSeconds: number }>()
+  /** Text tracks by video id. */
+  readonly subtitleTracks = new Map<string, DriveSubtitle[]>()
   /** Makes the next call of that name reject with this error. */
   readonly failures = new Map<string, unknown>()
 
@@ -385,6 +389,30 @@ export class FakeDriveApi implements DriveApi {
     const task = this.#needTask(id)
     if (task.phase === 'PHASE_TYPE_COMPLETE') return task
     return this.updateTask(id, { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '' })
+  }
+
+  async playback(id: string): Promise<DrivePlayback> {
+    this.#record('playback', [id])
+    this.#need(id)
+    return this.#playbackOf(id)
+  }
+
+  async savePlayback(id: string, input: { positionSeconds: number; durationSeconds?: number }, options: { keepalive?: boolean } = {}): Promise<DrivePlayback> {
+    this.#record('savePlayback', [id, input, options])
+    this.#need(id)
+    this.playbacks.set(id, { positionSeconds: input.positionSeconds, durationSeconds: input.durationSeconds ?? this.playbacks.get(id)?.durationSeconds ?? 0 })
+    return this.#playbackOf(id)
+  }
+
+  #playbackOf(id: string): DrivePlayback {
+    const saved = this.playbacks.get(id)
+    return { kind: 'drive#playback', file_id: id, position_seconds: saved?.positionSeconds ?? 0, duration_seconds: saved?.durationSeconds ?? 0, updated_time: saved ? '2026-01-01T12:00:00.000Z' : '' }
+  }
+
+  async subtitles(id: string) {
+    this.#record('subtitles', [id])
+    this.#need(id)
+    return { kind: 'drive#subtitleList' as const, subtitles: this.subtitleTracks.get(id) ?? [] }
   }
 
   /** Changes a task as the server's job runner would (progress, phase, message). */

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import type { DriveFile } from '@cumulus/protocol'
-import { type KeyboardEvent, useEffect, useState } from 'react'
+import { type KeyboardEvent, Suspense, useEffect, useState } from 'react'
+import { lazyFrom, onDemand } from '../components/lazy/on-demand'
 import { useLocale, useT } from '../i18n/use-locale'
 import { Spinner } from '../components/ui/spinner'
 import type { DriveApi } from './drive-api'
@@ -8,6 +9,9 @@ import { formatBytes, sizeOf } from './format'
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, FileKindIcon, fileKind, isPreviewable } from './icons'
 import { useErrorText } from './use-error-text'
 import { FileName } from './file-name'
+
+/** The video player (its menus, and hls.js behind it on demand) in a chunk of its own: images and text need none of it. */
+const VideoPlayer = lazyFrom(onDemand(() => import('./player/video-player')), (module) => module.VideoPlayer)
 
 /** A text preview reads at most this much (a Range request): enough to read, never a whole log file. */
 export const TEXT_PREVIEW_BYTES = 1024 * 1024
@@ -31,8 +35,9 @@ function usePreviewContent(api: DriveApi, file: DriveFile): Loaded {
     let live = true
     setState({ id: file.id, loaded: { status: 'loading' } })
     const kind = fileKind(file)
-    // A kind the dialog cannot show needs no link: it offers the download instead.
-    if (!isPreviewable(kind)) {
+    // A kind the dialog cannot show needs no link: it offers the download instead. The video
+    // player reads the video's detail itself (its renditions and transcode).
+    if (!isPreviewable(kind) || kind === 'video') {
       setState({ id: file.id, loaded: { status: 'ready', url: '' } })
       return
     }
@@ -69,10 +74,10 @@ const barButton =
   'inline-flex size-10 items-center justify-center rounded-full text-white/85 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white disabled:opacity-30'
 
 /**
- * The full-screen preview: images, video and audio (streamed by the browser with Range
- * requests from the signed link), the first MiB of a text file, and PDFs in the browser's own
- * viewer; any other kind offers its download. Left and right (buttons or arrow keys) step
- * through the list's other files.
+ * The full-screen preview: images, video (player/video-player.tsx) and audio (streamed by the
+ * browser with Range requests from the signed link), the first MiB of a text file, and PDFs in
+ * the browser's own viewer; any other kind offers its download. Left and right (buttons or arrow
+ * keys) step through the list's other files.
  */
 export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload }: PreviewDialogProps) {
   const { t } = useT()
@@ -80,11 +85,14 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   const file = files[index]
   const hasPrevious = index > 0
   const hasNext = index < files.length - 1
+  // The video the dialog opened on takes the focus, for its shortcuts; one reached by stepping
+  // leaves the focus where it was, so the arrow keys go on stepping.
+  const [openedOn] = useState(() => file?.id)
 
   function onKeyDown(event: KeyboardEvent) {
     // Arrow keys in a player seek; elsewhere they step through the files.
     const target = event.target as HTMLElement
-    if (target.tagName === 'VIDEO' || target.tagName === 'AUDIO' || target.tagName === 'INPUT') return
+    if (target.tagName === 'VIDEO' || target.tagName === 'AUDIO' || target.tagName === 'INPUT' || target.closest('[data-video-player]')) return
     if (event.key === 'ArrowLeft' && hasPrevious) {
       event.preventDefault()
       onIndexChange(index - 1)
@@ -119,7 +127,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
                 </Dialog.Close>
               </div>
               <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
-                <PreviewBody key={file.id} api={api} file={file} onDownload={() => onDownload(file)} />
+                <PreviewBody key={file.id} api={api} file={file} autoFocus={file.id === openedOn} onDownload={() => onDownload(file)} />
                 {hasPrevious ? (
                   <button type="button" className={`${barButton} absolute top-1/2 left-2 -translate-y-1/2 bg-black/40 sm:left-4`} aria-label={t('drive.preview.previous')} onClick={() => onIndexChange(index - 1)}>
                     <ChevronLeftIcon />
@@ -141,7 +149,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   )
 }
 
-function PreviewBody({ api, file, onDownload }: { api: DriveApi; file: DriveFile; onDownload(): void }) {
+function PreviewBody({ api, file, autoFocus, onDownload }: { api: DriveApi; file: DriveFile; autoFocus: boolean; onDownload(): void }) {
   const { t } = useT()
   const locale = useLocale()
   const loaded = usePreviewContent(api, file)
@@ -170,7 +178,11 @@ function PreviewBody({ api, file, onDownload }: { api: DriveApi; file: DriveFile
     case 'image':
       return <img src={url} alt={file.name} className="max-h-full max-w-full rounded object-contain shadow-2xl" onError={() => setMediaFailed(true)} data-testid="preview-image" />
     case 'video':
-      return <video src={url} controls autoPlay playsInline preload="metadata" className="h-full w-full object-contain" onError={() => setMediaFailed(true)} data-testid="preview-video" aria-label={file.name} />
+      return (
+        <Suspense fallback={<Spinner className="size-8 text-white/80" />}>
+          <VideoPlayer api={api} file={file} autoFocus={autoFocus} />
+        </Suspense>
+      )
     case 'audio':
       return (
         <div className="flex w-full max-w-lg flex-col items-center gap-6">

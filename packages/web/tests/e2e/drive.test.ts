@@ -61,7 +61,8 @@ describe('the drive', () => {
     // The video plays from the signed link, which the browser reads with Range requests.
     const ranged: number[] = []
     page.on('response', (response) => {
-      if (response.url().includes('/drive/v1/content/') && response.request().headers().range) ranged.push(response.status())
+      // The player streams the Original through its media link (drive.md "Media and playback").
+      if (/\/drive\/v1\/(content|media)\//.test(response.url()) && response.request().headers().range) ranged.push(response.status())
     })
     await driveRow(page, 'clip.webm').dblclick()
     const dialog = page.getByTestId('preview-dialog')

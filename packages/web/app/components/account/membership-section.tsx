@@ -143,7 +143,7 @@ export function MembershipSection({ user }: { user: UserInfo }) {
 
   const member = view.kind === 'member'
   return (
-    <Section title={t('accountHome.vip.title')} testId="membership-section">
+    <Section id="membership" title={t('accountHome.vip.title')} testId="membership-section">
       <div
         data-testid="vip-status"
         data-vip={member ? 'member' : 'none'}

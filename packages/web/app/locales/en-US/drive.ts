@@ -1,4 +1,5 @@
 import offline from './offline'
+import player from './player'
 
 /** The drive pages (/drive, /drive/:folderId, /drive/starred, /drive/trash). `{ one, other }` groups are plural forms. */
 export default {
@@ -194,4 +195,5 @@ export default {
     failed: 'The preview could not be loaded.',
   },
   offline,
+  player,
 }

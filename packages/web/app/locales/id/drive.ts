@@ -1,5 +1,6 @@
 import type { Messages } from '../shape'
 import offline from './offline'
+import player from './player'
 
 export default {
   title: 'Drive',
@@ -194,4 +195,5 @@ export default {
     failed: 'Pratinjau tidak dapat dimuat.',
   },
   offline,
+  player,
 } satisfies Messages['drive']

@@ -1,5 +1,6 @@
 import type { Messages } from '../shape'
 import offline from './offline'
+import player from './player'
 
 export default {
   title: '드라이브',
@@ -194,4 +195,5 @@ export default {
     failed: '미리 보기를 불러오지 못했습니다.',
   },
   offline,
+  player,
 } satisfies Messages['drive']

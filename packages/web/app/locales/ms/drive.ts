@@ -1,5 +1,6 @@
 import type { Messages } from '../shape'
 import offline from './offline'
+import player from './player'
 
 export default {
   title: 'Pemacu',
@@ -194,4 +195,5 @@ export default {
     failed: 'Pratonton tidak dapat dimuatkan.',
   },
   offline,
+  player,
 } satisfies Messages['drive']

@@ -1,5 +1,6 @@
 import type { Messages } from '../shape'
 import offline from './offline'
+import player from './player'
 
 export default {
   title: '云盘',
@@ -194,4 +195,5 @@ export default {
     failed: '无法加载预览。',
   },
   offline,
+  player,
 } satisfies Messages['drive']

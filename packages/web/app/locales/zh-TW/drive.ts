@@ -1,5 +1,6 @@
 import type { Messages } from '../shape'
 import offline from './offline'
+import player from './player'
 
 export default {
   title: '雲端硬碟',
@@ -194,4 +195,5 @@ export default {
     failed: '無法載入預覽。',
   },
   offline,
+  player,
 } satisfies Messages['drive']
