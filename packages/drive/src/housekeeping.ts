@@ -3,12 +3,10 @@ import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/batch.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
-import { OFFLINE_QUEUE } from './domain/index.js'
+import { OFFLINE_QUEUE, forgetOldPlays, forgetOldTraffic } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
 import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
 import { registerMediaJobs } from './features/media/media-job.js'
-import { forgetOldPlays } from './features/media/plays.js'
-import { forgetOldTraffic } from './features/downloads/traffic.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
 
 /**

@@ -44,7 +44,7 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
     icon_link: '',
     web_content_link: webContentLink,
     links,
-    // A video's medias are in its detail only (drive.md; features/media/video-detail.ts).
+    // A video's medias are in its detail only (drive.md; domain/video-detail.ts).
     medias: [],
     audit: { status: 'STATUS_OK', message: '', title: '' },
     params: {},

@@ -28,4 +28,7 @@ export { ancestorsOf, type Descent, descentCondition, lockUserTree, subtreeParen
 export { adjustUsage, quotaLimit, reserveSpace, usageOf } from './usage.js'
 export { type DownloadableFile, requireDownloadable } from './downloadable.js'
 export { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData, enqueueThumbnail, isThumbnailCategory } from './thumbnails.js'
-export { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, enqueueMedia, forgetMedia, transcodesOnArrival } from './media.js'
+export { MEDIA_QUEUE, type MediaJobData, type SubtitleTrack, TRANSCODE_QUEUE, type VideoProbe, enqueueMedia, forgetMedia, probeOf, transcodesOnArrival } from './media.js'
+export { forgetOldTraffic, meterDownload, trafficToday } from './traffic.js'
+export { countPlay, dayOf, forgetOldPlays, mayPlay, playsToday } from './plays.js'
+export { videoDetail } from './video-detail.js'

@@ -1,7 +1,7 @@
 import type { JobRunner } from '@cumulus/jobs'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveConfig } from '../config.js'
-import type { DriveDatabase } from '../db/schema.js'
+import type { DriveDatabase, MediaTable } from '../db/schema.js'
 import { countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
 import type { PlanLimits } from './plans.js'
 
@@ -40,4 +40,43 @@ export async function forgetMedia(db: Kysely<DriveDatabase>, gcid: string, nowMs
     await trx.deleteFrom('drive_media_subtitles').where('gcid', '=', gcid).execute()
     await trx.deleteFrom('drive_media').where('gcid', '=', gcid).execute()
   })
+}
+
+export interface SubtitleTrack {
+  /** Order among the video's subtitle streams (ffmpeg's `0:s:N`). */
+  track: number
+  codec: string
+  language: string
+  title: string
+  isDefault: boolean
+}
+
+/** What a video holds, as the wire's `medias[].video` needs it, and its text subtitle tracks. */
+export interface VideoProbe {
+  width: number
+  height: number
+  /** Seconds. */
+  duration: number
+  /** Bits per second over the whole file. */
+  bitRate: number
+  frameRate: number
+  videoCodec: string
+  audioCodec: string
+  /** The container, as ffprobe names it ('mov,mp4,m4a,3gp,3g2,mj2', 'matroska,webm'). */
+  videoType: string
+  /** 'HDR10', 'HLG' or '' (SDR). */
+  hdrType: string
+  hasAudio: boolean
+  /** Text tracks only: image-based ones (PGS, VobSub) cannot become WebVTT. */
+  subtitles: SubtitleTrack[]
+}
+
+/** The stored probe of a video, or null when it was not probed or could not be read. */
+export function probeOf(row: Pick<MediaTable, 'probe'> | undefined): VideoProbe | null {
+  if (!row?.probe) return null
+  try {
+    return JSON.parse(row.probe) as VideoProbe
+  } catch {
+    return null
+  }
 }

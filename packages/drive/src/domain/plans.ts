@@ -13,9 +13,9 @@ export interface PlanLimits {
   offlineRunningTasks: number
   /** Transcoded renditions (1080P/720P/480P) for playback (features/media). */
   transcodedPlayback: boolean
-  /** Videos played a day (features/media/plays.ts: one per video per UTC day). */
+  /** Videos played a day (domain/plays.ts: one per video per UTC day). */
   playsPerDay: number
-  /** Bytes of the account's files downloaded through their links a day (features/downloads/traffic.ts). */
+  /** Bytes of the account's files downloaded through their links a day (domain/traffic.ts). */
   downloadBytesPerDay: number
 }
 

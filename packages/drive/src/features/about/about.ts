@@ -1,9 +1,7 @@
 import type { DriveAbout, VipPrivilegeReply, VipQuantityReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { offlineQuota, planOf, usageOf } from '../../domain/index.js'
+import { offlineQuota, planOf, playsToday, trafficToday, usageOf } from '../../domain/index.js'
 import { rfc3339 } from '../../lib/time.js'
-import { playsToday } from '../media/plays.js'
-import { trafficToday } from '../downloads/traffic.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {

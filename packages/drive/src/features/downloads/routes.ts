@@ -3,10 +3,9 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr, Loose, OptStr } from '../../http/schemas.js'
-import { contentDisposition } from './content-disposition.js'
-import { requireDownloadable } from '../../domain/index.js'
-import { sendBlob } from './send-blob.js'
-import { meterDownload } from './traffic.js'
+import { contentDisposition } from '../../http/content-disposition.js'
+import { meterDownload, requireDownloadable } from '../../domain/index.js'
+import { sendBlob } from '../../http/send-blob.js'
 
 /**
  * An uploaded HTML or SVG file is served from our own origin: it must never run script there or

@@ -1,10 +1,9 @@
 import { AppError, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { checkName, fileView, findOwned, insertItem, insertItemInOneStatement, isPostgres, liveFolder, nameColumns, recordEvents, retryOnNameRace, takenNames } from '../../domain/index.js'
+import { checkName, fileView, findOwned, videoDetail, insertItem, insertItemInOneStatement, isPostgres, liveFolder, nameColumns, recordEvents, retryOnNameRace, takenNames } from '../../domain/index.js'
 import { isUniqueViolation } from '../../lib/db-errors.js'
 import { isId } from '../../lib/ids.js'
-import { videoDetail } from '../media/video-detail.js'
 
 export async function getFile(deps: DriveDeps, caller: Caller, id: string): Promise<DriveFile> {
   const row = await findOwned(deps.db, caller.userId, id)

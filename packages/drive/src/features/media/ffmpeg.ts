@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { RENDITION_NAMES, type RenditionName } from '@cumulus/protocol'
 import type { X264Preset } from '../../config.js'
+import type { SubtitleTrack, VideoProbe } from '../../domain/index.js'
+
+export type { SubtitleTrack, VideoProbe }
 
 /**
  * ffprobe and ffmpeg, run as child processes (decision 026): what a video holds, its HLS
@@ -12,35 +15,6 @@ import type { X264Preset } from '../../config.js'
 /** Why a video cannot be probed or transcoded: about the content, so it is remembered and not retried. */
 export class MediaUnavailable extends Error {
   override readonly name = 'MediaUnavailable'
-}
-
-export interface SubtitleTrack {
-  /** Order among the video's subtitle streams (ffmpeg's `0:s:N`). */
-  track: number
-  codec: string
-  language: string
-  title: string
-  isDefault: boolean
-}
-
-/** What a video holds, as the wire's `medias[].video` needs it, and its text subtitle tracks. */
-export interface VideoProbe {
-  width: number
-  height: number
-  /** Seconds. */
-  duration: number
-  /** Bits per second over the whole file. */
-  bitRate: number
-  frameRate: number
-  videoCodec: string
-  audioCodec: string
-  /** The container, as ffprobe names it ('mov,mp4,m4a,3gp,3g2,mj2', 'matroska,webm'). */
-  videoType: string
-  /** 'HDR10', 'HLG' or '' (SDR). */
-  hdrType: string
-  hasAudio: boolean
-  /** Text tracks only: image-based ones (PGS, VobSub) cannot become WebVTT. */
-  subtitles: SubtitleTrack[]
 }
 
 /** Subtitle codecs ffmpeg turns into WebVTT. */

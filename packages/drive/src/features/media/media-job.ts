@@ -7,7 +7,7 @@ import type { JobContext, JobRunner } from '@cumulus/jobs'
 import { gcidOfFile } from '../../blobs/gcid.js'
 import type { MediaTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, addBlobRef, announceBlob } from '../../domain/index.js'
+import { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, addBlobRef, announceBlob, probeOf } from '../../domain/index.js'
 import { MediaUnavailable, RENDITION_FILE, type Rung, type VideoProbe, extractSubtitle, ladderFor, probeVideo, runTranscode, transcodeArgs } from './ffmpeg.js'
 import { peakBandwidth } from './playlists.js'
 
@@ -29,16 +29,6 @@ const MEDIA_LEASE_SECONDS = 120
 const PROGRESS_EVERY_MS = 1000
 
 type MediaDeps = Pick<DriveDeps, 'db' | 'blobs' | 'config' | 'clock' | 'logger'>
-
-/** The stored probe of a video, or null when it was not probed or could not be read. */
-export function probeOf(row: Pick<MediaTable, 'probe'> | undefined): VideoProbe | null {
-  if (!row?.probe) return null
-  try {
-    return JSON.parse(row.probe) as VideoProbe
-  } catch {
-    return null
-  }
-}
 
 /**
  * Runs `work` with a path to the content that ffmpeg can seek in: the blob store's own file, or a

@@ -1,15 +1,15 @@
 import type { DriveFile, DriveMedia, DriveVideoParams, RenditionName, TranscodeStatus } from '@cumulus/protocol'
-import type { FilesTable, MediaRenditionsTable } from '../../db/schema.js'
-import type { Caller, DriveDeps } from '../../deps.js'
-import { enqueueMedia, planOf, signedMediaUrl } from '../../domain/index.js'
-import type { VideoProbe } from './ffmpeg.js'
-import { probeOf } from './media-job.js'
+import type { FilesTable, MediaRenditionsTable } from '../db/schema.js'
+import type { Caller, DriveDeps } from '../deps.js'
+import { signedMediaUrl } from './content-url.js'
+import { type VideoProbe, enqueueMedia, probeOf } from './media.js'
+import { planOf } from './plans.js'
 import { mayPlay } from './plays.js'
 
 /**
  * A video's detail (`GET /drive/v1/files/{id}`, drive.md "Media and playback"): its `medias` (the
  * Original, then the renditions tallest first) and where its transcode stands. The medias' links
- * start a play when fetched (features/media/plays.ts); past the plan's daily count the Original is
+ * start a play when fetched (domain/plays.ts); past the plan's daily count the Original is
  * locked. A member's first look at a video not transcoded yet starts its transcode.
  */
 

@@ -1,7 +1,7 @@
 import { AppError, DriveErrors } from '@cumulus/protocol'
 import { sql } from 'kysely'
-import type { DriveDeps } from '../../deps.js'
-import { planOf } from '../../domain/index.js'
+import type { DriveDeps } from '../deps.js'
+import { planOf } from './plans.js'
 
 /**
  * Daily download traffic (issue 13 §1): the bytes an account's files are downloaded through their

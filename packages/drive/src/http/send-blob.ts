@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
 import { AppError, DriveErrors, HttpErrors } from '@cumulus/protocol'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { BlobNotFound, BlobRangeNotSatisfiable } from '../../blobs/blob-store.js'
-import type { DriveDeps } from '../../deps.js'
+import { BlobNotFound, BlobRangeNotSatisfiable } from '../blobs/blob-store.js'
+import type { DriveDeps } from '../deps.js'
 import { matchesAnyEtag, parseRange } from './range.js'
 
 export interface BlobResponse {
