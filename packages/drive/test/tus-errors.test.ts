@@ -74,6 +74,10 @@ describe('tus errors in the catalogue shape', () => {
   it('PATCH with another content type: 415 upload_content_type_invalid', async () => {
     const { token, url } = await newUpload()
     expectCatalogueError(await send('PATCH', url, token, { ...TUS, 'upload-offset': '0', 'content-type': 'text/plain' }, randomBytes(10)), DriveErrors.upload_content_type_invalid)
+    // Whatever the body looks like: one that reads as JSON (or a broken JSON) is still the wrong type.
+    for (const [type, body] of [['text/plain', '{"a":'], ['text/plain', '[1]'], ['application/json', '{}'], ['application/x-www-form-urlencoded', 'a=1']]) {
+      expectCatalogueError(await send('PATCH', url, token, { ...TUS, 'upload-offset': '0', 'content-type': type as string }, Buffer.from(body as string)), DriveErrors.upload_content_type_invalid)
+    }
   })
 
   it('HEAD, POST and DELETE through @tus/server: a bad version, a missing Tus-Resumable, a bad length', async () => {

@@ -192,8 +192,12 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
     return sendTusResponse(request, reply, await tus.handleWeb(toTusRequest(request)))
   }
 
-  // PATCH bodies (and creation-with-upload) go to tus as the raw stream, unread.
+  // PATCH bodies (and creation-with-upload) go to tus as the raw stream, unread. Any other type is
+  // left unread too, so the handler answers tus's 415: the app's lenient JSON parsers (which read a
+  // text/plain body that starts with `{` as JSON) must not turn a wrong type into a 400 first.
+  app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null))
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null))
 
   // A Content-Type Fastify cannot even parse (FST_ERR_CTP_INVALID_MEDIA_TYPE) is refused before
   // the handler runs; a tus client gets the same 415 as for any other wrong type, with
