@@ -5,6 +5,7 @@ import type { DriveConfig } from '../config.js'
 import type { DriveDatabase, TasksTable } from '../db/schema.js'
 import type { Caller, DriveDeps } from '../deps.js'
 import { FREE_PLAN_NAME, type PlanLimits, limitsOf } from './plans.js'
+import { DAY_MS } from '../lib/time.js'
 
 /*
  * What the offline-download feature shares with the task list (cancel, delete, retry) and the
@@ -13,8 +14,6 @@ import { FREE_PLAN_NAME, type PlanLimits, limitsOf } from './plans.js'
 
 /** The job queue of offline downloads; one job per task run, keyed by the task id. */
 export const OFFLINE_QUEUE = 'drive.offline'
-
-const DAY_MS = 24 * 3600_000
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { DriveDeps } from '../deps.js'
+import { utcDayOf } from '../lib/time.js'
 
 /**
  * Plays and where they stopped (issue 13 §3). A play is a video whose playback the account
@@ -10,14 +11,11 @@ import type { DriveDeps } from '../deps.js'
  * PostgreSQL alike).
  */
 
-const DAY_MS = 86_400_000
-export const dayOf = (nowMs: number) => Math.floor(nowMs / DAY_MS)
-
 class PlayLimitReached extends Error {}
 
 /** Counts a play of `fileId` today; false when it is a new video and today's count is used up (`limit` -1: none). */
 export async function countPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string, fileId: string, limit: number): Promise<boolean> {
-  const day = dayOf(deps.clock.nowMs())
+  const day = utcDayOf(deps.clock.nowMs())
   try {
     await deps.db.transaction().execute(async (trx) => {
       const added = await trx.insertInto('drive_plays').values({ user_id: userId, day, file_id: fileId }).onConflict((oc) => oc.columns(['user_id', 'day', 'file_id']).doNothing()).returning('file_id').executeTakeFirst()
@@ -40,7 +38,7 @@ export async function countPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: s
 /** Whether `fileId` may start playing today: played already, or today's count has room (`limit` -1: none). Counts nothing. */
 export async function mayPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string, fileId: string, limit: number): Promise<boolean> {
   if (limit < 0) return true
-  const day = dayOf(deps.clock.nowMs())
+  const day = utcDayOf(deps.clock.nowMs())
   const [played, today] = await Promise.all([
     deps.db.selectFrom('drive_plays').select('file_id').where('user_id', '=', userId).where('day', '=', day).where('file_id', '=', fileId).executeTakeFirst(),
     deps.db.selectFrom('drive_play_days').select('plays').where('user_id', '=', userId).where('day', '=', day).executeTakeFirst(),
@@ -50,13 +48,13 @@ export async function mayPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: str
 
 /** Videos played today, for `about.quota.play_times_usage`. */
 export async function playsToday(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string): Promise<number> {
-  const row = await deps.db.selectFrom('drive_play_days').select('plays').where('user_id', '=', userId).where('day', '=', dayOf(deps.clock.nowMs())).executeTakeFirst()
+  const row = await deps.db.selectFrom('drive_play_days').select('plays').where('user_id', '=', userId).where('day', '=', utcDayOf(deps.clock.nowMs())).executeTakeFirst()
   return row?.plays ?? 0
 }
 
 /** Drops the play counts of days before yesterday (housekeeping); yesterday's stay for a day that is just turning. */
 export async function forgetOldPlays(deps: Pick<DriveDeps, 'db' | 'clock'>): Promise<void> {
-  const before = dayOf(deps.clock.nowMs()) - 1
+  const before = utcDayOf(deps.clock.nowMs()) - 1
   await deps.db.deleteFrom('drive_plays').where('day', '<', before).execute()
   await deps.db.deleteFrom('drive_play_days').where('day', '<', before).execute()
 }

@@ -2,6 +2,7 @@ import { AppError, DriveErrors } from '@cumulus/protocol'
 import { sql } from 'kysely'
 import type { DriveDeps } from '../deps.js'
 import { planOf } from './plans.js'
+import { utcDayOf } from '../lib/time.js'
 
 /**
  * Daily download traffic (issue 13 §1): the bytes an account's files are downloaded through their
@@ -12,8 +13,6 @@ import { planOf } from './plans.js'
  * the owner's, read from identity's memberships.
  */
 
-const DAY_MS = 86_400_000
-const dayOf = (nowMs: number) => Math.floor(nowMs / DAY_MS)
 
 class TrafficLimitReached extends Error {}
 
@@ -22,7 +21,7 @@ export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'conf
   if (bytes <= 0) return
   const nowMs = deps.clock.nowMs()
   const limit = planOf(deps.config, await deps.memberships.find(ownerId), nowMs).limits.downloadBytesPerDay
-  const day = dayOf(nowMs)
+  const day = utcDayOf(nowMs)
   try {
     await deps.db.transaction().execute(async (trx) => {
       await trx.insertInto('drive_traffic_days').values({ user_id: ownerId, day, bytes: 0 }).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).execute()
@@ -39,11 +38,11 @@ export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'conf
 
 /** Bytes downloaded today of `userId`'s files. */
 export async function trafficToday(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string): Promise<number> {
-  const row = await deps.db.selectFrom('drive_traffic_days').select('bytes').where('user_id', '=', userId).where('day', '=', dayOf(deps.clock.nowMs())).executeTakeFirst()
+  const row = await deps.db.selectFrom('drive_traffic_days').select('bytes').where('user_id', '=', userId).where('day', '=', utcDayOf(deps.clock.nowMs())).executeTakeFirst()
   return Number(row?.bytes ?? 0)
 }
 
 /** Drops days before yesterday (housekeeping). */
 export async function forgetOldTraffic(deps: Pick<DriveDeps, 'db' | 'clock'>): Promise<void> {
-  await deps.db.deleteFrom('drive_traffic_days').where('day', '<', dayOf(deps.clock.nowMs()) - 1).execute()
+  await deps.db.deleteFrom('drive_traffic_days').where('day', '<', utcDayOf(deps.clock.nowMs()) - 1).execute()
 }

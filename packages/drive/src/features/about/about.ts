@@ -1,7 +1,7 @@
 import type { DriveAbout, VipPrivilegeReply, VipQuantityReply } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { offlineQuota, planOf, playsToday, trafficToday, usageOf } from '../../domain/index.js'
-import { rfc3339 } from '../../lib/time.js'
+import { DAY_MS, rfc3339 } from '../../lib/time.js'
 
 /** `GET /drive/v1/about`: the quota from the membership and the usage counters. */
 export async function about(deps: DriveDeps, caller: Caller): Promise<DriveAbout> {
@@ -53,7 +53,6 @@ export function vipPrivilege(deps: Pick<DriveDeps, 'clock'>, caller: Caller): Vi
   }
 }
 
-const DAY_MS = 86_400_000
 /** What the plans do not meter: transfer in either direction is limited only by the storage quota. */
 const UNMETERED = { total_assets: -1, assets: -1 } as const
 

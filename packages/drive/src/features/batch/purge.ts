@@ -1,7 +1,6 @@
 import type { DriveDeps } from '../../deps.js'
 import { deleteTrees, lockUserTree, retryOnConflict } from '../../domain/index.js'
-
-const DAY_MS = 24 * 3600_000
+import { DAY_MS } from '../../lib/time.js'
 
 /** Trash roots taken per round; each user's share of a round is one transaction. */
 export const PURGE_BATCH_SIZE = 200
