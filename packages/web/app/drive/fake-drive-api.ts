@@ -1,4 +1,4 @@
-import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
+import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DriveMedia, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
 import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
 
@@ -10,6 +10,31 @@ import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, D
  */
 
 let counter = 0
+
+/**
+ * A video's media entry (drive.md "Media and playback"): the Original plays from a content link,
+ * a rendition from its playlist; `links` names the two URLs a test asserts on.
+ */
+export function aMedia(name: string, overrides: Partial<DriveMedia> = {}, links: { original: string; rendition: (name: string) => string } = { original: '/drive/v1/content/v1?s=orig', rendition: (n) => `/drive/v1/media/v1/${n}.m3u8?s=r` }): DriveMedia {
+  const origin = name === 'Original'
+  return {
+    media_id: `m-${name}`,
+    media_name: name,
+    video: null,
+    link: { url: origin ? links.original : links.rendition(name), token: '', expire: '', type: '' },
+    need_more_quota: false,
+    vip_types: [],
+    redirect_link: '',
+    icon_link: '',
+    is_default: origin,
+    priority: 0,
+    is_origin: origin,
+    resolution_name: origin ? '' : name,
+    is_visible: true,
+    category: origin ? 'category_origin' : 'category_transcode',
+    ...overrides,
+  }
+}
 
 /** A valid drive file; a test states only the fields it is about. */
 export function aFile(overrides: Partial<DriveFile> & { name: string }): DriveFile {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderPage } from '../../../test/render'
 import en from '../../locales/en-US/index'
-import { aFile, FakeDriveApi } from '../fake-drive-api'
+import { aFile, aMedia, FakeDriveApi } from '../fake-drive-api'
 import { PreviewDialog } from '../preview-dialog'
 import { type PlayerCapabilities, VideoPlayer, VOLUME_STORAGE_KEY } from './video-player'
 
@@ -12,26 +12,6 @@ const player = en.drive.player
 /** hls.js needs Media Source Extensions, which happy-dom has not: the tests play HLS "natively" (the video element's src). */
 const NATIVE_HLS: PlayerCapabilities = { hls: 'native', playsType: () => true }
 
-function aMedia(name: string, overrides: Partial<DriveMedia> = {}): DriveMedia {
-  const origin = name === 'Original'
-  return {
-    media_id: `m-${name}`,
-    media_name: name,
-    video: null,
-    link: { url: origin ? '/drive/v1/content/v1?s=orig' : `/drive/v1/media/v1/${name}.m3u8?s=r`, token: '', expire: '', type: '' },
-    need_more_quota: false,
-    vip_types: [],
-    redirect_link: '',
-    icon_link: '',
-    is_default: origin,
-    priority: 0,
-    is_origin: origin,
-    resolution_name: origin ? '' : name,
-    is_visible: true,
-    category: origin ? 'category_origin' : 'category_transcode',
-    ...overrides,
-  }
-}
 
 const LOCKED = { need_more_quota: true, vip_types: ['vip'], link: { url: '', token: '', expire: '', type: '' } }
 const MASTER = '/drive/v1/media/v1/master.m3u8?s=m'

@@ -1,29 +1,10 @@
 // @vitest-environment node
 import type { DriveMedia } from '@cumulus/protocol'
 import { describe, expect, it } from 'vitest'
-import { aFile } from '../fake-drive-api'
+import { aFile, aMedia as aMediaOf } from '../fake-drive-api'
 import { initialQuality, qualityOptions, sourceFor, videoSourcesOf } from './video-sources'
 
-function aMedia(name: string, overrides: Partial<DriveMedia> = {}): DriveMedia {
-  const origin = name === 'Original'
-  return {
-    media_id: `m-${name}`,
-    media_name: name,
-    video: null,
-    link: { url: origin ? '/drive/v1/content/v1?e=1&s=a' : `/drive/v1/media/v1/${name}.m3u8?s=b`, token: '', expire: '', type: '' },
-    need_more_quota: false,
-    vip_types: [],
-    redirect_link: '',
-    icon_link: '',
-    is_default: origin,
-    priority: 0,
-    is_origin: origin,
-    resolution_name: origin ? '' : name,
-    is_visible: true,
-    category: origin ? 'category_origin' : 'category_transcode',
-    ...overrides,
-  }
-}
+const aMedia = (name: string, overrides: Partial<DriveMedia> = {}) => aMediaOf(name, overrides, { original: '/drive/v1/content/v1?e=1&s=a', rendition: (n) => `/drive/v1/media/v1/${n}.m3u8?s=b` })
 
 const locked = { need_more_quota: true, link: { url: '', token: '', expire: '', type: '' }, vip_types: ['vip'] }
 
