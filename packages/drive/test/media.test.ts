@@ -8,6 +8,7 @@ import { DriveErrors, GenericErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
+import { runMediaJob } from '../src/features/media/media-job.js'
 import { runDriveHousekeeping } from '../src/housekeeping.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
@@ -298,4 +299,32 @@ describe('video playback with S3 storage', () => {
     expect(init.status).toBe(206)
     expect(init.raw.subarray(4, 8).toString('latin1')).toBe('ftyp')
   }, 90_000)
+})
+
+describe('video playback without ffmpeg installed', () => {
+  let t: DriveTestApp
+  beforeAll(async () => {
+    t = await startDriveTestApp({ FFMPEG_PATH: '/nonexistent/bin/ffmpeg' })
+  })
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it('remembers nothing as impossible, so thumbnails and renditions are made once the tools are installed; the video still plays', async () => {
+    const member = await t.signUp()
+    await t.makeVip(member)
+    const video = await uploadFile(t, member, 'later.mp4', makeClip('mp4', '854x480'))
+    // The thumbnail link answers the catalogue's not-found, not a 500, and nothing is stored for it.
+    const thumbnail = await t.call('GET', pathOf(video.thumbnail_link))
+    expect(thumbnail.status).toBe(404)
+    expect(thumbnail.body.error).toBe(DriveErrors.file_not_found.reason)
+    // The job itself, on its last try: before, a missing tool marked the video unreadable for good.
+    await runMediaJob(t.server.drive, { id: 'j', queue: 'drive.transcode', data: { gcid: video.hash, transcode: true }, attempt: 3, signal: new AbortController().signal, progress: async () => true })
+    const db = t.server.drive.db
+    expect(await db.selectFrom('drive_thumbnails').selectAll().where('gcid', '=', video.hash).execute()).toEqual([])
+    expect(await db.selectFrom('drive_media').select('transcode_state').where('gcid', '=', video.hash).execute()).toEqual([])
+    const body = (await t.call('GET', `/drive/v1/files/${video.id}`, { token: member })).body
+    expect(body.medias.map((m: any) => m.media_name)).toEqual(['Original'])
+    expect(body.medias[0].link.url).not.toBe('')
+  })
 })

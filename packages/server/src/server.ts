@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import { type DriveDeps, DRIVE_HOUSEKEEPING_QUEUE, driveAccountSubscriber, driveRoutes, registerDriveJobs } from '@cumulus/drive'
+import { type DriveDeps, DRIVE_HOUSEKEEPING_QUEUE, driveAccountSubscriber, driveRoutes, registerDriveJobs, toolVersion } from '@cumulus/drive'
 import { type EventDispatcher, type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, runHousekeeping } from '@cumulus/identity'
 import { type JobRunner, openJobRunner } from '@cumulus/jobs'
 import { webPlugin } from '@cumulus/web'
@@ -98,6 +98,9 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
   // schedules start each period on one node at a time, and a node that dies mid-run is taken over.
   const runner = jobs.runner
   registerDriveJobs(runner, drive, { housekeeping: overrides.housekeeping !== false, offlineDownloads: overrides.offlineDownloads !== false })
+  // ffmpeg and ffprobe are located at start (decision 026), off the start path: the log says
+  // which build runs, or that thumbnails of videos and playback renditions wait for them.
+  void logMediaTools(drive)
   if (overrides.deliverEvents !== false) {
     runner.register(EVENTS_QUEUE, async () => void (await identity.events.deliverPending()))
     await runner.schedule(EVENTS_QUEUE, EVENT_POLL_SECONDS)
@@ -185,4 +188,12 @@ const DRIVE_PATHS = /^\/(drive|vip|decompress)\//
 /** Errors on the drive's paths carry the `drive` domain, the rest `identity` (identity.md error body). */
 function errorDomainOf(request: { url: string }): string {
   return DRIVE_PATHS.test(request.url) ? 'drive' : 'identity'
+}
+
+/** Logs the ffmpeg and ffprobe the drive will run, or a warning naming what is missing. Never throws. */
+async function logMediaTools(drive: DriveDeps): Promise<void> {
+  const { ffmpegPath, ffprobePath } = drive.config
+  const [ffmpeg, ffprobe] = await Promise.all([toolVersion(ffmpegPath), toolVersion(ffprobePath)])
+  if (ffmpeg && ffprobe) drive.logger.info({ ffmpeg, ffprobe }, 'media tools found')
+  else drive.logger.warn({ ffmpegPath: ffmpeg ? undefined : ffmpegPath, ffprobePath: ffprobe ? undefined : ffprobePath }, 'ffmpeg or ffprobe not found: video thumbnails, probing and transcoding wait until they are installed (FFMPEG_PATH, FFPROBE_PATH)')
 }

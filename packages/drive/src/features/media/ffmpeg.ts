@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { RENDITION_NAMES, type RenditionName } from '@cumulus/protocol'
 import type { X264Preset } from '../../config.js'
+import { ToolMissing } from '../../lib/tools.js'
 import type { SubtitleTrack, VideoProbe } from '../../domain/index.js'
 
 export type { SubtitleTrack, VideoProbe }
@@ -60,7 +61,7 @@ function run(path: string, args: string[], options: { timeoutMs: number; signal?
     child.once('error', (error) => {
       clearTimeout(timer)
       options.signal?.removeEventListener('abort', kill)
-      reject((error as NodeJS.ErrnoException).code === 'ENOENT' ? new MediaUnavailable(`${path} is not installed`) : error)
+      reject((error as NodeJS.ErrnoException).code === 'ENOENT' ? new ToolMissing(path) : error)
     })
     child.once('close', (code) => {
       clearTimeout(timer)

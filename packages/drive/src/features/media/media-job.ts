@@ -9,6 +9,7 @@ import type { MediaTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, addBlobRef, announceBlob, probeOf } from '../../domain/index.js'
 import { MediaUnavailable, RENDITION_FILE, type Rung, type VideoProbe, extractSubtitle, ladderFor, probeVideo, runTranscode, transcodeArgs } from './ffmpeg.js'
+import { ToolMissing } from '../../lib/tools.js'
 import { peakBandwidth } from './playlists.js'
 
 /**
@@ -148,6 +149,17 @@ async function transcode(deps: MediaDeps, job: JobContext<MediaJobData>, path: s
 }
 
 export async function runMediaJob(deps: MediaDeps, job: JobContext<MediaJobData>): Promise<void> {
+  try {
+    await probeAndTranscode(deps, job)
+  } catch (err) {
+    if (!(err instanceof ToolMissing)) throw err
+    // Not the video's fault: nothing is remembered, and a member's next look asks again.
+    deps.logger.warn({ gcid: job.data.gcid, reason: err.message }, 'videos cannot be probed or transcoded until ffmpeg is installed')
+    await deps.db.updateTable('drive_media').set({ transcode_state: 'none', transcode_progress: 0, updated_at: deps.clock.nowMs() }).where('gcid', '=', job.data.gcid).where('transcode_state', 'in', ['queued', 'running']).execute()
+  }
+}
+
+async function probeAndTranscode(deps: MediaDeps, job: JobContext<MediaJobData>): Promise<void> {
   const { gcid } = job.data
   // The video was deleted before its turn came.
   if (!(await deps.blobs.stat(gcid))) return
@@ -160,7 +172,7 @@ export async function runMediaJob(deps: MediaDeps, job: JobContext<MediaJobData>
     } catch (err) {
       const lastTry = job.attempt >= MEDIA_MAX_ATTEMPTS
       // What is about the content is remembered; anything else (a full disk) retries, and is remembered on the last try.
-      if (err instanceof MediaUnavailable || (lastTry && !job.signal.aborted)) {
+      if (err instanceof MediaUnavailable || (lastTry && !job.signal.aborted && !(err instanceof ToolMissing))) {
         deps.logger.warn({ gcid, err }, 'this video could not be transcoded')
         await deps.db.updateTable('drive_media').set({ transcode_state: 'failed', transcode_progress: 0, updated_at: deps.clock.nowMs() }).where('gcid', '=', gcid).execute()
         if (err instanceof MediaUnavailable) return

@@ -2,6 +2,7 @@ import { AppError, DriveErrors, type DriveSubtitle, type DriveSubtitleList } fro
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned, signedMediaUrl } from '../../domain/index.js'
+import { ToolMissing } from '../../lib/tools.js'
 import { MAX_VTT_BYTES, MediaUnavailable, subtitleFileToVtt } from './ffmpeg.js'
 
 /**
@@ -106,7 +107,7 @@ export async function subtitleFileVtt(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
   try {
     vtt = await subtitleFileToVtt(deps.config.ffmpegPath, await deps.blobs.get(sub.gcid), SUBTITLE_EXTENSIONS.get(extension(sub.name)) ?? 'srt')
   } catch (err) {
-    if (!(err instanceof MediaUnavailable)) throw err
+    if (!(err instanceof MediaUnavailable || err instanceof ToolMissing)) throw err
     deps.logger.info({ fileId: sub.id, reason: err.message }, 'a subtitle file could not be read')
     throw new AppError(DriveErrors.file_not_found, { description: 'this subtitle file cannot be read', metadata: { id: subtitleId }, cause: err })
   }

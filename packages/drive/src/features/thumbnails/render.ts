@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { ToolMissing } from '../../lib/tools.js'
 
 /** The longest side of a thumbnail, in pixels: sharp on a grid tile at 2x, and small. */
 export const THUMBNAIL_PX = 320
@@ -95,7 +96,7 @@ export async function renderVideo(ffmpegPath: string, open: () => Promise<Readab
   try {
     frame = await grabFrame(ffmpegPath, 'pipe:0', await open())
   } catch (first) {
-    if ((first as NodeJS.ErrnoException).code === 'ENOENT') throw new ThumbnailUnavailable(`ffmpeg is not installed (looked for ${ffmpegPath})`)
+    if ((first as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolMissing(ffmpegPath)
     if (sizeBytes > MAX_VIDEO_COPY_BYTES) throw first
     const dir = await mkdtemp(join(tmpdir(), 'cumulus-poster-'))
     try {

@@ -2,6 +2,7 @@ import type { JobRunner } from '@cumulus/jobs'
 import type { ThumbnailsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData } from '../../domain/index.js'
+import { ToolMissing } from '../../lib/tools.js'
 import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo } from './render.js'
 
 /**
@@ -60,6 +61,11 @@ export async function ensureThumbnail(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
         const made = await render(deps, gcid, category)
         row = { gcid, state: 'ready', data: made.data, width: made.width, height: made.height, created_at: deps.clock.nowMs() }
       } catch (err) {
+        // A missing ffmpeg is not the content's fault: nothing is remembered, so the thumbnail is made once it is installed.
+        if (err instanceof ToolMissing) {
+          deps.logger.warn({ gcid, reason: err.message }, 'no video thumbnail: ffmpeg is missing')
+          return null
+        }
         // Only what is about the content is remembered; anything else (a disk error) may pass.
         if (!(err instanceof ThumbnailUnavailable)) throw err
         deps.logger.info({ gcid, reason: err.message }, 'no thumbnail for this content')
