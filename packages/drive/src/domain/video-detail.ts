@@ -15,13 +15,14 @@ import { mayPlay } from './plays.js'
 
 const EMPTY_LINK = { url: '', token: '', expire: '', type: '' }
 
-function videoOf(probe: VideoProbe | null, size?: { width: number; height: number }): DriveMedia['video'] {
+/** The Original's video as probed, or a rendition's (`rendition`: its size and average rate, H.264 and AAC in HLS). */
+function videoOf(probe: VideoProbe | null, size?: { width: number; height: number; bandwidth: number }): DriveMedia['video'] {
   if (!probe) return null
   return {
     width: size?.width ?? probe.width,
     height: size?.height ?? probe.height,
     duration: Math.round(probe.duration),
-    bit_rate: probe.bitRate,
+    bit_rate: size?.bandwidth ?? probe.bitRate,
     frame_rate: probe.frameRate,
     video_codec: size ? 'h264' : probe.videoCodec,
     audio_codec: size ? (probe.hasAudio ? 'aac' : '') : probe.audioCodec,
