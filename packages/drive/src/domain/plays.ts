@@ -16,6 +16,9 @@ class PlayLimitReached extends Error {}
 /** Counts a play of `fileId` today; false when it is a new video and today's count is used up (`limit` -1: none). */
 export async function countPlay(deps: Pick<DriveDeps, 'db' | 'clock'>, userId: string, fileId: string, limit: number): Promise<boolean> {
   const day = utcDayOf(deps.clock.nowMs())
+  // A player fetches the Original range by range: a video already played today costs one read, not a write.
+  const played = await deps.db.selectFrom('drive_plays').select('file_id').where('user_id', '=', userId).where('day', '=', day).where('file_id', '=', fileId).executeTakeFirst()
+  if (played) return true
   try {
     await deps.db.transaction().execute(async (trx) => {
       const added = await trx.insertInto('drive_plays').values({ user_id: userId, day, file_id: fileId }).onConflict((oc) => oc.columns(['user_id', 'day', 'file_id']).doNothing()).returning('file_id').executeTakeFirst()

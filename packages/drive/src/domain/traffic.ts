@@ -14,24 +14,26 @@ import { utcDayOf } from '../lib/time.js'
  */
 
 
-class TrafficLimitReached extends Error {}
-
 /** Counts `bytes` of a download of `ownerId`'s file today; rejects download_limit_reached when they do not fit the plan's traffic. */
 export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'memberships'>, ownerId: string, bytes: number): Promise<void> {
   if (bytes <= 0) return
   const nowMs = deps.clock.nowMs()
   const limit = planOf(deps.config, await deps.memberships.find(ownerId), nowMs).limits.downloadBytesPerDay
-  const day = utcDayOf(nowMs)
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      await trx.insertInto('drive_traffic_days').values({ user_id: ownerId, day, bytes: 0 }).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).execute()
-      let counted = trx.updateTable('drive_traffic_days').set({ bytes: sql`bytes + ${bytes}` }).where('user_id', '=', ownerId).where('day', '=', day)
-      if (limit >= 0) counted = counted.where(sql<boolean>`bytes + ${bytes} <= ${limit}`)
-      const result = await counted.executeTakeFirst()
-      if (Number(result.numUpdatedRows) === 0) throw new TrafficLimitReached()
-    })
-  } catch (err) {
-    if (!(err instanceof TrafficLimitReached)) throw err
+  // One upsert: the day's first download inserts its bytes, later ones add theirs only while
+  // they fit (the conflict's WHERE); no row back means refused.
+  const fits = limit < 0 || bytes <= limit
+  const counted = fits
+    ? await deps.db
+        .insertInto('drive_traffic_days')
+        .values({ user_id: ownerId, day: utcDayOf(nowMs), bytes })
+        .onConflict((oc) => {
+          const add = oc.columns(['user_id', 'day']).doUpdateSet({ bytes: sql`drive_traffic_days.bytes + ${bytes}` })
+          return limit < 0 ? add : add.where(sql<boolean>`drive_traffic_days.bytes + ${bytes} <= ${limit}`)
+        })
+        .returning('user_id')
+        .executeTakeFirst()
+    : undefined
+  if (!counted) {
     throw new AppError(DriveErrors.download_limit_reached, { description: `today's download traffic of the plan (${limit} bytes) is used up`, metadata: { limit_bytes: String(limit) } })
   }
 }

@@ -30,11 +30,11 @@ function cacheUntil(reply: FastifyReply, linkExpiresAtSeconds: number, nowMs: nu
 
 export async function mediaRoutes(base: FastifyInstance, { deps, authenticate, callerOf }: DriveRouteOptions) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  /** Checks a play link (its signature covers `l`) and counts the play: once per video and day, refused past the count. */
-  const startPlay = async (fileId: string, query: { e?: string; s?: string; l?: string }, part: string) => {
+  /** Checks a play link (its signature covers `l`) and counts the play: once per video and day, refused past the count. A HEAD plays nothing. */
+  const startPlay = async (fileId: string, query: { e?: string; s?: string; l?: string }, part: string, method = 'GET') => {
     const limit = query.l ?? 'none'
     const found = await requireDownloadable(deps, fileId, query, `media:${part}:${limit}`)
-    if (!(await countPlay(deps, found.file.user_id, found.file.id, Number(limit)))) {
+    if (method !== 'HEAD' && !(await countPlay(deps, found.file.user_id, found.file.id, Number(limit)))) {
       throw new AppError(DriveErrors.play_limit_reached, { description: "today's plays of the plan are used up", metadata: { id: fileId } })
     }
     return { ...found, limit: Number(limit) }
@@ -50,7 +50,7 @@ export async function mediaRoutes(base: FastifyInstance, { deps, authenticate, c
     url: '/drive/v1/media/:fileId/original',
     schema: { params: Type.Object({ fileId: IdStr }), querystring: playing },
     handler: async (request, reply) => {
-      const { file, linkExpiresAtSeconds } = await startPlay((request.params as { fileId: string }).fileId, request.query as { e?: string; s?: string; l?: string }, 'origin')
+      const { file, linkExpiresAtSeconds } = await startPlay((request.params as { fileId: string }).fileId, request.query as { e?: string; s?: string; l?: string }, 'origin', request.method)
       reply.header('content-disposition', contentDisposition('inline', file.name)).header('content-security-policy', "default-src 'none'; media-src 'self'; sandbox")
       return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: file.mime_type.startsWith('video/') ? file.mime_type : 'application/octet-stream', lastModifiedMs: file.modified_at, linkExpiresAtSeconds })
     },
