@@ -1,6 +1,10 @@
 /**
  * Fixed-window counters for lockouts, throttles and single-use claims.
  * Every operation is atomic, so a burst of parallel requests sees distinct counts.
+ *
+ * Operations are applied in the order they are called, even when the caller does not wait for
+ * one before calling the next: a caller may issue a sequence at once (Redis then sends it as one
+ * pipeline, one round trip) and still rely on its order.
  */
 export interface CounterStore {
   /**

@@ -11,6 +11,11 @@ local pttl = redis.call('PTTL', KEYS[1])
 if pttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); pttl = tonumber(ARGV[1]) * 1000 end
 return {count, pttl}
 `
+const GET = `
+local value = redis.call('GET', KEYS[1])
+if not value then return {0, 0} end
+return {tonumber(value), redis.call('PTTL', KEYS[1])}
+`
 const DECREMENT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count > 0 then redis.call('DECR', KEYS[1]) end
@@ -30,6 +35,7 @@ export class RedisCounterStore implements CounterStore {
       // on their own, so the caller only needs to hear about it (the server logs it).
       redis.on('error', onError)
       redis.defineCommand('cumulusIncr', { numberOfKeys: 1, lua: INCREMENT })
+      redis.defineCommand('cumulusGet', { numberOfKeys: 1, lua: GET })
       redis.defineCommand('cumulusDecr', { numberOfKeys: 1, lua: DECREMENT })
       return redis
     })
@@ -41,10 +47,8 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async get(key: string) {
-    const [value, pttl] = await (await this.redis).multi().get(this.prefix + key).pttl(this.prefix + key).exec().then((r) => (r ?? []).map((x) => x[1]))
-    // A key released back to 0 still has its window (the next increment continues it), as in the memory store.
-    if (value === null || value === undefined) return { count: 0, ttlSeconds: 0 }
-    return { count: Number(value), ttlSeconds: ttlSecondsOf(Number(pttl)) }
+    const [count, pttl] = (await ((await this.redis) as unknown as Scripts).cumulusGet(this.prefix + key)) as [number, number]
+    return { count, ttlSeconds: ttlSecondsOf(pttl) }
   }
 
   async decrement(key: string) {
@@ -69,5 +73,6 @@ function ttlSecondsOf(pttlMs: number): number {
 
 interface Scripts {
   cumulusIncr(key: string, windowSeconds: number): Promise<unknown>
+  cumulusGet(key: string): Promise<unknown>
   cumulusDecr(key: string): Promise<unknown>
 }

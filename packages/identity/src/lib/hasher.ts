@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2'
+import { type HashPool, sharedHashPool } from './hash-pool.js'
 import { randomSecret } from './secrets.js'
 
 /** Password hashing. Implementations run off the event loop. */
@@ -14,9 +14,6 @@ export interface PasswordHasher {
   verifyDecoy(password: string): Promise<false>
 }
 
-// @node-rs/argon2's Algorithm is an ambient const enum, which isolated modules cannot read: Argon2id is 2.
-const ARGON2ID = 2
-
 export interface Argon2Params {
   memoryCostKiB: number
   timeCost: number
@@ -27,71 +24,40 @@ export interface Argon2Params {
 export const OWASP_ARGON2ID: Argon2Params = { memoryCostKiB: 19_456, timeCost: 2, parallelism: 1 }
 
 /**
- * argon2id through @node-rs/argon2, whose async calls run on libuv's thread pool,
- * so hashing never blocks the event loop.
+ * argon2id through @node-rs/argon2, on the process's hashing pool (lib/hash-pool): worker
+ * threads of their own, one per core, so hashing never blocks the event loop, never takes
+ * libuv's threads from file I/O, and a burst of sign-ins never runs more hashes than cores.
  */
 export class Argon2Hasher implements PasswordHasher {
-  // Made once at construction so the first unknown-user sign-in costs one hash like any other.
-  private readonly decoy: Promise<string>
-  private readonly slots: Slots
+  // Made by the first call that needs one, which then costs one hash like every other path.
+  #decoy: string | undefined
 
-  /**
-   * `concurrency` caps the hashes running at once (default 3). libuv's pool has four threads
-   * (UV_THREADPOOL_SIZE) that file reads and writes, DNS and zlib share: a burst of sign-ins
-   * must leave one for them, or every download and upload on the node stalls behind it.
-   */
   constructor(
     private readonly params: Argon2Params = OWASP_ARGON2ID,
-    concurrency = 3,
-  ) {
-    this.slots = new Slots(concurrency)
-    this.decoy = this.hash(randomSecret())
-  }
+    private readonly pool: HashPool = sharedHashPool(),
+  ) {}
 
-  hash(password: string): Promise<string> {
-    return this.slots.run(() =>
-      hash(password, {
-        algorithm: ARGON2ID,
-        memoryCost: this.params.memoryCostKiB,
-        timeCost: this.params.timeCost,
-        parallelism: this.params.parallelism,
-      }),
-    )
+  async hash(password: string): Promise<string> {
+    const { memoryCostKiB, timeCost, parallelism } = this.params
+    return (await this.pool.run({ op: 'hash', password, memoryCost: memoryCostKiB, timeCost, parallelism })) as string
   }
 
   async verify(encoded: string, password: string): Promise<boolean> {
     try {
-      return await this.slots.run(() => verify(encoded, password))
+      return (await this.pool.run({ op: 'verify', encoded, password })) === true
     } catch {
       return false
     }
   }
 
   async verifyDecoy(password: string): Promise<false> {
-    // The decoy has the same parameters as real hashes, so it costs the same time.
-    await this.verify(await this.decoy, password)
-    return false
-  }
-}
-
-/** At most `size` tasks at once; the rest wait in arrival order. */
-class Slots {
-  #free: number
-  readonly #waiting: (() => void)[] = []
-
-  constructor(size: number) {
-    this.#free = size
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#free > 0) this.#free--
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve))
-    try {
-      return await task()
-    } finally {
-      const next = this.#waiting.shift()
-      if (next) next()
-      else this.#free++
+    if (this.#decoy === undefined) {
+      // Hashing a random secret costs what verifying against a hash of the same parameters does.
+      const made = await this.hash(randomSecret()).catch(() => undefined)
+      this.#decoy ??= made
+      return false
     }
+    await this.verify(this.#decoy, password)
+    return false
   }
 }

@@ -1,4 +1,4 @@
-import type { CompiledQuery, InferResult, Kysely, Selectable } from 'kysely'
+import { type CompiledQuery, type InferResult, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import type { IdentityDatabase, SessionsTable } from '../db/schema.js'
 import { toMembershipRecord, toUserRecord } from './kysely-user-store.js'
 import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
@@ -53,30 +53,43 @@ type ActiveSessionRow = InferResult<ReturnType<typeof activeSessionQuery>>[numbe
 export class KyselySessionStore implements SessionStore {
   private readonly activeSessionCompiled: CompiledQuery<ActiveSessionRow>
 
+  private readonly isPostgres: boolean
+
   constructor(private readonly db: Kysely<IdentityDatabase>) {
     this.activeSessionCompiled = activeSessionQuery(db).compile()
+    this.isPostgres = db.getExecutor().adapter instanceof PostgresAdapter
   }
 
   async create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string) {
-    // Two plain inserts, no transaction (two PostgreSQL round trips fewer per sign-in): a crash
-    // between them leaves a session without a refresh token, which nobody can use and which
-    // expires and is purged like any other.
-    await this.db
-      .insertInto('identity_sessions')
-      .values({
-        id: session.id,
-        user_id: session.userId,
-        client_id: session.clientId,
-        device_id: session.deviceId,
-        scope: session.scope,
-        created_at: session.createdAtMs,
-        refreshed_at: session.refreshedAtMs,
-        expires_at: session.expiresAtMs,
-        revoked_at: null,
-        revoke_reason: null,
-      })
-      .execute()
-    await this.db.insertInto('identity_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null, successor_hash: null }).execute()
+    const row = {
+      id: session.id,
+      user_id: session.userId,
+      client_id: session.clientId,
+      device_id: session.deviceId,
+      scope: session.scope,
+      created_at: session.createdAtMs,
+      refreshed_at: session.refreshedAtMs,
+      expires_at: session.expiresAtMs,
+      revoked_at: null,
+      revoke_reason: null,
+    }
+    const token = { token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null, successor_hash: null }
+    if (this.isPostgres) {
+      // One statement, so one round trip and one commit per sign-in: the refresh token is
+      // inserted from the session row the same statement wrote.
+      await this.db
+        .with('s', (db) => db.insertInto('identity_sessions').values(row).returning(['id', 'created_at']))
+        .insertInto('identity_refresh_tokens')
+        .columns(['token_hash', 'session_id', 'created_at'])
+        .expression((eb) => eb.selectFrom('s').select([sql<string>`cast(${refreshTokenHash} as text)`.as('token_hash'), 's.id', 's.created_at']))
+        .execute()
+      return
+    }
+    // SQLite has no data-modifying CTE; its inserts are calls in this process, not round trips.
+    // Two plain inserts, no transaction: a crash between them leaves a session without a refresh
+    // token, which nobody can use and which expires and is purged like any other.
+    await this.db.insertInto('identity_sessions').values(row).execute()
+    await this.db.insertInto('identity_refresh_tokens').values(token).execute()
   }
 
   async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {

@@ -101,9 +101,11 @@ async function takePlace(deps: Deps, budgets: Budget[]): Promise<AppError | null
       }
     }
     // The pending counts are read by the increment and the failures after it: a place that moves
-    // from one to the other in between is counted twice (safe), never missed.
-    const pending = await Promise.all(budgets.map((b) => counters.increment(b.pendingKey, PENDING_WINDOW_SECONDS)))
-    const failures = await Promise.all(budgets.map((b) => counters.get(b.failureKey)))
+    // from one to the other in between is counted twice (safe), never missed. Both are issued at
+    // once (one round trip to Redis): the store applies them in call order.
+    const increments = Promise.all(budgets.map((b) => counters.increment(b.pendingKey, PENDING_WINDOW_SECONDS)))
+    const reads = Promise.all(budgets.map((b) => counters.get(b.failureKey)))
+    const [pending, failures] = await Promise.all([increments, reads])
     if (budgets.every((b, i) => pending[i]!.count + failures[i]!.count <= b.limit)) return null
     await Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
     const refusal = refusalOf(budgets, failures)
@@ -130,21 +132,23 @@ function pause(round: number): Promise<void> {
 async function settle(deps: Deps, budgets: Budget[], matched: boolean, check: PasswordCheck): Promise<void> {
   const { counters, config } = deps
   const identifiers = [...new Set(check.accountIdentifiers)]
-  if (matched) {
-    // A success clears the account's failures, from everywhere and from this IP; the IP's stay
-    // (one account's owner says nothing about the other guesses from that network).
-    await Promise.all([
-      ...budgets.slice(0, -1).map((b) => counters.reset(b.failureKey)),
-      ...identifiers.map((identifier) => counters.reset(lockoutKeys.accountAtIp(identifier, check.ip))),
-    ])
-  } else {
-    await Promise.all([
-      ...budgets.map((b) => counters.increment(b.failureKey, config.lockout.windowSeconds)),
-      ...(check.deviceId ? [counters.increment(lockoutKeys.device(check.deviceId), config.lockout.windowSeconds)] : []),
-      countCaptchaRisk(deps, identifiers, check.ip),
-    ])
-  }
-  await Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
+  // The outcome is counted before the places are given back; the store applies calls in order,
+  // so both go out at once (one round trip to Redis) and a freed place never meets an uncounted
+  // failure.
+  const outcome = matched
+    ? // A success clears the account's failures, from everywhere and from this IP; the IP's stay
+      // (one account's owner says nothing about the other guesses from that network).
+      Promise.all([
+        ...budgets.slice(0, -1).map((b) => counters.reset(b.failureKey)),
+        ...identifiers.map((identifier) => counters.reset(lockoutKeys.accountAtIp(identifier, check.ip))),
+      ])
+    : Promise.all([
+        ...budgets.map((b) => counters.increment(b.failureKey, config.lockout.windowSeconds)),
+        ...(check.deviceId ? [counters.increment(lockoutKeys.device(check.deviceId), config.lockout.windowSeconds)] : []),
+        countCaptchaRisk(deps, identifiers, check.ip),
+      ])
+  const release = Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
+  await Promise.all([outcome, release])
 }
 
 /**
