@@ -1,7 +1,9 @@
 // `npm run bench -- identity`: the identity service's hot paths against their raw floors, on
 // SQLite and on PostgreSQL, in one run.
 //
-//   1. password sign-in        vs raw argon2id verify (same params, same libuv pool, same concurrency)
+//   1. password sign-in        vs raw argon2id verify (same params, same concurrency; @node-rs/argon2's
+//                                 async verify on libuv's pool, while the server hashes on its own
+//                                 worker-thread pool, decision 027)
 //   2. refresh-token grant     vs the same rotation transaction called directly on the same database
 //   3. GET /v1/user/me         vs a bare Fastify route returning the same JSON
 //
@@ -221,7 +223,7 @@ async function benchBackend(kind, s, log) {
           if (!(await argon2Verify(encoded, PASSWORD))) throw new Error('argon2 verify returned false')
         },
       })
-      out.measurements.signin = { ours: signin, baseline: argon2, baselineDescription: `@node-rs/argon2 verify, ${s.connections} parallel loops, in-process with the server idle` }
+      out.measurements.signin = { ours: signin, baseline: argon2, baselineDescription: `@node-rs/argon2 async verify (libuv pool), ${s.connections} parallel loops, in-process with the server idle` }
       out.rows.push(row(kind, 'password sign-in', GOALS.signin, signin, argon2))
     }
 
