@@ -33,6 +33,21 @@ export function describeCounterStore(name: string, factory: () => CounterStoreFi
       await store.close()
     })
 
+    it('applies calls in the order they were made, without waiting for each', async () => {
+      // Issued at once, as checkPassword does: the reads see exactly the writes made before them.
+      const results = await Promise.all([
+        store.increment('ordered', WINDOW_SECONDS),
+        store.increment('ordered', WINDOW_SECONDS),
+        store.get('ordered'),
+        store.decrement('ordered'),
+        store.get('ordered'),
+        store.reset('ordered'),
+        store.get('ordered'),
+        store.increment('ordered', WINDOW_SECONDS),
+      ])
+      expect(results.map((r) => (r ? r.count : null))).toEqual([1, 2, 2, null, 1, null, 0, 1])
+    })
+
     /** Redis rounds TTL to whole seconds and a second may tick between calls: allow one second of slack. */
     function expectTtlNear(ttlSeconds: number, expected: number) {
       expect(ttlSeconds).toBeLessThanOrEqual(expected)
