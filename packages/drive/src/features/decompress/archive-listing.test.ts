@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ToolMissing } from '../../lib/tools.js'
+import { type ArchiveEntry, listArchive, sniffFormat } from './archive-listing.js'
+
+// Real archives, made here by Debian's 7zz, zip and tar (decision 028).
+const tools = { sevenZipPath: '7zz', lsarPath: 'lsar' }
+let dir: string
+let src: string
+const sh = (cmd: string, args: string[], cwd = src) => execFileSync(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C' } })
+const archive = (name: string) => join(dir, name)
+const files = (entries: ArchiveEntry[]) =>
+  entries
+    .filter((e) => !e.isDirectory)
+    .map((e) => [e.name.replace(/^\.\//, ''), e.sizeBytes])
+    .sort()
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cumulus-archives-'))
+  src = join(dir, 'src')
+  mkdirSync(join(src, 'docs', 'deep'), { recursive: true })
+  writeFileSync(join(src, 'readme.txt'), 'hello\n')
+  writeFileSync(join(src, 'docs', 'deep', 'data.bin'), Buffer.alloc(70_000, 7))
+  symlinkSync('/etc/passwd', join(src, 'link'))
+  sh('7zz', ['a', '-tzip', '-snl', archive('plain.zip'), '.'])
+  sh('7zz', ['a', '-tzip', '-pSecret', '-mem=AES256', archive('aes.zip'), 'readme.txt', 'docs'])
+  sh('7zz', ['a', '-t7z', '-pSecret', '-mhe=on', archive('headers.7z'), 'readme.txt', 'docs'])
+  sh('7zz', ['a', '-t7z', '-ms=on', archive('solid.7z'), 'readme.txt', 'docs'])
+  sh('tar', ['czf', archive('a.tar.gz'), 'readme.txt', 'docs'])
+  sh('tar', ['cJf', archive('a.tar.xz'), 'readme.txt', 'docs'])
+  sh('tar', ['cjf', archive('a.tar.bz2'), 'readme.txt', 'docs'])
+  sh('tar', ['cf', archive('a.tar'), 'readme.txt', 'docs', 'link'])
+  sh('gzip', ['-k', '-c', 'readme.txt'])
+  execFileSync('sh', ['-c', `gzip -c readme.txt > ${archive('readme.txt.gz')}`], { cwd: src })
+  // A zip made on a Chinese Windows: GBK names, no UTF-8 flag (Info-ZIP in the C locale keeps the bytes).
+  const gbk = join(dir, 'gbk')
+  mkdirSync(join(gbk, Buffer.from([0xd6, 0xd0, 0xce, 0xc4]).toString('latin1')), { recursive: true })
+  const folder = Buffer.from([0xd6, 0xd0, 0xce, 0xc4]) // 中文
+  const file = Buffer.from([0xce, 0xc4, 0xbc, 0xfe, 0x2e, 0x74, 0x78, 0x74]) // 文件.txt
+  execFileSync('python3', ['-c', `import os; os.makedirs(bytes.fromhex('${folder.toString('hex')}'), exist_ok=True); open(os.path.join(bytes.fromhex('${folder.toString('hex')}'), bytes.fromhex('${file.toString('hex')}')), 'w').write('x')`], { cwd: gbk })
+  rmSync(join(gbk, Buffer.from([0xd6, 0xd0, 0xce, 0xc4]).toString('latin1')), { recursive: true, force: true })
+  sh('zip', ['-r', archive('gbk.zip'), '.'], gbk)
+  writeFileSync(archive('not-an-archive.zip'), 'just text')
+  writeFileSync(archive('truncated.7z'), execFileSync('head', ['-c', '200', archive('solid.7z')]))
+})
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const expected = [
+  ['docs/deep/data.bin', 70_000],
+  ['readme.txt', 6],
+]
+
+describe('listArchive', () => {
+  it.each(['plain.zip', 'solid.7z', 'a.tar.gz', 'a.tar.xz', 'a.tar.bz2'])('lists %s: paths, sizes and folders', async (name) => {
+    const listed = await listArchive(tools, archive(name), '')
+    expect(listed.status).toBe('OK')
+    if (listed.status !== 'OK') return
+    expect(files(listed.entries).filter(([path]) => path !== 'link')).toEqual(expected)
+    expect(listed.entries.some((e) => e.isDirectory && e.name.replace(/^\.\//, '').replace(/\/$/, '') === 'docs')).toBe(true)
+  })
+
+  it('marks symlinks so they are never unpacked', async () => {
+    const listed = await listArchive(tools, archive('a.tar'), '')
+    expect(listed.status === 'OK' && listed.entries.find((e) => e.name === 'link')?.isLink).toBe(true)
+  })
+
+  it('a compressed single file is that one file', async () => {
+    const listed = await listArchive(tools, archive('readme.txt.gz'), '')
+    expect(listed.status).toBe('OK')
+    expect(listed.status === 'OK' && listed.entries.map((e) => e.name)).toEqual(['readme.txt'])
+  })
+
+  it('an AES zip asks for its password, refuses a wrong one and lists with the right one', async () => {
+    expect((await listArchive(tools, archive('aes.zip'), '')).status).toBe('PASS_WORD_EMPTY')
+    expect((await listArchive(tools, archive('aes.zip'), 'wrong')).status).toBe('PASS_WORD_ERROR')
+    const listed = await listArchive(tools, archive('aes.zip'), 'Secret')
+    expect(listed.status === 'OK' && files(listed.entries)).toEqual(expected)
+  })
+
+  it('a 7z with encrypted names asks for its password, refuses a wrong one and lists with the right one', async () => {
+    expect((await listArchive(tools, archive('headers.7z'), '')).status).toBe('PASS_WORD_EMPTY')
+    expect((await listArchive(tools, archive('headers.7z'), 'wrong')).status).toBe('PASS_WORD_ERROR')
+    const listed = await listArchive(tools, archive('headers.7z'), 'Secret')
+    expect(listed.status === 'OK' && files(listed.entries)).toEqual(expected)
+  })
+
+  it('reads GBK names of a zip without the UTF-8 flag', async () => {
+    const listed = await listArchive(tools, archive('gbk.zip'), '')
+    expect(listed.status === 'OK' && listed.entries.map((e) => e.name).sort()).toEqual(['中文/', '中文/文件.txt'])
+    expect(listed.status === 'OK' && listed.zipEncoding?.name).toBe('gb18030')
+  })
+
+  it('says NOT_SUPPORTED for what is no archive, and for a damaged one', async () => {
+    expect(await sniffFormat(archive('not-an-archive.zip'))).toBeNull()
+    expect((await listArchive(tools, archive('not-an-archive.zip'), '')).status).toBe('NOT_SUPPORTED')
+    const damaged = await listArchive(tools, archive('truncated.7z'), '')
+    expect(damaged.status).toBe('NOT_SUPPORTED')
+  })
+
+  it('a missing tool is the installation’s problem (ToolMissing), not the archive’s', async () => {
+    await expect(listArchive({ ...tools, sevenZipPath: '/nonexistent/7zz' }, archive('solid.7z'), '')).rejects.toBeInstanceOf(ToolMissing)
+  })
+})

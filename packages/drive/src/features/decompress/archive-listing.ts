@@ -1,0 +1,257 @@
+import { spawn } from 'node:child_process'
+import { open } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
+import { promisify } from 'node:util'
+import yauzl from 'yauzl'
+import { ToolMissing } from '../../lib/tools.js'
+import { type ZipNameEncoding, decodeZipName, detectZipNameEncoding } from './zip-names.js'
+
+export type ArchiveFormat = 'zip' | '7z' | 'rar' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'zstd'
+
+/** One entry as the archive declares it (sizes may lie; unpacking counts the real bytes). */
+export interface ArchiveEntry {
+  /** The name as stored, decoded; entry-path.ts turns it into drive names. */
+  name: string
+  isDirectory: boolean
+  /** Symlinks and hard links: listed, never unpacked. */
+  isLink: boolean
+  encrypted: boolean
+  sizeBytes: number
+  packedBytes: number
+}
+
+export type ListingOutcome =
+  | { status: 'OK'; format: ArchiveFormat; entries: ArchiveEntry[]; zipEncoding: ZipNameEncoding | null }
+  | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR'; format: ArchiveFormat }
+  | { status: 'NOT_SUPPORTED'; reason: string }
+
+export interface ArchiveTools {
+  sevenZipPath: string
+  lsarPath: string
+}
+
+/** Reads the first bytes and names the format; null for anything else. Sniffing, not parsing. */
+export async function sniffFormat(path: string): Promise<ArchiveFormat | null> {
+  const file = await open(path, 'r')
+  try {
+    const head = Buffer.alloc(264)
+    const { bytesRead } = await file.read(head, 0, head.length, 0)
+    const at = (offset: number, bytes: number[]) => bytesRead >= offset + bytes.length && bytes.every((b, i) => head[offset + i] === b)
+    if (at(0, [0x50, 0x4b, 0x03, 0x04]) || at(0, [0x50, 0x4b, 0x05, 0x06]) || at(0, [0x50, 0x4b, 0x07, 0x08])) return 'zip'
+    if (at(0, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return '7z'
+    if (at(0, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return 'rar'
+    if (at(257, [0x75, 0x73, 0x74, 0x61, 0x72])) return 'tar'
+    if (at(0, [0x1f, 0x8b])) return 'gzip'
+    if (at(0, [0x42, 0x5a, 0x68])) return 'bzip2'
+    if (at(0, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return 'xz'
+    if (at(0, [0x28, 0xb5, 0x2f, 0xfd])) return 'zstd'
+    return null
+  } finally {
+    await file.close()
+  }
+}
+
+/**
+ * Lists every entry of the archive at `path`. A zip is read from its central directory (yauzl:
+ * no pass over the data, however large); 7z, tar and the compressors through `7zz l -slt`, RAR
+ * through `lsar -j`. An archive whose names or contents are encrypted answers with the
+ * password statuses when the password is missing or wrong.
+ */
+export async function listArchive(tools: ArchiveTools, path: string, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
+  const format = await sniffFormat(path)
+  if (!format) return { status: 'NOT_SUPPORTED', reason: 'not an archive this server can open' }
+  if (format === 'rar') return listWithLsar(tools, path, password, signal)
+  const listed = format === 'zip' ? await listZip(path) : await listWith7z(tools, path, format, password, signal)
+  if (listed.status !== 'OK') return listed
+  const encrypted = listed.entries.filter((entry) => entry.encrypted && !entry.isDirectory)
+  if (encrypted.length === 0) return listed
+  if (password === '') return { status: 'PASS_WORD_EMPTY', format }
+  // Contents are encrypted but names are not: test the password on the smallest encrypted entry.
+  const smallest = encrypted.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a))
+  const test = await run7z(tools, ['t', `-p${password}`, ...codePageArgs(listed.zipEncoding), '--', path, smallest.name], signal)
+  if (test.code === 0) return listed
+  return test.text.includes('Wrong password') ? { status: 'PASS_WORD_ERROR', format } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
+}
+
+export function codePageArgs(encoding: ZipNameEncoding | null): string[] {
+  return encoding && encoding.name !== 'utf-8' ? [`-mcp=${encoding.codePage}`] : []
+}
+
+async function listZip(path: string): Promise<ListingOutcome> {
+  let zip: yauzl.ZipFile
+  try {
+    zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(path, { lazyEntries: true, decodeStrings: false, autoClose: true })
+  } catch (err) {
+    return { status: 'NOT_SUPPORTED', reason: `the zip cannot be read: ${(err as Error).message}` }
+  }
+  const raw: { entry: yauzl.Entry; name: Buffer; unicode: string | null }[] = []
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = entry.fileName as unknown as Buffer
+        // The UTF-8 flag, or an Info-ZIP Unicode Path field: the name says its own encoding.
+        const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((field) => field.id === 0x7075)
+        raw.push({ entry, name, unicode: flagged ? (yauzl as unknown as LowLevel).getFileNameLowLevel(entry.generalPurposeBitFlag, name, entry.extraFields, false) : null })
+        zip.readEntry()
+      })
+      zip.once('end', () => resolve())
+      zip.once('error', reject)
+      zip.readEntry()
+    })
+  } catch (err) {
+    zip.close()
+    return { status: 'NOT_SUPPORTED', reason: `the zip is damaged: ${(err as Error).message}` }
+  }
+  const unflagged = raw.filter((r) => r.unicode === null).map((r) => r.name)
+  const zipEncoding = unflagged.length > 0 ? detectZipNameEncoding(unflagged) : null
+  const entries = raw.map(({ entry, name, unicode }): ArchiveEntry => {
+    const decoded = unicode ?? decodeZipName(name, zipEncoding!)
+    const mode = (entry.externalFileAttributes >>> 16) & 0o170000
+    return {
+      name: decoded,
+      isDirectory: decoded.endsWith('/') || decoded.endsWith('\\') || mode === 0o040000,
+      isLink: mode === 0o120000,
+      encrypted: (entry.generalPurposeBitFlag & 0x1) !== 0,
+      sizeBytes: entry.uncompressedSize,
+      packedBytes: entry.compressedSize,
+    }
+  })
+  return { status: 'OK', format: 'zip', entries, zipEncoding }
+}
+
+interface LowLevel {
+  getFileNameLowLevel(flags: number, name: Buffer, extraFields: unknown[], strict: boolean): string
+}
+
+async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
+  // `-p` with an empty password keeps 7zz from asking on a terminal.
+  const result = await run7z(tools, ['l', '-slt', '-ba', `-p${password}`, '--', path], signal)
+  if (result.code !== 0) {
+    if (result.text.includes('Cannot open encrypted archive')) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format }
+    return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
+  }
+  const entries = parseSltBlocks(result.stdout)
+  const single = entries.length === 1 ? entries[0]! : null
+  if (format === 'gzip' || format === 'bzip2' || format === 'xz' || format === 'zstd') {
+    // A compressed tar lists as one `.tar`: list the tar inside instead, decompressed on the
+    // way (a compressed stream has no index, so this reads it once). A compressed single file
+    // (notes.txt.gz) is that one file.
+    const inner = await listCompressedTar(tools, path, signal)
+    if (inner) return { status: 'OK', format: 'tar', entries: inner, zipEncoding: null }
+    if (single) return { status: 'OK', format, entries: [single], zipEncoding: null }
+  }
+  return { status: 'OK', format, entries, zipEncoding: null }
+}
+
+/** `7zz e -so <archive> | 7zz l -si -ttar`: the tar's entries, or null when the stream holds no tar. */
+function listCompressedTar(tools: ArchiveTools, path: string, signal?: AbortSignal): Promise<ArchiveEntry[] | null> {
+  return new Promise((resolve, reject) => {
+    const decompress = spawn(tools.sevenZipPath, ['e', '-so', '-p', '--', path], { stdio: ['ignore', 'pipe', 'ignore'], signal })
+    const lister = spawn(tools.sevenZipPath, ['l', '-slt', '-ba', '-si', '-ttar'], { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+    decompress.stdout.pipe(lister.stdin)
+    // The lister stops reading at a stream that is no tar; the decompressor then gets EPIPE.
+    lister.stdin.on('error', () => {})
+    decompress.once('error', reject)
+    lister.once('error', reject)
+    const out: string[] = []
+    lister.stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk))
+    lister.stderr.resume()
+    lister.once('close', (code) => {
+      decompress.kill()
+      const entries = code === 0 ? parseSltBlocks(out.join('')) : []
+      resolve(entries.length > 0 ? entries : null)
+    })
+  })
+}
+
+/** `7zz l -slt -ba`: one `key = value` line per property, a blank line between entries. */
+export function parseSltBlocks(text: string): ArchiveEntry[] {
+  const entries: ArchiveEntry[] = []
+  let current: Map<string, string> | null = null
+  const flush = () => {
+    if (!current?.has('Path')) return
+    const attributes = current.get('Attributes') ?? ''
+    entries.push({
+      name: current.get('Path')!,
+      isDirectory: current.get('Folder') === '+' || /^D/.test(attributes) || / d[rwx-]{9}/.test(attributes),
+      isLink: (current.get('Symbolic Link') ?? '') !== '' || (current.get('Hard Link') ?? '') !== '' || / l[rwx-]{9}/.test(attributes),
+      encrypted: current.get('Encrypted') === '+',
+      sizeBytes: Number(current.get('Size') || 0),
+      packedBytes: Number(current.get('Packed Size') || 0),
+    })
+  }
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      flush()
+      current = null
+      continue
+    }
+    const at = line.indexOf(' = ')
+    if (at < 0) continue
+    const key = line.slice(0, at)
+    if (key === 'Path' && current?.has('Path')) flush()
+    if (key === 'Path' && (current === null || current.has('Path'))) current = new Map()
+    current ??= new Map()
+    current.set(key, line.slice(at + 3))
+  }
+  flush()
+  return entries
+}
+
+async function listWithLsar(tools: ArchiveTools, path: string, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
+  const args = ['-j', ...(password === '' ? [] : ['-p', password]), '--', path]
+  const result = await runTool(tools.lsarPath, args, signal)
+  let parsed: { lsarContents?: Record<string, unknown>[] } | null = null
+  try {
+    parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
+  } catch {
+    parsed = null
+  }
+  if (result.text.includes('requires a password') || result.text.toLowerCase().includes('wrong password') || !parsed?.lsarContents) {
+    if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
+    return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
+  }
+  const entries = parsed.lsarContents.map(
+    (item): ArchiveEntry => ({
+      name: String(item['XADFileName'] ?? ''),
+      isDirectory: item['XADIsDirectory'] === 1 || item['XADIsDirectory'] === true,
+      isLink: item['XADIsSymbolicLink'] === 1 || item['XADIsSymbolicLink'] === true || item['XADIsHardLink'] === 1 || item['XADIsHardLink'] === true,
+      encrypted: item['XADIsEncrypted'] === 1 || item['XADIsEncrypted'] === true,
+      sizeBytes: Number(item['XADFileSize'] ?? 0),
+      packedBytes: Number(item['XADCompressedSize'] ?? 0),
+    }),
+  )
+  return { status: 'OK', format: 'rar', entries, zipEncoding: null }
+}
+
+function run7z(tools: ArchiveTools, args: string[], signal?: AbortSignal) {
+  return runTool(tools.sevenZipPath, args, signal)
+}
+
+interface ToolResult {
+  code: number | null
+  stdout: string
+  /** stdout and stderr together, for the tool's messages. */
+  text: string
+}
+
+/** Runs a tool to its end (stdin closed, so it never waits for a typed password). */
+function runTool(path: string, args: string[], signal?: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+    const out: string[] = []
+    const err: string[] = []
+    createInterface({ input: child.stdout }).on('line', (line) => out.push(line))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk))
+    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ToolMissing(path) : error))
+    child.once('close', (code) => {
+      const stdout = out.join('\n')
+      resolve({ code, stdout, text: `${stdout}\n${err.join('')}` })
+    })
+  })
+}
+
+function firstError(text: string): string {
+  const line = text.split('\n').find((l) => /ERROR|error|Error/.test(l))
+  return (line ?? text.trim().split('\n').at(-1) ?? 'the archive cannot be read').trim().slice(0, 300)
+}
