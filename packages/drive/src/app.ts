@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { Caller, DriveDeps } from './deps.js'
 import { aboutRoutes } from './features/about/routes.js'
 import { batchRoutes } from './features/batch/routes.js'
+import { decompressRoutes } from './features/decompress/routes.js'
 import { eventRoutes } from './features/events/routes.js'
 import { downloadRoutes } from './features/downloads/routes.js'
 import { thumbnailRoutes } from './features/thumbnails/routes.js'
@@ -46,4 +47,5 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   await app.register(taskRoutes, routeOptions)
   await app.register(offlineRoutes, routeOptions)
   await app.register(eventRoutes, routeOptions)
+  await app.register(decompressRoutes, routeOptions)
 }

@@ -35,6 +35,13 @@ export interface DriveConfig {
   ffmpegPath: string
   /** ffprobe, which comes with ffmpeg: what a video holds (size, length, codecs, subtitle tracks). */
   ffprobePath: string
+  /** The tools that read archives (decision 028): names on PATH or absolute paths. */
+  archive: {
+    /** 7-Zip's `7zz` (Debian's 7zip): zip, 7z, tar and the compressors. */
+    sevenZipPath: string
+    /** The Unarchiver's `lsar` (Debian's unar): RAR. */
+    lsarPath: string
+  }
   /** HLS renditions of videos for members (issue 13 §3, decision 026). */
   transcode: {
     /**

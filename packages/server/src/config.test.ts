@@ -62,6 +62,7 @@ describe('loadConfig defaults', () => {
         batchInlineMaxItems: 20_000,
         ffmpegPath: 'ffmpeg',
         ffprobePath: 'ffprobe',
+        archive: { sevenZipPath: '7zz', lsarPath: 'lsar' },
         transcode: { trigger: 'upload', preset: 'veryfast' },
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,

@@ -419,6 +419,8 @@ const envSchema = z.object({
   ARIA2C_PATH: z.string().min(1).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
+  SEVEN_ZIP_PATH: z.string().min(1).optional(),
+  LSAR_PATH: z.string().min(1).optional(),
   TRANSCODE_ON: z.enum(TRANSCODE_TRIGGERS).optional(),
   TRANSCODE_PRESET: z.enum(X264_PRESETS).optional(),
   TORRENT_DHT: flag.optional(),
@@ -549,6 +551,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
       ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
       ffprobePath: values.FFPROBE_PATH ?? siblingTool(values.FFMPEG_PATH, 'ffprobe'),
+      archive: { sevenZipPath: values.SEVEN_ZIP_PATH ?? '7zz', lsarPath: values.LSAR_PATH ?? 'lsar' },
       transcode: { trigger: values.TRANSCODE_ON ?? 'upload', preset: values.TRANSCODE_PRESET ?? 'veryfast' },
       torrent: {
         aria2cPath: values.ARIA2C_PATH ?? 'aria2c',

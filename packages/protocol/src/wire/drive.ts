@@ -446,3 +446,43 @@ export interface DriveFilters {
 }
 
 export type DriveOrderField = 'name' | 'modified_time' | 'size'
+
+/** drive.md "Decompress": what a list or unpack call answers, always with HTTP 200. */
+export const DECOMPRESS_STATUSES = ['OK', 'PASS_WORD_EMPTY', 'PASS_WORD_ERROR', 'NOT_SUPPORTED', 'FILE_TOO_LARGE', 'NEED_MORE_QUOTA'] as const
+export type DecompressStatus = (typeof DECOMPRESS_STATUSES)[number]
+
+/** `POST /decompress/v1/list` body. */
+export interface DecompressListRequest {
+  gcid?: string
+  file_id: string
+  /** '' for the archive's top level, or 'dir/sub'. */
+  path?: string
+  password?: string
+}
+
+/** One entry of one level of an archive. */
+export interface DecompressEntry {
+  index: number
+  filename: string
+  /** Bytes as a string; a folder's is the sum of what it holds. */
+  filesize: string
+  mime_type: string
+  /** '' until unpacked. */
+  gcid: string
+  kind: DriveItemKind
+  icon_link: string
+  /** The entry's path inside the archive, as `path` takes it. */
+  path: string
+}
+
+/** `POST /decompress/v1/list` reply. */
+export interface DecompressListReply {
+  status: DecompressStatus
+  status_text: string
+  task_id: string
+  current_path: string
+  title: string
+  file_size: string
+  gcid: string
+  files: DecompressEntry[]
+}

@@ -57,11 +57,12 @@ export async function sniffFormat(path: string): Promise<ArchiveFormat | null> {
  * through `lsar -j`. An archive whose names or contents are encrypted answers with the
  * password statuses when the password is missing or wrong.
  */
-export async function listArchive(tools: ArchiveTools, path: string, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
+export async function listArchive(tools: ArchiveTools, path: string, password: string, options: { signal?: AbortSignal; preferredCodePage?: ZipNameEncoding['name'] | null } = {}): Promise<ListingOutcome> {
+  const { signal, preferredCodePage = null } = options
   const format = await sniffFormat(path)
   if (!format) return { status: 'NOT_SUPPORTED', reason: 'not an archive this server can open' }
   if (format === 'rar') return listWithLsar(tools, path, password, signal)
-  const listed = format === 'zip' ? await listZip(path) : await listWith7z(tools, path, format, password, signal)
+  const listed = format === 'zip' ? await listZip(path, preferredCodePage) : await listWith7z(tools, path, format, password, signal)
   if (listed.status !== 'OK') return listed
   const encrypted = listed.entries.filter((entry) => entry.encrypted && !entry.isDirectory)
   if (encrypted.length === 0) return listed
@@ -77,7 +78,7 @@ export function codePageArgs(encoding: ZipNameEncoding | null): string[] {
   return encoding && encoding.name !== 'utf-8' ? [`-mcp=${encoding.codePage}`] : []
 }
 
-async function listZip(path: string): Promise<ListingOutcome> {
+async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] | null): Promise<ListingOutcome> {
   let zip: yauzl.ZipFile
   try {
     zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(path, { lazyEntries: true, decodeStrings: false, autoClose: true })
@@ -103,7 +104,7 @@ async function listZip(path: string): Promise<ListingOutcome> {
     return { status: 'NOT_SUPPORTED', reason: `the zip is damaged: ${(err as Error).message}` }
   }
   const unflagged = raw.filter((r) => r.unicode === null).map((r) => r.name)
-  const zipEncoding = unflagged.length > 0 ? detectZipNameEncoding(unflagged) : null
+  const zipEncoding = unflagged.length > 0 ? detectZipNameEncoding(unflagged, preferredCodePage) : null
   const entries = raw.map(({ entry, name, unicode }): ArchiveEntry => {
     const decoded = unicode ?? decodeZipName(name, zipEncoding!)
     const mode = (entry.externalFileAttributes >>> 16) & 0o170000

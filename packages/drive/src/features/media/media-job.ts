@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { JobContext, JobRunner } from '@cumulus/jobs'
 import { gcidOfFile } from '../../blobs/gcid.js'
+import { withLocalFile } from '../../blobs/local-file.js'
 import type { MediaTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { MEDIA_QUEUE, type MediaJobData, TRANSCODE_QUEUE, addBlobRef, announceBlob, probeOf } from '../../domain/index.js'
@@ -30,23 +31,6 @@ const MEDIA_LEASE_SECONDS = 120
 const PROGRESS_EVERY_MS = 1000
 
 type MediaDeps = Pick<DriveDeps, 'db' | 'blobs' | 'config' | 'clock' | 'logger'>
-
-/**
- * Runs `work` with a path to the content that ffmpeg can seek in: the blob store's own file, or a
- * temp copy for stores without local files (S3).
- */
-async function withLocalFile<T>(deps: MediaDeps, gcid: string, signal: AbortSignal, work: (path: string) => Promise<T>): Promise<T> {
-  const local = deps.blobs.localPath ? await deps.blobs.localPath(gcid) : null
-  if (local) return work(local)
-  const dir = await mkdtemp(join(tmpdir(), 'cumulus-media-'))
-  try {
-    const path = join(dir, 'source')
-    await pipeline(await deps.blobs.get(gcid), createWriteStream(path), { signal })
-    return await work(path)
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
 
 /** Probes the video once (the first probe's row wins) and keeps its text subtitle tracks. */
 async function ensureProbe(deps: MediaDeps, gcid: string, path: string, signal: AbortSignal): Promise<MediaTable> {
@@ -163,7 +147,7 @@ async function probeAndTranscode(deps: MediaDeps, job: JobContext<MediaJobData>)
   const { gcid } = job.data
   // The video was deleted before its turn came.
   if (!(await deps.blobs.stat(gcid))) return
-  await withLocalFile(deps, gcid, job.signal, async (path) => {
+  await withLocalFile(deps.blobs, gcid, job.signal, async (path) => {
     const media = await ensureProbe(deps, gcid, path, job.signal)
     const probe = probeOf(media)
     if (!job.data.transcode || !probe || media.transcode_state === 'ready' || media.transcode_state === 'unavailable') return

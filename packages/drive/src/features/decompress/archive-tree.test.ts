@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import type { ArchiveEntry } from './archive-listing.js'
+import { archiveTree, levelEntries, nodeAt } from './archive-tree.js'
+
+const file = (name: string, sizeBytes: number): ArchiveEntry => ({ name, sizeBytes, packedBytes: sizeBytes, isDirectory: false, isLink: false, encrypted: false })
+const folder = (name: string): ArchiveEntry => ({ ...file(name, 0), isDirectory: true })
+
+describe('archiveTree', () => {
+  const tree = archiveTree([
+    file('b/file10.txt', 10),
+    file('b/file2.txt', 2),
+    folder('a/'),
+    file('readme.md', 5),
+    file('b/deep/x.bin', 100),
+    { ...file('link', 0), isLink: true },
+    file('../../escape.txt', 7),
+    file('C:\\win\\evil.txt', 3),
+  ])
+
+  it('lists one level, folders first, natural order, with the sizes folders hold', () => {
+    expect(levelEntries(tree).map((e) => [e.kind, e.filename, e.filesize, e.path])).toEqual([
+      ['drive#folder', 'a', '0', 'a'],
+      ['drive#folder', 'b', '112', 'b'],
+      ['drive#folder', 'win', '3', 'win'],
+      ['drive#file', 'escape.txt', '7', 'escape.txt'],
+      ['drive#file', 'readme.md', '5', 'readme.md'],
+    ])
+    expect(levelEntries(nodeAt(tree, 'b')!).map((e) => e.filename)).toEqual(['deep', 'file2.txt', 'file10.txt'])
+  })
+
+  it('makes the folders entries imply, and leaves links out', () => {
+    expect(nodeAt(tree, 'b/deep')?.sizeBytes).toBe(100)
+    expect(nodeAt(tree, 'link')).toBeNull()
+    expect(nodeAt(tree, 'nope')).toBeNull()
+    expect(nodeAt(tree, 'readme.md')).toBeNull()
+  })
+
+  it('gives files their type', () => {
+    expect(levelEntries(tree).find((e) => e.filename === 'readme.md')?.mime_type).toMatch(/markdown|text/)
+  })
+})

@@ -1,0 +1,74 @@
+import { FILE_KIND, FOLDER_KIND, type DecompressEntry } from '@cumulus/protocol'
+import { mimeTypeOf, nameKey, splitExtension } from '../../domain/index.js'
+import type { ArchiveEntry } from './archive-listing.js'
+import { entrySegments } from './entry-path.js'
+
+interface Node {
+  name: string
+  path: string
+  isFolder: boolean
+  sizeBytes: number
+  /** The archive index of the first entry at or under this node. */
+  index: number
+  children: Map<string, Node>
+}
+
+/**
+ * The archive as a tree of drive names (entry-path.ts rules): folders the entries imply are
+ * made, a folder's size is what it holds, and links are left out (never unpacked). A file and
+ * a folder of the same name (possible in a crafted archive) are kept apart as the drive would
+ * keep them: the later one is left out.
+ */
+export function archiveTree(entries: ArchiveEntry[]): Node {
+  const root: Node = { name: '', path: '', isFolder: true, sizeBytes: 0, index: 0, children: new Map() }
+  entries.forEach((entry, index) => {
+    if (entry.isLink) return
+    const segments = entrySegments(entry.name)
+    if (!segments) return
+    let node = root
+    const passed: Node[] = [root]
+    for (const [depth, segment] of segments.entries()) {
+      const isLast = depth === segments.length - 1
+      const isFolder = !isLast || entry.isDirectory
+      let child = node.children.get(segment)
+      if (!child) {
+        child = { name: segment, path: segments.slice(0, depth + 1).join('/'), isFolder, sizeBytes: 0, index, children: new Map() }
+        node.children.set(segment, child)
+      } else if (child.isFolder !== isFolder) {
+        return
+      }
+      node = child
+      passed.push(child)
+    }
+    if (!entry.isDirectory) for (const node of passed) node.sizeBytes += entry.sizeBytes
+  })
+  return root
+}
+
+/** The node at `path` ('' or 'dir/sub'), or null. */
+export function nodeAt(root: Node, path: string): Node | null {
+  let node: Node | undefined = root
+  for (const segment of path.split('/').filter((s) => s !== '')) {
+    node = node.children.get(segment)
+    if (!node?.isFolder) return null
+  }
+  return node
+}
+
+/** One level as the list call shows it: folders first, then files, each in natural name order. */
+export function levelEntries(node: Node): DecompressEntry[] {
+  return [...node.children.values()]
+    .sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || (nameKey(a.name) < nameKey(b.name) ? -1 : nameKey(a.name) > nameKey(b.name) ? 1 : 0))
+    .map((child) => ({
+      index: child.index,
+      filename: child.name,
+      filesize: String(child.sizeBytes),
+      mime_type: child.isFolder ? '' : mimeTypeOf(splitExtension(child.name).extension),
+      gcid: '',
+      kind: child.isFolder ? FOLDER_KIND : FILE_KIND,
+      icon_link: '',
+      path: child.path,
+    }))
+}
+
+export type ArchiveNode = Node

@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DriveErrors, GenericErrors } from '@cumulus/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+import { uploadFile } from './upload-kit.js'
+
+// POST /decompress/v1/list (issue 14) over archives made here by 7zz and Info-ZIP (decision 028),
+// uploaded like any file. Every archive status answers HTTP 200; bad requests get the catalogue.
+
+describe('decompress: list', () => {
+  let t: DriveTestApp
+  let dir: string
+  const made: Record<string, Buffer> = {}
+  const make = (name: string, cmd: string, args: string[], cwd: string) => {
+    execFileSync(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C' } })
+    made[name] = readFileSync(join(dir, name))
+  }
+
+  beforeAll(async () => {
+    t = await startDriveTestApp()
+    dir = mkdtempSync(join(tmpdir(), 'cumulus-decompress-'))
+    const src = join(dir, 'src')
+    mkdirSync(join(src, 'photos', '2024'), { recursive: true })
+    writeFileSync(join(src, 'readme.txt'), 'hello\n')
+    writeFileSync(join(src, 'photos', '2024', 'a.jpg'), Buffer.alloc(1000, 1))
+    writeFileSync(join(src, 'photos', 'b.png'), Buffer.alloc(300, 2))
+    make('plain.zip', '7zz', ['a', '-tzip', join(dir, 'plain.zip'), '.'], src)
+    make('locked.7z', '7zz', ['a', '-t7z', '-pOpenSesame', '-mhe=on', join(dir, 'locked.7z'), '.'], src)
+    // GBK names without the UTF-8 flag, as a Chinese Windows makes them.
+    const gbk = join(dir, 'gbk')
+    mkdirSync(gbk)
+    execFileSync('python3', ['-c', "import os; os.makedirs(bytes.fromhex('d5d5c6ac')); open(os.path.join(bytes.fromhex('d5d5c6ac'), bytes.fromhex('b1b1bea92e6a7067')), 'w').write('x')"], { cwd: gbk })
+    make('gbk.zip', 'zip', ['-r', join(dir, 'gbk.zip'), '.'], gbk)
+  })
+  afterAll(async () => {
+    await t?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const list = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) => t.call('POST', '/decompress/v1/list', { token, body, headers })
+
+  it('lists an archive one level at a time, with paths, kinds and the sizes folders hold', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'holiday.zip', made['plain.zip']!)
+    const top = await list(token, { gcid: file.hash, file_id: file.id, path: '' })
+    expect(top.status).toBe(200)
+    expect(top.body).toMatchObject({ status: 'OK', task_id: '', current_path: '', title: 'holiday.zip', file_size: String(made['plain.zip']!.length), gcid: file.hash })
+    expect(top.body.files.map((f: any) => [f.kind, f.filename, f.filesize, f.path])).toEqual([
+      ['drive#folder', 'photos', '1300', 'photos'],
+      ['drive#file', 'readme.txt', '6', 'readme.txt'],
+    ])
+    const photos = await list(token, { file_id: file.id, path: 'photos' })
+    expect(photos.body.files.map((f: any) => [f.kind, f.filename, f.path, f.mime_type])).toEqual([
+      ['drive#folder', '2024', 'photos/2024', ''],
+      ['drive#file', 'b.png', 'photos/b.png', 'image/png'],
+    ])
+    // A path that climbs or names nothing in the archive is a bad request, not a listing.
+    for (const path of ['nowhere', '../..', 'readme.txt']) {
+      const bad = await list(token, { file_id: file.id, path })
+      expect([path, bad.status, bad.body.error]).toEqual([path, 400, GenericErrors.invalid_argument.reason])
+    }
+  })
+
+  it('asks for the password of an archive with encrypted names, and says when it is wrong', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'secret.7z', made['locked.7z']!)
+    const empty = await list(token, { file_id: file.id })
+    expect([empty.status, empty.body.status, empty.body.files]).toEqual([200, 'PASS_WORD_EMPTY', []])
+    const wrong = await list(token, { file_id: file.id, password: 'guess' })
+    expect([wrong.status, wrong.body.status]).toEqual([200, 'PASS_WORD_ERROR'])
+    const right = await list(token, { file_id: file.id, password: 'OpenSesame' })
+    expect(right.body.status).toBe('OK')
+    expect(right.body.files.map((f: any) => f.filename)).toEqual(['photos', 'readme.txt'])
+  })
+
+  it('reads GBK names of a zip from a Chinese Windows', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'photos.zip', made['gbk.zip']!)
+    const top = await list(token, { file_id: file.id }, { 'accept-language': 'zh-CN,zh;q=0.9' })
+    expect(top.body.files.map((f: any) => f.filename)).toEqual(['照片'])
+    const inner = await list(token, { file_id: file.id, path: '照片' }, { 'accept-language': 'zh-CN' })
+    expect(inner.body.files.map((f: any) => f.filename)).toEqual(['北京.jpg'])
+  })
+
+  it('says NOT_SUPPORTED for a file that is no archive', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'fake.zip', Buffer.from('not a zip at all'))
+    const reply = await list(token, { file_id: file.id })
+    expect([reply.status, reply.body.status, reply.body.files]).toEqual([200, 'NOT_SUPPORTED', []])
+  })
+
+  it("never lists another user's archive, a trashed one, or without a session", async () => {
+    const owner = await t.signUp()
+    const other = await t.signUp()
+    const file = await uploadFile(t, owner, 'mine.zip', made['plain.zip']!)
+    const theirs = await list(other, { file_id: file.id })
+    expect([theirs.status, theirs.body.error]).toEqual([404, DriveErrors.file_not_found.reason])
+    const mismatched = await list(owner, { file_id: file.id, gcid: '0'.repeat(40) })
+    expect(mismatched.status).toBe(404)
+    expect((await t.call('POST', '/decompress/v1/list', { body: { file_id: file.id } })).status).toBe(401)
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: owner, body: { ids: [file.id] } })).status).toBe(200)
+    expect((await list(owner, { file_id: file.id })).status).toBe(404)
+    expect((await list(owner, {})).status).toBe(400)
+  })
+})
