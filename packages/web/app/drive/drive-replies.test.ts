@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseArchiveEntries, parseAssociateSuggestions, UnexpectedReplyError } from './drive-replies'
+import { parseArchiveEntries, parseArchiveLevel, parseAssociateSuggestions, UnexpectedReplyError } from './drive-replies'
 
 describe('parseAssociateSuggestions', () => {
   it('reads a list of words or of objects with a text field, dropping duplicates and blanks', () => {
@@ -35,5 +35,33 @@ describe('parseArchiveEntries', () => {
 
   it('refuses a reply without a file list', () => {
     expect(() => parseArchiveEntries({ status: 'OK' })).toThrow(UnexpectedReplyError)
+  })
+})
+
+describe('parseArchiveLevel', () => {
+  it('reads the status, where in the archive, and each entry with its path', () => {
+    const body = {
+      status: 'OK',
+      current_path: 'photos',
+      title: 'holiday.zip',
+      files: [
+        { kind: 'drive#folder', filename: '2024', filesize: '1000', path: 'photos/2024' },
+        { kind: 'drive#file', filename: 'b.png', filesize: '300', path: 'photos/b.png' },
+      ],
+    }
+    expect(parseArchiveLevel(body)).toEqual({
+      status: 'OK',
+      currentPath: 'photos',
+      title: 'holiday.zip',
+      entries: [
+        { name: '2024', sizeBytes: 1000, isFolder: true, path: 'photos/2024' },
+        { name: 'b.png', sizeBytes: 300, isFolder: false, path: 'photos/b.png' },
+      ],
+    })
+  })
+
+  it('keeps a password status with no entries, and refuses what is no listing', () => {
+    expect(parseArchiveLevel({ status: 'PASS_WORD_EMPTY', files: [] })).toMatchObject({ status: 'PASS_WORD_EMPTY', entries: [] })
+    expect(() => parseArchiveLevel('nope')).toThrow(UnexpectedReplyError)
   })
 })

@@ -61,3 +61,30 @@ export function parseArchiveEntries(body: unknown): ArchiveEntry[] {
   }
   return entries
 }
+
+/** One level of an archive as `POST /decompress/v1/list` answers it (drive.md "Decompress"). */
+export interface ArchiveLevel {
+  /** OK, PASS_WORD_EMPTY, PASS_WORD_ERROR, NOT_SUPPORTED, …: the answer, always with HTTP 200. */
+  status: string
+  currentPath: string
+  title: string
+  entries: (ArchiveEntry & { path: string })[]
+}
+
+/** `POST /decompress/v1/list` -> the status, where in the archive, and that level's entries. */
+export function parseArchiveLevel(body: unknown): ArchiveLevel {
+  if (!isRecord(body)) throw new UnexpectedReplyError('no archive listing')
+  const status = typeof body.status === 'string' && body.status !== '' ? body.status : 'OK'
+  const files = Array.isArray(body.files) ? (body.files as unknown[]) : []
+  const entries = files.flatMap((file) => {
+    const [entry] = parseArchiveEntries({ files: [file] })
+    if (!entry || !isRecord(file)) return []
+    return [{ ...entry, path: typeof file.path === 'string' && file.path !== '' ? file.path : entry.name }]
+  })
+  return {
+    status,
+    currentPath: typeof body.current_path === 'string' ? body.current_path : '',
+    title: typeof body.title === 'string' ? body.title : '',
+    entries,
+  }
+}

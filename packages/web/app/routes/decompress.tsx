@@ -1,9 +1,11 @@
-import { useMemo, useState } from 'react'
+import { type FormEvent, useMemo, useState } from 'react'
 import { useParams } from 'react-router'
 import { ArchiveIllustration } from '../components/marketing/illustrations'
 import { secondaryLinkClass } from '../components/marketing/link-styles'
 import { PageTitle } from '../components/page-title'
-import { parseArchiveEntries } from '../drive/drive-replies'
+import { Button } from '../components/ui/button'
+import { PasswordField } from '../components/ui/password-field'
+import { type ArchiveLevel, parseArchiveLevel } from '../drive/drive-replies'
 import { formatBytes } from '../drive/format'
 import { type DriveCall, useDriveRequest } from '../drive/drive-request'
 import { DriveStateNotice } from '../drive/drive-state-notice'
@@ -12,12 +14,20 @@ import { LocaleLink } from '../navigation/locale-link'
 
 export default function DecompressPage() {
   const { t } = useT()
-  const locale = useLocale()
   const id = useParams().id ?? ''
   const [attempt, setAttempt] = useState(0)
-  // drive.md: POST /decompress/v1/list {file_id, path} lists one folder of the archive; '' is its root.
-  const call = useMemo<DriveCall>(() => ({ method: 'POST', path: '/decompress/v1/list', body: { file_id: id, path: '' } }), [id])
-  const state = useDriveRequest(call, parseArchiveEntries, attempt)
+  // Where in the archive, and the password the user gave (sent with every call once given).
+  const [path, setPath] = useState('')
+  const [password, setPassword] = useState('')
+  const [draft, setDraft] = useState('')
+  // drive.md: POST /decompress/v1/list {file_id, path, password} lists one folder of the archive; '' is its root.
+  const call = useMemo<DriveCall>(() => ({ method: 'POST', path: '/decompress/v1/list', body: { file_id: id, path, ...(password ? { password } : {}) } }), [id, path, password])
+  const state = useDriveRequest(call, parseArchiveLevel, attempt)
+  const submitPassword = (event: FormEvent) => {
+    event.preventDefault()
+    setPassword(draft)
+    setAttempt((n) => n + 1)
+  }
 
   return (
     <>
@@ -41,36 +51,11 @@ export default function DecompressPage() {
           </div>
           <div aria-live="polite" className="min-h-64">
             {state.status === 'ready' ? (
-              state.data.length === 0 ? (
-                <p className="px-4 py-12 text-center text-slate-600 dark:text-slate-300">{t('pages.decompress.empty')}</p>
-              ) : (
-                <>
-                  <table className="w-full text-left text-sm">
-                    <caption className="sr-only">{t('pages.decompress.tableCaption')}</caption>
-                    <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
-                      <tr>
-                        <th scope="col" className="px-5 py-3 font-semibold">
-                          {t('pages.decompress.columns.name')}
-                        </th>
-                        <th scope="col" className="px-5 py-3 text-right font-semibold">
-                          {t('pages.decompress.columns.size')}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                      {state.data.map((entry, index) => (
-                        <tr key={`${index}:${entry.name}`}>
-                          <td className="break-all px-5 py-3 text-slate-800 dark:text-slate-100">{entry.name}</td>
-                          <td className="whitespace-nowrap px-5 py-3 text-right text-slate-600 dark:text-slate-300">
-                            {entry.isFolder ? t('pages.decompress.folder') : entry.sizeBytes === null ? '' : formatBytes(entry.sizeBytes, locale)}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                  <p className="border-t border-slate-200 px-5 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">{t('pages.decompress.extractLater')}</p>
-                </>
-              )
+              <ArchiveView
+                level={state.data}
+                onOpen={setPath}
+                password={{ draft, setDraft, submit: submitPassword, wrong: state.data.status === 'PASS_WORD_ERROR' }}
+              />
             ) : (
               <DriveStateNotice
                 state={state}
@@ -89,6 +74,100 @@ export default function DecompressPage() {
           </LocaleLink>
         </div>
       </section>
+    </>
+  )
+}
+
+interface PasswordForm {
+  draft: string
+  setDraft: (value: string) => void
+  submit: (event: FormEvent) => void
+  wrong: boolean
+}
+
+/** One level of the archive: its folders to open, a password form, or why it cannot be read. */
+function ArchiveView({ level, onOpen, password }: { level: ArchiveLevel; onOpen: (path: string) => void; password: PasswordForm }) {
+  const { t } = useT()
+  const locale = useLocale()
+  if (level.status === 'PASS_WORD_EMPTY' || level.status === 'PASS_WORD_ERROR') {
+    return (
+      <form onSubmit={password.submit} className="mx-auto flex max-w-sm flex-col gap-4 px-5 py-12">
+        <p className="text-slate-700 dark:text-slate-200">{t('pages.decompress.passwordPrompt')}</p>
+        <PasswordField
+          label={t('pages.decompress.passwordLabel')}
+          value={password.draft}
+          onChange={(event) => password.setDraft(event.target.value)}
+          error={password.wrong ? t('pages.decompress.passwordWrong') : null}
+          autoComplete="off"
+          autoFocus
+        />
+        <Button type="submit" disabled={password.draft === ''}>
+          {t('pages.decompress.passwordSubmit')}
+        </Button>
+      </form>
+    )
+  }
+  if (level.status !== 'OK') return <p className="px-4 py-12 text-center text-slate-600 dark:text-slate-300">{t('pages.decompress.notSupported')}</p>
+  const segments = level.currentPath === '' ? [] : level.currentPath.split('/')
+  return (
+    <>
+      <nav aria-label={t('pages.decompress.breadcrumb')} className="border-b border-slate-200 px-5 py-3 text-sm dark:border-slate-800">
+        <ol className="flex flex-wrap items-center gap-1">
+          {[level.title, ...segments].map((name, depth) => {
+            const isCurrent = depth === segments.length
+            return (
+              <li key={depth} className="flex items-center gap-1">
+                {depth > 0 && <span aria-hidden="true" className="text-slate-400">/</span>}
+                {isCurrent ? (
+                  <span aria-current="page" className="font-semibold text-slate-900 dark:text-white">
+                    {name}
+                  </span>
+                ) : (
+                  <button type="button" className="text-brand-700 hover:underline dark:text-brand-300" onClick={() => onOpen(segments.slice(0, depth).join('/'))}>
+                    {name}
+                  </button>
+                )}
+              </li>
+            )
+          })}
+        </ol>
+      </nav>
+      {level.entries.length === 0 ? (
+        <p className="px-4 py-12 text-center text-slate-600 dark:text-slate-300">{t('pages.decompress.empty')}</p>
+      ) : (
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">{t('pages.decompress.tableCaption')}</caption>
+          <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
+            <tr>
+              <th scope="col" className="px-5 py-3 font-semibold">
+                {t('pages.decompress.columns.name')}
+              </th>
+              <th scope="col" className="px-5 py-3 text-right font-semibold">
+                {t('pages.decompress.columns.size')}
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {level.entries.map((entry, index) => (
+              <tr key={`${index}:${entry.path}`}>
+                <td className="break-all px-5 py-3 text-slate-800 dark:text-slate-100">
+                  {entry.isFolder ? (
+                    <button type="button" className="text-left font-medium text-brand-700 hover:underline dark:text-brand-300" onClick={() => onOpen(entry.path)}>
+                      {entry.name}
+                    </button>
+                  ) : (
+                    entry.name
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-5 py-3 text-right text-slate-600 dark:text-slate-300">
+                  {entry.sizeBytes === null ? (entry.isFolder ? t('pages.decompress.folder') : '') : formatBytes(entry.sizeBytes, locale)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="border-t border-slate-200 px-5 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">{t('pages.decompress.extractLater')}</p>
     </>
   )
 }
