@@ -45,6 +45,12 @@ describe('decompress: list', () => {
   it('lists an archive one level at a time, with paths, kinds and the sizes folders hold', async () => {
     const token = await t.signUp()
     const file = await uploadFile(t, token, 'holiday.zip', made['plain.zip']!)
+    // The file object names the archive page as its app; other files have none.
+    const viewed = (await t.call('GET', `/drive/v1/files/${file.id}`, { token })).body
+    expect(viewed.file_category).toBe('ARCHIVE')
+    expect(viewed.apps).toEqual([{ id: 'decompress', name: 'Decompress', link: expect.stringMatching(new RegExp(`/decompress/${file.id}$`)) }])
+    const text = await uploadFile(t, token, 'notes.txt', Buffer.from('hi'))
+    expect((await t.call('GET', `/drive/v1/files/${text.id}`, { token })).body.apps).toBeUndefined()
     const top = await list(token, { gcid: file.hash, file_id: file.id, path: '' })
     expect(top.status).toBe(200)
     expect(top.body).toMatchObject({ status: 'OK', task_id: '', current_path: '', title: 'holiday.zip', file_size: String(made['plain.zip']!.length), gcid: file.hash })

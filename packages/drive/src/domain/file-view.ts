@@ -50,5 +50,7 @@ export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'
     params: {},
     space: '',
     writable: true,
+    // An archive opens in the archive page (drive.md "Decompress"), which lists and unpacks it.
+    ...(!isFolder && row.file_category === 'ARCHIVE' ? { apps: [{ id: 'decompress', name: 'Decompress', link: `${deps.config.publicUrl}/decompress/${row.id}` }] } : {}),
   }
 }

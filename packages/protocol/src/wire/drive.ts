@@ -132,6 +132,16 @@ export interface DriveFile {
   params: Record<string, string>
   space: string
   writable: boolean
+  /** Archives only (`file_category: "ARCHIVE"`): what can open them, the archive page first. */
+  apps?: DriveApp[]
+}
+
+/** An app that opens a file (drive.md "Decompress"). */
+export interface DriveApp {
+  id: string
+  name: string
+  /** Where the app opens this file. */
+  link: string
 }
 
 export interface DriveFileList {
