@@ -1,14 +1,15 @@
 import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 
 /** What can be done to files from a menu, the toolbar or a key. */
-export type FileAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
+export type FileAction = 'open' | 'archive' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
 
 export type DriveView = 'folder' | 'starred' | 'trash'
 
 /**
  * The actions offered for `targets` in a view, in menu order. The trash offers only restore and
  * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
- * download for files only (a folder has no content link).
+ * download for files only (a folder has no content link). An archive also opens in the archive
+ * page, which looks inside it.
  */
 export function actionsFor(targets: readonly DriveFile[], view: DriveView): FileAction[] {
   if (targets.length === 0) return []
@@ -16,6 +17,7 @@ export function actionsFor(targets: readonly DriveFile[], view: DriveView): File
   const single = targets.length === 1
   const actions: FileAction[] = []
   if (single) actions.push('open')
+  if (single && targets[0]!.file_category === 'ARCHIVE' && targets[0]!.kind !== FOLDER_KIND) actions.push('archive')
   if (targets.every((file) => file.kind !== FOLDER_KIND)) actions.push('download')
   if (single) actions.push('rename')
   actions.push('move', 'copy')

@@ -28,6 +28,7 @@ export const TrashIcon = (p: P) => <Icon {...p}><path d="M4 7h16M9.5 7V5a1 1 0 0
 export const RestoreIcon = (p: P) => <Icon {...p}><path d="M4 12a8 8 0 1 0 2.3-5.6M4 4v4.5h4.5" /></Icon>
 export const RenameIcon = (p: P) => <Icon {...p}><path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" /></Icon>
 export const MoveIcon = (p: P) => <Icon {...p}><path d="M3 7.5A1.5 1.5 0 0 1 4.5 6h4l2 2h9A1.5 1.5 0 0 1 21 9.5v8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" /><path d="M9 13.5h6m0 0-2.3-2.3M15 13.5l-2.3 2.3" /></Icon>
+export const ArchiveIcon = (p: P) => <Icon {...p}><path d="M4 8h16v10.5a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 18.5zM3 4.5h18V8H3zM10 12h4" /></Icon>
 export const CopyIcon = (p: P) => <Icon {...p}><rect x="8" y="8" width="12" height="12" rx="2" /><path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" /></Icon>
 export const CloseIcon = (p: P) => <Icon {...p}><path d="M6 6l12 12M18 6 6 18" /></Icon>
 export const ChevronRightIcon = (p: P) => <Icon {...p}><path d="m9 6 6 6-6 6" /></Icon>

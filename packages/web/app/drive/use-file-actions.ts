@@ -100,6 +100,9 @@ export function useFileActions({ api, view, listing, quota, toasts, openDialog, 
       case 'open':
         open(targets[0]!)
         return
+      case 'archive':
+        void navigate(pagePath('decompress-id', locale, { id: targets[0]!.id }))
+        return
       case 'download':
         run(() => download(targets))
         return

@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import ko from '../../app/locales/ko/index'
 import { fill, prefixOf, seedUser, signInWithPassword, type Texts } from './account-utils'
-import { driveRow } from './drive-utils'
+import { driveRow, rowAction } from './drive-utils'
 import { e2eTest, expectNoA11yViolations, PHONE } from './playwright-utils'
 
 const test = e2eTest()
@@ -47,7 +47,7 @@ async function uploadArchive(page: Page, name: string, content: Buffer, t: Texts
 
 async function browse(page: Page, id: string, locale: string, t: Texts): Promise<void> {
   const texts = t.pages.decompress
-  await page.goto(`${prefixOf(locale)}/decompress/${id}`)
+  if (!new URL(page.url()).pathname.endsWith(`/decompress/${id}`)) await page.goto(`${prefixOf(locale)}/decompress/${id}`)
   await page.getByText(texts.passwordPrompt).waitFor()
   const field = page.getByLabel(texts.passwordLabel, { exact: true })
   await field.fill('guess')
@@ -80,6 +80,9 @@ describe('the archive page', () => {
     const user = await seedUser(server, { label: 'archive', name: 'Ada' })
     await signInWithPassword(page, user)
     const id = await uploadArchive(page, 'secret.7z', await lockedArchive(), en)
+    // The drive's row menu leads there.
+    await rowAction(page, 'secret.7z', en.drive.actions.openArchive)
+    await page.waitForURL((url) => url.pathname.endsWith(`/decompress/${id}`))
     await browse(page, id, 'en-US', en)
   })
 

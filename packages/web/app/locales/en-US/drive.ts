@@ -57,6 +57,7 @@ export default {
     unstar: 'Remove from Starred',
     trash: 'Move to trash',
     restore: 'Restore',
+    openArchive: 'Look inside',
     deleteForever: 'Delete forever',
     menuFor: 'Actions for {{name}}',
   },

@@ -57,6 +57,7 @@ export default {
     unstar: 'Hapus dari Berbintang',
     trash: 'Pindahkan ke sampah',
     restore: 'Pulihkan',
+    openArchive: 'Lihat isi',
     deleteForever: 'Hapus selamanya',
     menuFor: 'Tindakan untuk {{name}}',
   },

@@ -57,6 +57,7 @@ export default {
     unstar: '중요 문서함에서 삭제',
     trash: '휴지통으로 이동',
     restore: '복원',
+    openArchive: '내용 보기',
     deleteForever: '영구 삭제',
     menuFor: '{{name}} 작업',
   },

@@ -57,6 +57,7 @@ export default {
     unstar: 'Alih keluar daripada Berbintang',
     trash: 'Alihkan ke sampah',
     restore: 'Pulihkan',
+    openArchive: 'Lihat kandungan',
     deleteForever: 'Padam selama-lamanya',
     menuFor: 'Tindakan untuk {{name}}',
   },

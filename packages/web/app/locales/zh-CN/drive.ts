@@ -57,6 +57,7 @@ export default {
     unstar: '取消星标',
     trash: '移到回收站',
     restore: '还原',
+    openArchive: '查看内容',
     deleteForever: '彻底删除',
     menuFor: '“{{name}}”的操作',
   },

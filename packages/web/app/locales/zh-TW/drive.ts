@@ -57,6 +57,7 @@ export default {
     unstar: '移除星號',
     trash: '移至垃圾桶',
     restore: '還原',
+    openArchive: '檢視內容',
     deleteForever: '永久刪除',
     menuFor: '「{{name}}」的操作',
   },

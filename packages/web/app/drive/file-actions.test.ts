@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest'
+import { actionsFor } from './file-actions'
+import { aFile, aFolder } from './fake-drive-api'
+
+describe('actionsFor', () => {
+  it('offers an archive its page, after open, for one archive only', () => {
+    const archive = aFile({ name: 'photos.zip', file_category: 'ARCHIVE' })
+    expect(actionsFor([archive], 'folder').slice(0, 3)).toEqual(['open', 'archive', 'download'])
+    expect(actionsFor([archive, aFile({ name: 'b.zip', file_category: 'ARCHIVE' })], 'folder')).not.toContain('archive')
+    expect(actionsFor([aFile({ name: 'notes.txt' })], 'folder')).not.toContain('archive')
+    expect(actionsFor([aFolder({ name: 'zips' })], 'folder')).not.toContain('archive')
+    expect(actionsFor([archive], 'trash')).toEqual(['restore', 'delete'])
+  })
+})
