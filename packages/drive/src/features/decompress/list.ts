@@ -4,7 +4,7 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ListingOutcome, listArchive } from './archive-listing.js'
-import { archiveTree, levelEntries, nodeAt } from './archive-tree.js'
+import { type ArchiveNode, archiveTree, levelEntries, nodeAt } from './archive-tree.js'
 import { entryPath } from './entry-path.js'
 import { codePageOfLanguage } from './zip-names.js'
 
@@ -42,11 +42,13 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     files,
   })
 
+  const preferredCodePage = codePageOfLanguage(input.language)
+  const key = `${gcid}\u0000${preferredCodePage ?? ''}\u0000${input.password}`
+  const cached = recentTrees.get(key)
+  if (cached) return reply('OK', '', levelEntries(nodeAt(cached, path) ?? noSuchPath()))
   let listed: ListingOutcome
   try {
-    listed = await withLocalFile(deps.blobs, gcid, undefined, (local) =>
-      listArchive(deps.config.archive, local, input.password, { preferredCodePage: codePageOfLanguage(input.language) }),
-    )
+    listed = await withLocalFile(deps.blobs, gcid, undefined, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage }))
   } catch (err) {
     if (!(err instanceof ToolMissing)) throw err
     deps.logger.warn({ tool: err.tool }, 'an archive tool is missing: install 7zip and unar (SEVEN_ZIP_PATH, LSAR_PATH)')
@@ -59,10 +61,53 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
       return reply(listed.status, 'the password is wrong')
     case 'NOT_SUPPORTED':
       return reply(listed.status, listed.reason)
-    case 'OK':
-      return reply('OK', '', levelEntries(nodeAt(archiveTree(listed.entries), path) ?? noSuchPath()))
+    case 'OK': {
+      const tree = archiveTree(listed.entries)
+      recentTrees.set(key, tree, listed.entries.length)
+      return reply('OK', '', levelEntries(nodeAt(tree, path) ?? noSuchPath()))
+    }
   }
 }
+
+/**
+ * The archives listed lately, so that opening folder after folder of a big archive reads it
+ * once: a zip's central directory of 100,000 entries, or a whole compressed tar, is read per
+ * listing otherwise. Keyed by content, code page and password (a listing made with one
+ * password never answers another); bounded by entries, the oldest dropped first. Per process:
+ * another node reads the archive again.
+ */
+class RecentListings {
+  readonly #entries = new Map<string, { tree: ArchiveNode; size: number }>()
+  #size = 0
+  constructor(private readonly maxEntries: number) {}
+
+  get(key: string): ArchiveNode | undefined {
+    const hit = this.#entries.get(key)
+    if (!hit) return undefined
+    this.#entries.delete(key)
+    this.#entries.set(key, hit)
+    return hit.tree
+  }
+
+  set(key: string, tree: ArchiveNode, size: number): void {
+    if (size > this.maxEntries) return
+    const old = this.#entries.get(key)
+    if (old) {
+      this.#entries.delete(key)
+      this.#size -= old.size
+    }
+    this.#entries.set(key, { tree, size })
+    this.#size += size
+    for (const [oldKey, old] of this.#entries) {
+      if (this.#size <= this.maxEntries) break
+      this.#entries.delete(oldKey)
+      this.#size -= old.size
+    }
+  }
+}
+
+/** About 40 MB at most: a node holds a name, a path and a few numbers. */
+const recentTrees = new RecentListings(200_000)
 
 function noSuchPath(): never {
   throw new AppError(GenericErrors.invalid_argument, { description: 'path names no folder of the archive', metadata: { field: 'path' } })
