@@ -82,6 +82,25 @@ describe('decompress: list', () => {
     expect(right.body.files.map((f: any) => f.filename)).toEqual(['photos', 'readme.txt'])
   })
 
+  it('reads an archive once while its folders are browsed (the tree is kept), and never answers another password from it', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'kept.7z', made['locked.7z']!)
+    expect((await list(token, { file_id: file.id, password: 'OpenSesame' })).body.status).toBe('OK')
+    // A node without 7zz, holding the same content: the kept tree (by content) still answers its
+    // folders; another password is not answered from it and needs the tool.
+    const toolless = await startDriveTestApp({ SEVEN_ZIP_PATH: '/nonexistent/7zz' })
+    try {
+      const owner = await toolless.signUp()
+      const copy = await uploadFile(toolless, owner, 'copy.7z', made['locked.7z']!)
+      const call = (body: Record<string, unknown>) => toolless.call('POST', '/decompress/v1/list', { token: owner, body })
+      const inner = await call({ file_id: copy.id, password: 'OpenSesame', path: 'photos' })
+      expect(inner.body.files.map((f: any) => f.filename)).toEqual(['2024', 'b.png'])
+      expect((await call({ file_id: copy.id, password: 'guess' })).body.status).toBe('NOT_SUPPORTED')
+    } finally {
+      await toolless.close()
+    }
+  })
+
   it('reads GBK names of a zip from a Chinese Windows', async () => {
     const token = await t.signUp()
     const file = await uploadFile(t, token, 'photos.zip', made['gbk.zip']!)
