@@ -35,6 +35,10 @@ const BENCHMARKS = {
     description: 'thumbnails of BENCH_MEDIA_PHOTOS (1,000) mixed photos through the product path (blob store, sharp, stored WebP) vs sharp alone on the same buffers (goal >= 0.8); transcoding not built yet',
     load: () => import('./media.mjs'),
   },
+  decompress: {
+    description: 'archives: the first listing of a 100,000-entry zip over HTTP vs yauzl reading its central directory; a 1,000-file page of its kept tree, p50/p99 vs a bare Fastify route (goal p99 < 50 ms)',
+    load: () => import('./decompress.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),
