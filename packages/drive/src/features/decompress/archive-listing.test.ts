@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchiveEntry, listArchive, sniffFormat } from './archive-listing.js'
@@ -99,6 +101,27 @@ describe('listArchive', () => {
     expect((await listArchive(tools, archive('not-an-archive.zip'), '')).status).toBe('NOT_SUPPORTED')
     const damaged = await listArchive(tools, archive('truncated.7z'), '')
     expect(damaged.status).toBe('NOT_SUPPORTED')
+  })
+
+  it('a damaged or hostile archive never throws: every byte flip, cut or splice ends in a status (property)', async () => {
+    const formats = ['plain.zip', 'solid.7z', 'a.tar.gz', 'aes.zip']
+    const originals = Object.fromEntries(formats.map((name) => [name, readFileSync(archive(name))]))
+    const hostile = join(dir, 'hostile.bin')
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...formats),
+        fc.array(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), { maxLength: 8 }),
+        fc.option(fc.nat(), { nil: null }),
+        async (name, flips, cut) => {
+          const bytes = Buffer.from(originals[name]!)
+          for (const flip of flips) bytes[flip.at % bytes.length] = flip.value
+          writeFileSync(hostile, cut === null ? bytes : bytes.subarray(0, cut % bytes.length))
+          const listed = await listArchive(tools, hostile, '')
+          expect(['OK', 'PASS_WORD_EMPTY', 'PASS_WORD_ERROR', 'NOT_SUPPORTED']).toContain(listed.status)
+        },
+      ),
+      { numRuns: 60 },
+    )
   })
 
   it('a missing tool is the installation’s problem (ToolMissing), not the archive’s', async () => {

@@ -144,6 +144,7 @@ class BlockReader extends yauzl.RandomAccessReader {
       // Never synchronously: yauzl's next read comes from this callback, entry after entry.
       return void process.nextTick(callback, null, length)
     }
+    if (position < 0 || position + length > this.sizeBytes) return void process.nextTick(callback, new Error('the zip points past its end'))
     const bytes = Buffer.allocUnsafe(Math.min(Math.max(BLOCK_BYTES, length), this.sizeBytes - position))
     readFd(this.fd, bytes, 0, bytes.length, position, (err, bytesRead) => {
       if (err) return callback(err)
