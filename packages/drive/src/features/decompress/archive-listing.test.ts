@@ -88,6 +88,9 @@ describe('listArchive', () => {
     expect((await listArchive(tools, archive('headers.7z'), 'wrong')).status).toBe('PASS_WORD_ERROR')
     const listed = await listArchive(tools, archive('headers.7z'), 'Secret')
     expect(listed.status === 'OK' && files(listed.entries)).toEqual(expected)
+    // The password reaches 7zz as one line on its input: a line break can never be right.
+    expect((await listArchive(tools, archive('headers.7z'), 'Secret\nSecret')).status).toBe('PASS_WORD_ERROR')
+    expect((await listArchive(tools, archive('headers.7z'), '-Secret')).status).toBe('PASS_WORD_ERROR')
   })
 
   it('reads GBK names of a zip without the UTF-8 flag', async () => {

@@ -62,6 +62,8 @@ export async function listArchive(tools: ArchiveTools, path: string, password: s
   const { signal, preferredCodePage = null } = options
   const format = await sniffFormat(path)
   if (!format) return { status: 'NOT_SUPPORTED', reason: 'not an archive this server can open' }
+  // Passwords go to the tools as one line: one holding a line break cannot be typed, nor right.
+  if (/[\r\n\0]/.test(password)) return { status: 'PASS_WORD_ERROR', format }
   if (format === 'rar') return listWithLsar(tools, path, password, signal)
   const listed = format === 'zip' ? await listZip(path, preferredCodePage) : await listWith7z(tools, path, format, password, signal)
   if (listed.status !== 'OK') return listed
@@ -70,7 +72,7 @@ export async function listArchive(tools: ArchiveTools, path: string, password: s
   if (password === '') return { status: 'PASS_WORD_EMPTY', format }
   // Contents are encrypted but names are not: test the password on the smallest encrypted entry.
   const smallest = encrypted.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a))
-  const test = await run7z(tools, ['t', `-p${password}`, ...codePageArgs(listed.zipEncoding), '--', path, smallest.name], signal)
+  const test = await run7z(tools, ['t', '-spd', ...codePageArgs(listed.zipEncoding), '--', path, smallest.name], password, signal)
   if (test.code === 0) return listed
   return test.text.includes('Wrong password') ? { status: 'PASS_WORD_ERROR', format } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
 }
@@ -183,8 +185,7 @@ interface LowLevel {
 }
 
 async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
-  // `-p` with an empty password keeps 7zz from asking on a terminal.
-  const result = await run7z(tools, ['l', '-slt', '-ba', `-p${password}`, '--', path], signal)
+  const result = await run7z(tools, ['l', '-slt', '-ba', '--', path], password, signal)
   if (result.code !== 0) {
     if (result.text.includes('Cannot open encrypted archive')) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
@@ -283,8 +284,13 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   return { status: 'OK', format: 'rar', entries, zipEncoding: null }
 }
 
-function run7z(tools: ArchiveTools, args: string[], signal?: AbortSignal) {
-  return runTool(tools.sevenZipPath, args, signal)
+/**
+ * 7zz asks for a password on its standard input when an archive needs one: it is written there,
+ * never put on the command line (where every local user could read it in /proc). An empty line
+ * stands for no password (an empty input would make 7zz stop with "Break signaled").
+ */
+function run7z(tools: ArchiveTools, args: string[], password: string, signal?: AbortSignal) {
+  return runTool(tools.sevenZipPath, args, signal, `${password}\n`)
 }
 
 interface ToolResult {
@@ -294,10 +300,13 @@ interface ToolResult {
   text: string
 }
 
-/** Runs a tool to its end (stdin closed, so it never waits for a typed password). */
-function runTool(path: string, args: string[], signal?: AbortSignal): Promise<ToolResult> {
+/** Runs a tool to its end, with `input` as its whole standard input (so it never waits for more). */
+function runTool(path: string, args: string[], signal?: AbortSignal, input = ''): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+    const child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+    // A tool that never reads its input (or has exited) must not fail the run with EPIPE.
+    child.stdin.on('error', () => {})
+    child.stdin.end(input)
     const out: string[] = []
     const err: string[] = []
     createInterface({ input: child.stdout }).on('line', (line) => out.push(line))
