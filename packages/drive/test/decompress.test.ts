@@ -101,6 +101,28 @@ describe('decompress: list', () => {
     }
   })
 
+  it('a parallel password-guessing script gets at most two readings at once; the rest are refused, not queued', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'guess-me.7z', made['locked.7z']!)
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => list(token, { file_id: file.id, password: `guess-${i}` })))
+    const answered = guesses.filter((g) => g.status === 200)
+    const refused = guesses.filter((g) => g.status === 429)
+    expect(answered.length + refused.length).toBe(12)
+    // Twelve arrive together and each reading takes a 7zz process: two run, the others are refused.
+    expect(answered.length).toBeGreaterThanOrEqual(1)
+    expect(refused.length).toBeGreaterThanOrEqual(1)
+    for (const reply of answered) expect(reply.body.status).toBe('PASS_WORD_ERROR')
+    for (const reply of refused) {
+      expect(reply.body.error).toBe(GenericErrors.resource_exhausted.reason)
+      expect(reply.headers['retry-after']).toBe('1')
+    }
+    // The limit is per account: another user reads at once, and the guesser again once done.
+    const other = await t.signUp()
+    const theirs = await uploadFile(t, other, 'theirs.7z', made['locked.7z']!)
+    expect((await list(other, { file_id: theirs.id, password: 'OpenSesame' })).body.status).toBe('OK')
+    expect((await list(token, { file_id: file.id, password: 'OpenSesame' })).body.status).toBe('OK')
+  })
+
   it('reads GBK names of a zip from a Chinese Windows', async () => {
     const token = await t.signUp()
     const file = await uploadFile(t, token, 'photos.zip', made['gbk.zip']!)

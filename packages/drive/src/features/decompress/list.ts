@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { AppError, type DecompressListReply, DriveErrors, FOLDER_KIND, GenericErrors } from '@cumulus/protocol'
 import { withLocalFile } from '../../blobs/local-file.js'
 import type { Caller, DriveDeps } from '../../deps.js'
@@ -48,7 +49,7 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
   if (cached) return reply('OK', '', levelEntries(nodeAt(cached, path) ?? noSuchPath()))
   let listed: ListingOutcome
   try {
-    listed = await withLocalFile(deps.blobs, gcid, undefined, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage }))
+    listed = await listingSlots.run(caller.userId, () => withLocalFile(deps.blobs, gcid, undefined, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage })))
   } catch (err) {
     if (!(err instanceof ToolMissing)) throw err
     deps.logger.warn({ tool: err.tool }, 'an archive tool is missing: install 7zip and unar (SEVEN_ZIP_PATH, LSAR_PATH)')
@@ -68,6 +69,48 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     }
   }
 }
+
+/**
+ * Reading an archive costs a process and a core (7zz, lsar) or a pass over a central directory:
+ * one user gets at most PER_USER at once (a script guessing a 7z's password in parallel is
+ * refused, not queued), and the node at most one per core, the rest waiting their turn.
+ */
+class ListingSlots {
+  readonly #perUser = new Map<string, number>()
+  readonly #waiting: (() => void)[] = []
+  #running = 0
+
+  constructor(
+    private readonly perUser: number,
+    private readonly total: number,
+  ) {}
+
+  async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const mine = this.#perUser.get(userId) ?? 0
+    if (mine >= this.perUser) {
+      throw new AppError(GenericErrors.resource_exhausted, { description: 'this account is already reading archives; try again when they are done', retryAfterSeconds: 1 })
+    }
+    this.#perUser.set(userId, mine + 1)
+    try {
+      if (this.#running >= this.total) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+      else this.#running++
+      try {
+        return await work()
+      } finally {
+        const next = this.#waiting.shift()
+        if (next) next()
+        else this.#running--
+      }
+    } finally {
+      const left = (this.#perUser.get(userId) ?? 1) - 1
+      if (left === 0) this.#perUser.delete(userId)
+      else this.#perUser.set(userId, left)
+    }
+  }
+}
+
+const PER_USER_LISTINGS = 2
+const listingSlots = new ListingSlots(PER_USER_LISTINGS, Math.max(1, availableParallelism()))
 
 /**
  * The archives listed lately, so that opening folder after folder of a big archive reads it
