@@ -127,6 +127,11 @@ describe('listArchive', () => {
     )
   })
 
+  it('stops the tools when the signal aborts (the list call gives up on an archive too slow to read)', async () => {
+    await expect(listArchive(tools, archive('a.tar.xz'), '', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(listArchive(tools, archive('solid.7z'), '', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
   it('a missing tool is the installation’s problem (ToolMissing), not the archive’s', async () => {
     await expect(listArchive({ ...tools, sevenZipPath: '/nonexistent/7zz' }, archive('solid.7z'), '')).rejects.toBeInstanceOf(ToolMissing)
   })

@@ -49,8 +49,11 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
   if (cached) return reply('OK', '', levelEntries(nodeAt(cached, path) ?? noSuchPath()))
   let listed: ListingOutcome
   try {
-    listed = await listingSlots.run(caller.userId, () => withLocalFile(deps.blobs, gcid, undefined, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage })))
+    const signal = AbortSignal.timeout(LIST_TIMEOUT_MS)
+    listed = await listingSlots.run(caller.userId, () => withLocalFile(deps.blobs, gcid, signal, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage, signal })))
   } catch (err) {
+    // A compressed tar has no index: listing one reads all of it, which a huge one cannot do in time.
+    if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') return reply('NOT_SUPPORTED', 'the archive takes too long to read; it may be too large to look into')
     if (!(err instanceof ToolMissing)) throw err
     deps.logger.warn({ tool: err.tool }, 'an archive tool is missing: install 7zip and unar (SEVEN_ZIP_PATH, LSAR_PATH)')
     return reply('NOT_SUPPORTED', 'this server cannot open archives of this kind yet')
@@ -110,6 +113,8 @@ class ListingSlots {
 }
 
 const PER_USER_LISTINGS = 2
+/** How long one reading of an archive may take before the list call gives up on it. */
+const LIST_TIMEOUT_MS = 60_000
 const listingSlots = new ListingSlots(PER_USER_LISTINGS, Math.max(1, availableParallelism()))
 
 /**
