@@ -45,6 +45,18 @@ beforeAll(() => {
   execFileSync('python3', ['-c', `import os; os.makedirs(bytes.fromhex('${folder.toString('hex')}'), exist_ok=True); open(os.path.join(bytes.fromhex('${folder.toString('hex')}'), bytes.fromhex('${file.toString('hex')}')), 'w').write('x')`], { cwd: gbk })
   rmSync(join(gbk, Buffer.from([0xd6, 0xd0, 0xce, 0xc4]).toString('latin1')), { recursive: true, force: true })
   sh('zip', ['-r', archive('gbk.zip'), '.'], gbk)
+  // ZipCrypto zips whose one name 7zz reads otherwise than we do (a UTF-8-flagged name with an
+  // invalid byte) or cannot be given to it at all (a NUL): made by Info-ZIP, then patched.
+  sh('zip', ['-P', 'Secret', archive('plain-crypto.zip'), 'readme.txt'])
+  for (const [name, byte] of [['odd-name.zip', 0xff], ['nul-name.zip', 0x00]] as const) {
+    execFileSync('sh', ['-c', `cp readme.txt aXaa && zip -q -P Secret ${archive(name)} aXaa && rm aXaa`], { cwd: src })
+    const bytes = readFileSync(archive(name))
+    for (let at = bytes.indexOf('aXaa'); at >= 0; at = bytes.indexOf('aXaa', at + 1)) bytes[at + 1] = byte
+    for (const [signature, flagAt] of [[0x04034b50, 6], [0x02014b50, 8]] as const) {
+      for (let at = 0; at + 4 <= bytes.length; at++) if (bytes.readUInt32LE(at) === signature) bytes.writeUInt16LE(bytes.readUInt16LE(at + flagAt) | 0x800, at + flagAt)
+    }
+    writeFileSync(archive(name), bytes)
+  }
   writeFileSync(archive('not-an-archive.zip'), 'just text')
   writeFileSync(archive('truncated.7z'), execFileSync('head', ['-c', '200', archive('solid.7z')]))
 })
@@ -81,6 +93,18 @@ describe('listArchive', () => {
     expect((await listArchive(tools, archive('aes.zip'), 'wrong')).status).toBe('PASS_WORD_ERROR')
     const listed = await listArchive(tools, archive('aes.zip'), 'Secret')
     expect(listed.status === 'OK' && files(listed.entries)).toEqual(expected)
+  })
+
+  it('checks a password even when 7zz cannot be told the entry to test, or reads its name otherwise', async () => {
+    for (const name of ['plain-crypto.zip', 'odd-name.zip']) {
+      expect([name, (await listArchive(tools, archive(name), '')).status]).toEqual([name, 'PASS_WORD_EMPTY'])
+      expect([name, (await listArchive(tools, archive(name), 'wrong')).status]).toEqual([name, 'PASS_WORD_ERROR'])
+      expect([name, (await listArchive(tools, archive(name), 'Secret')).status]).toEqual([name, 'OK'])
+    }
+    // A NUL in a name: 7zz cannot open the zip at all, so no password can be checked (nor the
+    // archive unpacked): NOT_SUPPORTED, never an unchecked OK and never a throw.
+    expect((await listArchive(tools, archive('nul-name.zip'), 'wrong')).status).toBe('NOT_SUPPORTED')
+    expect((await listArchive(tools, archive('nul-name.zip'), 'Secret')).status).toBe('NOT_SUPPORTED')
   })
 
   it('a 7z with encrypted names asks for its password, refuses a wrong one and lists with the right one', async () => {
@@ -130,6 +154,14 @@ describe('listArchive', () => {
   it('stops the tools when the signal aborts (the list call gives up on an archive too slow to read)', async () => {
     await expect(listArchive(tools, archive('a.tar.xz'), '', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
     await expect(listArchive(tools, archive('solid.7z'), '', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('says FILE_TOO_LARGE past the entries a listing may hold, stopping the tool that lists them', async () => {
+    for (const name of ['plain.zip', 'solid.7z', 'a.tar.gz', 'a.tar']) {
+      const listed = await listArchive(tools, archive(name), '', { maxEntries: 2 })
+      expect([name, listed.status]).toEqual([name, 'FILE_TOO_LARGE'])
+    }
+    expect((await listArchive(tools, archive('plain.zip'), '', { maxEntries: 50 })).status).toBe('OK')
   })
 
   it('a missing tool is the installation’s problem (ToolMissing), not the archive’s', async () => {

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import { close as closeFd, createReadStream, fstat, open as openFd, read as readFd } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import yauzl from 'yauzl'
 import { ToolMissing } from '../../lib/tools.js'
@@ -24,11 +23,28 @@ export interface ArchiveEntry {
 export type ListingOutcome =
   | { status: 'OK'; format: ArchiveFormat; entries: ArchiveEntry[]; zipEncoding: ZipNameEncoding | null }
   | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR'; format: ArchiveFormat }
-  | { status: 'NOT_SUPPORTED'; reason: string }
+  | { status: 'NOT_SUPPORTED' | 'FILE_TOO_LARGE'; reason: string }
 
 export interface ArchiveTools {
   sevenZipPath: string
   lsarPath: string
+}
+
+/** The most entries an archive may hold to be looked into (and unpacked). */
+export const MAX_ENTRIES = 500_000
+
+/** What a listing may hold: entries, and what a tool may print to say them (~336 bytes each). */
+interface Limits {
+  maxEntries: number
+  maxOutputBytes: number
+}
+
+function limitsFor(maxEntries: number): Limits {
+  return { maxEntries, maxOutputBytes: maxEntries * 336 }
+}
+
+function tooLarge(limits: Limits): ListingOutcome {
+  return { status: 'FILE_TOO_LARGE', reason: `the archive holds more than ${limits.maxEntries} entries` }
 }
 
 /** Reads the first bytes and names the format; null for anything else. Sniffing, not parsing. */
@@ -58,30 +74,45 @@ export async function sniffFormat(path: string): Promise<ArchiveFormat | null> {
  * through `lsar -j`. An archive whose names or contents are encrypted answers with the
  * password statuses when the password is missing or wrong.
  */
-export async function listArchive(tools: ArchiveTools, path: string, password: string, options: { signal?: AbortSignal; preferredCodePage?: ZipNameEncoding['name'] | null } = {}): Promise<ListingOutcome> {
+export async function listArchive(
+  tools: ArchiveTools,
+  path: string,
+  password: string,
+  options: { signal?: AbortSignal; preferredCodePage?: ZipNameEncoding['name'] | null; maxEntries?: number } = {},
+): Promise<ListingOutcome> {
   const { signal, preferredCodePage = null } = options
+  const limits = limitsFor(options.maxEntries ?? MAX_ENTRIES)
   const format = await sniffFormat(path)
   if (!format) return { status: 'NOT_SUPPORTED', reason: 'not an archive this server can open' }
   // Passwords go to the tools as one line: one holding a line break cannot be typed, nor right.
   if (/[\r\n\0]/.test(password)) return { status: 'PASS_WORD_ERROR', format }
-  if (format === 'rar') return listWithLsar(tools, path, password, signal)
-  const listed = format === 'zip' ? await listZip(path, preferredCodePage) : await listWith7z(tools, path, format, password, signal)
+  if (format === 'rar') return listWithLsar(tools, path, password, limits, signal)
+  const listed = format === 'zip' ? await listZip(path, preferredCodePage, limits) : await listWith7z(tools, path, format, password, limits, signal)
   if (listed.status !== 'OK') return listed
   const encrypted = listed.entries.filter((entry) => entry.encrypted && !entry.isDirectory)
   if (encrypted.length === 0) return listed
   if (password === '') return { status: 'PASS_WORD_EMPTY', format }
-  // Contents are encrypted but names are not: test the password on the smallest encrypted entry.
-  const smallest = encrypted.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a))
-  const test = await run7z(tools, ['t', '-spd', ...codePageArgs(listed.zipEncoding), '--', path, smallest.name], password, signal)
-  if (test.code === 0) return listed
+  // Contents are encrypted but names are not: test the password on the smallest encrypted entry
+  // that can be named to 7zz. Should 7zz decode that name otherwise than we did (it then tests no
+  // file at all and says all is well), test the whole archive instead: never an unchecked OK.
+  const nameable = encrypted.filter((entry) => !/[\0\r\n]/.test(entry.name))
+  const smallest = nameable.length > 0 ? nameable.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a)) : null
+  let test = smallest ? await run7z(tools, ['t', '-spd', ...codePageArgs(listed.zipEncoding), '--', path, smallest.name], password, signal) : null
+  if (!test || testedNothing(test.text)) test = await run7z(tools, ['t', ...codePageArgs(listed.zipEncoding), '--', path], password, signal)
+  if (test.code === 0 && !testedNothing(test.text)) return listed
   return test.text.includes('Wrong password') ? { status: 'PASS_WORD_ERROR', format } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
+}
+
+/** 7zz's report of a test that matched no file (exit code 0 all the same). */
+function testedNothing(text: string): boolean {
+  return text.includes('No files to process') || /^Files: 0$/m.test(text)
 }
 
 export function codePageArgs(encoding: ZipNameEncoding | null): string[] {
   return encoding && encoding.name !== 'utf-8' ? [`-mcp=${encoding.codePage}`] : []
 }
 
-async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] | null): Promise<ListingOutcome> {
+async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] | null, limits: Limits): Promise<ListingOutcome> {
   let zip: yauzl.ZipFile
   try {
     zip = await openZip(path)
@@ -92,6 +123,10 @@ async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] 
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on('entry', (entry: yauzl.Entry) => {
+        if (raw.length > limits.maxEntries) {
+          zip.close()
+          return resolve()
+        }
         const name = entry.fileName as unknown as Buffer
         // The UTF-8 flag, or an Info-ZIP Unicode Path field: the name says its own encoding.
         const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((field) => field.id === 0x7075)
@@ -106,6 +141,7 @@ async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] 
     zip.close()
     return { status: 'NOT_SUPPORTED', reason: `the zip is damaged: ${(err as Error).message}` }
   }
+  if (raw.length > limits.maxEntries) return tooLarge(limits)
   const unflagged = raw.filter((r) => r.unicode === null).map((r) => r.name)
   const zipEncoding = unflagged.length > 0 ? detectZipNameEncoding(unflagged, preferredCodePage) : null
   const entries = raw.map(({ entry, name, unicode }): ArchiveEntry => {
@@ -184,27 +220,30 @@ interface LowLevel {
   getFileNameLowLevel(flags: number, name: Buffer, extraFields: unknown[], strict: boolean): string
 }
 
-async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
-  const result = await run7z(tools, ['l', '-slt', '-ba', '--', path], password, signal)
+async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome> {
+  const result = await run7z(tools, ['l', '-slt', '-ba', '--', path], password, signal, limits.maxOutputBytes)
+  if (result.tooLarge) return tooLarge(limits)
   if (result.code !== 0) {
     if (result.text.includes('Cannot open encrypted archive')) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
   }
   const entries = parseSltBlocks(result.stdout)
+  if (entries.length > limits.maxEntries) return tooLarge(limits)
   const single = entries.length === 1 ? entries[0]! : null
   if (format === 'gzip' || format === 'bzip2' || format === 'xz' || format === 'zstd') {
     // A compressed tar lists as one `.tar`: list the tar inside instead, decompressed on the
     // way (a compressed stream has no index, so this reads it once). A compressed single file
     // (notes.txt.gz) is that one file.
-    const inner = await listCompressedTar(tools, path, signal)
-    if (inner) return { status: 'OK', format: 'tar', entries: inner, zipEncoding: null }
+    const inner = await listCompressedTar(tools, path, limits, signal)
+    if (inner === 'too large') return tooLarge(limits)
+    if (inner) return inner.length > limits.maxEntries ? tooLarge(limits) : { status: 'OK', format: 'tar', entries: inner, zipEncoding: null }
     if (single) return { status: 'OK', format, entries: [single], zipEncoding: null }
   }
   return { status: 'OK', format, entries, zipEncoding: null }
 }
 
 /** `7zz e -so <archive> | 7zz l -si -ttar`: the tar's entries, or null when the stream holds no tar. */
-function listCompressedTar(tools: ArchiveTools, path: string, signal?: AbortSignal): Promise<ArchiveEntry[] | null> {
+function listCompressedTar(tools: ArchiveTools, path: string, limits: Limits, signal?: AbortSignal): Promise<ArchiveEntry[] | 'too large' | null> {
   return new Promise((resolve, reject) => {
     const decompress = spawn(tools.sevenZipPath, ['e', '-so', '-p', '--', path], { stdio: ['ignore', 'pipe', 'ignore'], signal })
     const lister = spawn(tools.sevenZipPath, ['l', '-slt', '-ba', '-si', '-ttar'], { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
@@ -213,12 +252,12 @@ function listCompressedTar(tools: ArchiveTools, path: string, signal?: AbortSign
     lister.stdin.on('error', () => {})
     decompress.once('error', reject)
     lister.once('error', reject)
-    const out: string[] = []
-    lister.stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk))
+    const out = collect(lister.stdout, limits.maxOutputBytes, () => lister.kill('SIGKILL'))
     lister.stderr.resume()
     lister.once('close', (code) => {
       decompress.kill()
-      const entries = code === 0 ? parseSltBlocks(out.join('')) : []
+      if (out.over()) return resolve('too large')
+      const entries = code === 0 ? parseSltBlocks(out.text()) : []
       resolve(entries.length > 0 ? entries : null)
     })
   })
@@ -258,9 +297,10 @@ export function parseSltBlocks(text: string): ArchiveEntry[] {
   return entries
 }
 
-async function listWithLsar(tools: ArchiveTools, path: string, password: string, signal?: AbortSignal): Promise<ListingOutcome> {
+async function listWithLsar(tools: ArchiveTools, path: string, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome> {
   const args = ['-j', ...(password === '' ? [] : ['-p', password]), '--', path]
-  const result = await runTool(tools.lsarPath, args, signal)
+  const result = await runTool(tools.lsarPath, args, signal, '', limits.maxOutputBytes * 2)
+  if (result.tooLarge) return tooLarge(limits)
   let parsed: { lsarContents?: Record<string, unknown>[] } | null = null
   try {
     parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
@@ -271,6 +311,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
     if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
   }
+  if (parsed.lsarContents.length > limits.maxEntries) return tooLarge(limits)
   const entries = parsed.lsarContents.map(
     (item): ArchiveEntry => ({
       name: String(item['XADFileName'] ?? ''),
@@ -289,8 +330,8 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
  * never put on the command line (where every local user could read it in /proc). An empty line
  * stands for no password (an empty input would make 7zz stop with "Break signaled").
  */
-function run7z(tools: ArchiveTools, args: string[], password: string, signal?: AbortSignal) {
-  return runTool(tools.sevenZipPath, args, signal, `${password}\n`)
+function run7z(tools: ArchiveTools, args: string[], password: string, signal?: AbortSignal, maxOutputBytes = limitsFor(MAX_ENTRIES).maxOutputBytes) {
+  return runTool(tools.sevenZipPath, args, signal, `${password}\n`, maxOutputBytes)
 }
 
 interface ToolResult {
@@ -298,23 +339,46 @@ interface ToolResult {
   stdout: string
   /** stdout and stderr together, for the tool's messages. */
   text: string
+  /** The tool said more than it may and was stopped. */
+  tooLarge: boolean
+}
+
+/**
+ * Collects a stream's text up to `maxBytes`; past it `onOver` runs (the tool is stopped). A small
+ * archive of empty files lists long (131 KB of .tar.xz gave 27 MB of 7zz output).
+ */
+function collect(stream: NodeJS.ReadableStream, maxBytes: number, onOver: () => void) {
+  const chunks: string[] = []
+  let bytes = 0
+  let over = false
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    if (over) return
+    bytes += chunk.length
+    if (bytes > maxBytes) {
+      over = true
+      chunks.length = 0
+      onOver()
+      return
+    }
+    chunks.push(chunk)
+  })
+  return { text: () => chunks.join(''), over: () => over }
 }
 
 /** Runs a tool to its end, with `input` as its whole standard input (so it never waits for more). */
-function runTool(path: string, args: string[], signal?: AbortSignal, input = ''): Promise<ToolResult> {
+function runTool(path: string, args: string[], signal: AbortSignal | undefined, input: string, maxOutputBytes: number): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
     // A tool that never reads its input (or has exited) must not fail the run with EPIPE.
     child.stdin.on('error', () => {})
     child.stdin.end(input)
-    const out: string[] = []
-    const err: string[] = []
-    createInterface({ input: child.stdout }).on('line', (line) => out.push(line))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk))
+    const out = collect(child.stdout, maxOutputBytes, () => child.kill('SIGKILL'))
+    const err = collect(child.stderr, maxOutputBytes, () => child.kill('SIGKILL'))
     child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ToolMissing(path) : error))
     child.once('close', (code) => {
-      const stdout = out.join('\n')
-      resolve({ code, stdout, text: `${stdout}\n${err.join('')}` })
+      const stdout = out.text()
+      resolve({ code, stdout, text: `${stdout}\n${err.text()}`, tooLarge: out.over() || err.over() })
     })
   })
 }

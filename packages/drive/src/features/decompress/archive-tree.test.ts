@@ -35,6 +35,11 @@ describe('archiveTree', () => {
     expect(nodeAt(tree, 'readme.md')).toBeNull()
   })
 
+  it('leaves out names deeper or longer than any real archive holds, quickly', () => {
+    const deep = archiveTree([file(`${'d/'.repeat(20_000)}x.txt`, 1), file(`${'a'.repeat(5000)}.txt`, 1), file('ok.txt', 1)])
+    expect(levelEntries(deep).map((e) => e.filename)).toEqual(['ok.txt'])
+  })
+
   it('gives files their type', () => {
     expect(levelEntries(tree).find((e) => e.filename === 'readme.md')?.mime_type).toMatch(/markdown|text/)
   })

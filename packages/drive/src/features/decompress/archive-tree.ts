@@ -3,6 +3,10 @@ import { mimeTypeOf, nameKey, splitExtension } from '../../domain/index.js'
 import type { ArchiveEntry } from './archive-listing.js'
 import { entrySegments } from './entry-path.js'
 
+/** Deeper or longer names than any real archive holds are left out of the tree. */
+const MAX_DEPTH = 128
+const MAX_NAME_CHARS = 4096
+
 interface Node {
   name: string
   path: string
@@ -22,9 +26,11 @@ interface Node {
 export function archiveTree(entries: ArchiveEntry[]): Node {
   const root: Node = { name: '', path: '', isFolder: true, sizeBytes: 0, index: 0, children: new Map() }
   entries.forEach((entry, index) => {
-    if (entry.isLink) return
+    // Links are never unpacked; names past the bounds (a crafted 64 KB name is 32,000 folders
+    // deep, and each node keeps its path) are left out rather than cost quadratic time.
+    if (entry.isLink || entry.name.length > MAX_NAME_CHARS) return
     const segments = entrySegments(entry.name)
-    if (!segments) return
+    if (!segments || segments.length > MAX_DEPTH) return
     let node = root
     const passed: Node[] = [root]
     for (const [depth, segment] of segments.entries()) {

@@ -64,6 +64,7 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     case 'PASS_WORD_ERROR':
       return reply(listed.status, 'the password is wrong')
     case 'NOT_SUPPORTED':
+    case 'FILE_TOO_LARGE':
       return reply(listed.status, listed.reason)
     case 'OK': {
       const tree = archiveTree(listed.entries)

@@ -1,8 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import { createWriteStream } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import type { JobContext, JobRunner } from '@cumulus/jobs'
 import { gcidOfFile } from '../../blobs/gcid.js'
 import { withLocalFile } from '../../blobs/local-file.js'
