@@ -87,7 +87,15 @@ export class HashPool {
   #pump(): void {
     clearTimeout(this.#idleTimer)
     while (this.#queue.length > 0) {
-      const slot = this.#freeSlot()
+      let slot: Slot | undefined
+      try {
+        slot = this.#freeSlot()
+      } catch (err) {
+        // No thread could be started (out of memory or threads): the waiting jobs fail now
+        // rather than wait for a worker that will not come.
+        for (const pending of this.#queue.splice(0)) pending.reject(err as Error)
+        break
+      }
       if (!slot) break
       const pending = this.#queue.shift()!
       if (slot.inFlight.size === 0) slot.worker.ref()
@@ -131,7 +139,8 @@ export class HashPool {
     this.#slots = this.#slots.filter((s) => s !== slot)
     for (const pending of slot.inFlight.values()) pending.reject(error)
     slot.inFlight.clear()
-    if (this.#queue.length > 0) this.#pump()
+    // Starts a worker for waiting jobs, or arms the idle timer for the workers left.
+    this.#pump()
   }
 
   async #stop(slot: Slot, error: Error): Promise<void> {
