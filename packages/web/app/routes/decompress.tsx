@@ -39,7 +39,12 @@ export default function DecompressPage() {
             <h1 id="decompress-title" className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
               {t('pages.decompress.heading')}
             </h1>
-            <p className="mt-2 truncate font-mono text-sm text-slate-600 dark:text-slate-300">{t('pages.decompress.archive', { id })}</p>
+            {/* The archive's name once the server has said it; its id until then. */}
+            {state.status === 'ready' && state.data.title ? (
+              <p className="mt-2 truncate text-base font-medium text-slate-700 dark:text-slate-200">{state.data.title}</p>
+            ) : (
+              <p className="mt-2 truncate font-mono text-sm text-slate-600 dark:text-slate-300">{t('pages.decompress.archive', { id })}</p>
+            )}
           </div>
         </div>
 

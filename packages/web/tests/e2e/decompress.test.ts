@@ -58,6 +58,9 @@ async function browse(page: Page, id: string, locale: string, t: Texts): Promise
   await page.getByRole('button', { name: texts.passwordSubmit }).click()
   const table = page.getByRole('table', { name: texts.tableCaption })
   await table.waitFor()
+  // The heading names the archive, not its id.
+  await page.getByText('secret.7z', { exact: true }).first().waitFor()
+  expect(await page.getByText(id).count()).toBe(0)
   expect(await table.getByRole('row').allTextContents()).toEqual([
     expect.stringContaining(texts.columns.name),
     expect.stringMatching(/^photos.*1\.3/),
