@@ -41,6 +41,14 @@ export interface DriveConfig {
     sevenZipPath: string
     /** The Unarchiver's `lsar` (Debian's unar): RAR. */
     lsarPath: string
+    /** The Unarchiver's `unar`, which unpacks RAR. */
+    unarPath: string
+    /** The most bytes one unpacking may write, whatever the quota left (a bomb's bound). */
+    maxUnpackBytes: number
+    /** The most an archive may unpack to per byte it takes (declared size / archive size). */
+    maxRatio: number
+    /** Unpacking tasks one server process runs at once (each keeps a core busy). */
+    workers: number
   }
   /** HLS renditions of videos for members (issue 13 §3, decision 026). */
   transcode: {

@@ -3,11 +3,12 @@ import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/batch.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
-import { OFFLINE_QUEUE, forgetOldPlays, forgetOldTraffic } from './domain/index.js'
+import { DECOMPRESS_QUEUE, OFFLINE_QUEUE, forgetOldPlays, forgetOldTraffic } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
 import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
 import { registerMediaJobs } from './features/media/media-job.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
+import { DECOMPRESS_LEASE_SECONDS, DECOMPRESS_MAX_ATTEMPTS, type DecompressJobData, removeOrphanDecompressStaging, runDecompressTask } from './features/decompress/run-decompress.js'
 
 /**
  * The drive's periodic chores, gathered from the features that own them (composition, like
@@ -19,6 +20,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await maintainUploads(deps)
   await purgeExpiredTrash(deps)
   await removeOrphanOfflineStaging(deps)
+  await removeOrphanDecompressStaging(deps)
   await collectGarbageBlobs(deps)
   await forgetOldPlays(deps)
   await forgetOldTraffic(deps)
@@ -37,6 +39,8 @@ export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, optio
   runner.register<BatchJobData>(BATCH_QUEUE, (job) => runBatchJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
   registerThumbnailJobs(runner, deps)
   registerMediaJobs(runner, deps)
+  // Each unpacking keeps a core busy (7zz, then hashing); the per-account cap is the runs' own.
+  runner.register<DecompressJobData>(DECOMPRESS_QUEUE, (job) => runDecompressTask(deps, job), { concurrency: deps.config.archive.workers, maxAttempts: DECOMPRESS_MAX_ATTEMPTS, leaseSeconds: DECOMPRESS_LEASE_SECONDS, backoffMs: 10_000 })
   if (options.offlineDownloads !== false) {
     // Per node; the per-account cap (the plan's running tasks) is held by the runs themselves.
     runner.register<OfflineJobData>(OFFLINE_QUEUE, (job) => runOfflineTask(deps, job), { concurrency: deps.config.offlineWorkers, maxAttempts: OFFLINE_MAX_ATTEMPTS, leaseSeconds: OFFLINE_LEASE_SECONDS, backoffMs: 10_000 })

@@ -102,6 +102,15 @@ export const DRIVE_DEFAULTS = Object.freeze({
   offlineWorkers: 8,
   /** Batch operations over subtrees larger than this run as jobs (a 10,000-file copy takes about a second inline). */
   batchInlineMaxItems: 20_000,
+  /** The most one unpacking may write (and the quota left bounds it too). */
+  archiveMaxUnpackBytes: 64 * 1024 ** 3,
+  /**
+   * The most an archive may declare per byte it takes: text compresses 5 to 20 times, a disk
+   * image of mostly zeros a few hundred; a bomb claims thousands.
+   */
+  archiveMaxRatio: 1000,
+  /** Unpackings one server process runs at once. */
+  archiveWorkers: 2,
 } as const)
 /** The tus protocol version the upload endpoints speak. */
 export const TUS_VERSION = '1.0.0'

@@ -62,7 +62,7 @@ describe('loadConfig defaults', () => {
         batchInlineMaxItems: 20_000,
         ffmpegPath: 'ffmpeg',
         ffprobePath: 'ffprobe',
-        archive: { sevenZipPath: '7zz', lsarPath: 'lsar' },
+        archive: { sevenZipPath: '7zz', lsarPath: 'lsar', unarPath: 'unar', maxUnpackBytes: 64 * 1024 ** 3, maxRatio: 1000, workers: 2 },
         transcode: { trigger: 'upload', preset: 'veryfast' },
         torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
         globalDedup: false,

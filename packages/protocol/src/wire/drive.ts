@@ -496,3 +496,41 @@ export interface DecompressListReply {
   gcid: string
   files: DecompressEntry[]
 }
+
+/** `POST /decompress/v1/decompress` body. */
+export interface DecompressRequest {
+  gcid?: string
+  file_id: string
+  password?: string
+  /** Paths as `list` gives them (a folder takes what it holds); empty or absent: everything. */
+  files?: { path: string }[]
+  /** true: into a new folder named after the archive, beside it; false: into `parent_id`. */
+  default_parent?: boolean
+  /** The folder to unpack into when `default_parent` is false ('' for the top of the drive). */
+  parent_id?: string
+}
+
+/** `POST /decompress/v1/decompress` reply; `task_id` is '' unless `status` is OK. */
+export interface DecompressReply {
+  status: DecompressStatus
+  status_text: string
+  task_id: string
+  /** Files the task will unpack. */
+  files_num: number
+  /** Where the web app shows the task's progress. */
+  redirect_link: string
+}
+
+/** `GET /decompress/v1/progress?task_id` reply. */
+export interface DecompressProgress {
+  progress: number
+  phase: Phase
+  /** The folder extracted into ('' until it exists). */
+  file_id: string
+  /** Bytes to unpack, as a string. */
+  task_size: string
+  task_size_completed: string
+  /** Seconds before the client should ask again. */
+  expires_in: number
+  error_description: string
+}

@@ -18,6 +18,8 @@ export interface ArchiveEntry {
   encrypted: boolean
   sizeBytes: number
   packedBytes: number
+  /** The tool's own number for the entry, where unpacking names entries by it (lsar's XADIndex). */
+  toolIndex?: number
 }
 
 export type ListingOutcome =
@@ -320,6 +322,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
       encrypted: item['XADIsEncrypted'] === 1 || item['XADIsEncrypted'] === true,
       sizeBytes: Number(item['XADFileSize'] ?? 0),
       packedBytes: Number(item['XADCompressedSize'] ?? 0),
+      toolIndex: Number(item['XADIndex'] ?? -1),
     }),
   )
   return { status: 'OK', format: 'rar', entries, zipEncoding: null }

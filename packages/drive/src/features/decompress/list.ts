@@ -1,13 +1,14 @@
 import { availableParallelism } from 'node:os'
 import { AppError, type DecompressListReply, DriveErrors, FOLDER_KIND, GenericErrors } from '@cumulus/protocol'
 import { withLocalFile } from '../../blobs/local-file.js'
+import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
-import { type ListingOutcome, listArchive } from './archive-listing.js'
+import { type ArchiveEntry, type ArchiveFormat, type ListingOutcome, listArchive } from './archive-listing.js'
 import { type ArchiveNode, archiveTree, levelEntries, nodeAt } from './archive-tree.js'
 import { entryPath } from './entry-path.js'
-import { codePageOfLanguage } from './zip-names.js'
+import { type ZipNameEncoding, codePageOfLanguage } from './zip-names.js'
 
 type Deps = Pick<DriveDeps, 'db' | 'blobs' | 'config' | 'logger'>
 
@@ -26,11 +27,8 @@ export interface ListInput {
  * server cannot read, is not an HTTP error.
  */
 export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListInput): Promise<DecompressListReply> {
-  const file = await findOwned(deps.db, caller.userId, input.fileId)
+  const file = await ownedArchive(deps, caller.userId, input.fileId, input.gcid)
   const gcid = file.gcid
-  if (file.trashed === 1 || file.kind === FOLDER_KIND || !gcid || (input.gcid !== '' && input.gcid.toUpperCase() !== gcid)) {
-    throw new AppError(DriveErrors.file_not_found, { description: 'no such archive', metadata: { id: input.fileId } })
-  }
   const path: string = input.path === '' ? '' : (entryPath(input.path) ?? noSuchPath())
   const reply = (status: DecompressListReply['status'], statusText: string, files: DecompressListReply['files'] = []): DecompressListReply => ({
     status,
@@ -43,33 +41,57 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     files,
   })
 
-  const preferredCodePage = codePageOfLanguage(input.language)
-  const key = `${gcid}\u0000${preferredCodePage ?? ''}\u0000${input.password}`
+  const read = await readArchive(deps, caller.userId, gcid, input.password, input.language)
+  if (read.status === 'OK') return reply('OK', '', levelEntries(nodeAt(read.tree, path) ?? noSuchPath()))
+  return reply(read.status, read.reason)
+}
+
+/** The caller's live file `fileId` (with the GCID the client names, when it names one), or file_not_found. */
+export async function ownedArchive(deps: Pick<DriveDeps, 'db'>, userId: string, fileId: string, gcid: string): Promise<FilesTable & { gcid: string }> {
+  const file = await findOwned(deps.db, userId, fileId)
+  if (file.trashed === 1 || file.kind === FOLDER_KIND || !file.gcid || (gcid !== '' && gcid.toUpperCase() !== file.gcid)) {
+    throw new AppError(DriveErrors.file_not_found, { description: 'no such archive', metadata: { id: fileId } })
+  }
+  return file as FilesTable & { gcid: string }
+}
+
+/** An archive as read for listing and unpacking: its entries and their tree, or why not. */
+export type ReadArchive =
+  | { status: 'OK'; entries: ArchiveEntry[]; tree: ArchiveNode; format: ArchiveFormat; zipEncoding: ZipNameEncoding | null }
+  | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR' | 'NOT_SUPPORTED' | 'FILE_TOO_LARGE'; reason: string }
+
+/**
+ * Reads the archive stored as `gcid` with `password` (once per content, code page and password
+ * while it stays among the recent listings), within the caller's listing slots.
+ */
+export async function readArchive(deps: Deps, userId: string, gcid: string, password: string, language: string): Promise<ReadArchive> {
+  const preferredCodePage = codePageOfLanguage(language)
+  const key = `${gcid}\u0000${preferredCodePage ?? ''}\u0000${password}`
   const cached = recentTrees.get(key)
-  if (cached) return reply('OK', '', levelEntries(nodeAt(cached, path) ?? noSuchPath()))
+  if (cached) return cached
   let listed: ListingOutcome
   try {
     const signal = AbortSignal.timeout(LIST_TIMEOUT_MS)
-    listed = await listingSlots.run(caller.userId, () => withLocalFile(deps.blobs, gcid, signal, (local) => listArchive(deps.config.archive, local, input.password, { preferredCodePage, signal })))
+    listed = await listingSlots.run(userId, () => withLocalFile(deps.blobs, gcid, signal, (local) => listArchive(deps.config.archive, local, password, { preferredCodePage, signal })))
   } catch (err) {
     // A compressed tar has no index: listing one reads all of it, which a huge one cannot do in time.
-    if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') return reply('NOT_SUPPORTED', 'the archive takes too long to read; it may be too large to look into')
+    if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') return { status: 'NOT_SUPPORTED', reason: 'the archive takes too long to read; it may be too large to look into' }
     if (!(err instanceof ToolMissing)) throw err
     deps.logger.warn({ tool: err.tool }, 'an archive tool is missing: install 7zip and unar (SEVEN_ZIP_PATH, LSAR_PATH)')
-    return reply('NOT_SUPPORTED', 'this server cannot open archives of this kind yet')
+    return { status: 'NOT_SUPPORTED', reason: 'this server cannot open archives of this kind yet' }
   }
   switch (listed.status) {
     case 'PASS_WORD_EMPTY':
-      return reply(listed.status, 'this archive needs a password')
+      return { status: listed.status, reason: 'this archive needs a password' }
     case 'PASS_WORD_ERROR':
-      return reply(listed.status, 'the password is wrong')
+      return { status: listed.status, reason: 'the password is wrong' }
     case 'NOT_SUPPORTED':
     case 'FILE_TOO_LARGE':
-      return reply(listed.status, listed.reason)
+      return { status: listed.status, reason: listed.reason }
     case 'OK': {
-      const tree = archiveTree(listed.entries)
-      recentTrees.set(key, tree, listed.entries.length)
-      return reply('OK', '', levelEntries(nodeAt(tree, path) ?? noSuchPath()))
+      const read: ReadArchive = { status: 'OK', entries: listed.entries, tree: archiveTree(listed.entries), format: listed.format, zipEncoding: listed.zipEncoding }
+      recentTrees.set(key, read, listed.entries.length)
+      return read
     }
   }
 }
@@ -126,11 +148,11 @@ const listingSlots = new ListingSlots(PER_USER_LISTINGS, Math.max(1, availablePa
  * another node reads the archive again.
  */
 class RecentListings {
-  readonly #entries = new Map<string, { tree: ArchiveNode; size: number }>()
+  readonly #entries = new Map<string, { tree: ReadArchive; size: number }>()
   #size = 0
   constructor(private readonly maxEntries: number) {}
 
-  get(key: string): ArchiveNode | undefined {
+  get(key: string): ReadArchive | undefined {
     const hit = this.#entries.get(key)
     if (!hit) return undefined
     this.#entries.delete(key)
@@ -138,7 +160,7 @@ class RecentListings {
     return hit.tree
   }
 
-  set(key: string, tree: ArchiveNode, size: number): void {
+  set(key: string, tree: ReadArchive, size: number): void {
     if (size > this.maxEntries) return
     const old = this.#entries.get(key)
     if (old) {
@@ -155,7 +177,7 @@ class RecentListings {
   }
 }
 
-/** About 40 MB at most: a node holds a name, a path and a few numbers. */
+/** About 60 MB at most: an entry and its node hold a name, a path and a few numbers. */
 const recentTrees = new RecentListings(200_000)
 
 function noSuchPath(): never {

@@ -2,7 +2,21 @@ import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTa
 import { sql } from 'kysely'
 import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { OFFLINE_QUEUE, cancelOfflineRun, deleteTrees, enqueueOfflineRun, lockUserTree, recordEvents, removeOfflineStaging, retryOnConflict, taskView } from '../../domain/index.js'
+import {
+  DECOMPRESS_QUEUE,
+  OFFLINE_QUEUE,
+  cancelDecompressRun,
+  cancelOfflineRun,
+  deleteTrees,
+  enqueueDecompressRun,
+  enqueueOfflineRun,
+  lockUserTree,
+  recordEvents,
+  removeDecompressStaging,
+  removeOfflineStaging,
+  retryOnConflict,
+  taskView,
+} from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
@@ -85,11 +99,12 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   const nowMs = deps.clock.nowMs()
   // Offline downloads stop first: a queued run never starts, a running one aborts (at once here,
   // at its next heartbeat on another node) and finds its task gone.
-  const offline: Pick<TasksTable, 'id' | 'work'>[] = []
+  // Unpackings likewise: the tool is stopped and what it wrote is deleted.
+  const running: Pick<TasksTable, 'id' | 'work' | 'type'>[] = []
   for (const chunk of chunks(wellFormed)) {
-    offline.push(...(await deps.db.selectFrom('drive_tasks').select(['id', 'work']).where('user_id', '=', userId).where('type', '=', 'offline').where('id', 'in', chunk).execute()))
+    running.push(...(await deps.db.selectFrom('drive_tasks').select(['id', 'work', 'type']).where('user_id', '=', userId).where('type', 'in', ['offline', 'decompress']).where('id', 'in', chunk).execute()))
   }
-  for (const task of offline) await cancelOfflineRun(deps, task)
+  for (const task of running) await (task.type === 'offline' ? cancelOfflineRun(deps, task) : cancelDecompressRun(deps, task))
   await retryOnConflict(() => deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, userId)
     for (const chunk of chunks(wellFormed)) {
@@ -105,7 +120,7 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
     }
   }))
   // Again after the rows are gone: a run that was writing when it was cancelled may have left bytes.
-  for (const task of offline) await removeOfflineStaging(deps.config, task.id)
+  for (const task of running) await (task.type === 'offline' ? removeOfflineStaging(deps.config, task.id) : removeDecompressStaging(deps.config, task.id))
   return {}
 }
 
@@ -115,16 +130,20 @@ export interface RetryTaskInput {
   id: string
 }
 
+/** The task types a retry runs again. */
+const RETRYABLE = ['offline', 'decompress'] as const
+
 /**
- * `POST /drive/v1/task {type: "offline", create_type: "RETRY", id}`: puts a failed offline task
- * back to PENDING and queues a run in the same transaction; the run resumes from the partial data
- * a passing failure left. Any other task is returned as it is.
+ * `POST /drive/v1/task {type: "offline" | "decompress", create_type: "RETRY", id}`: puts a failed
+ * task back to PENDING and queues a run in the same transaction; an offline run resumes from the
+ * partial data a passing failure left, an unpacking starts again from the archive. Any other
+ * task is returned as it is.
  */
 export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTaskInput): Promise<{ task: DriveTask }> {
   if (input.createType !== 'RETRY') throw invalid('create_type must be RETRY', 'create_type')
-  if (input.type !== undefined && input.type !== 'offline') throw invalid('only offline tasks can be retried', 'type')
+  if (input.type !== undefined && !(RETRYABLE as readonly string[]).includes(input.type)) throw invalid('only offline and decompress tasks can be retried', 'type')
   const row = await findOwnedTask(deps, caller.userId, input.id)
-  if (row.type !== 'offline') throw taskNotFound(input.id)
+  if (!(RETRYABLE as readonly string[]).includes(row.type) || (input.type !== undefined && input.type !== row.type)) throw taskNotFound(input.id)
   // Only a failed task is run again; a pending or running one already has its run, a finished one needs none.
   if (row.phase !== 'PHASE_TYPE_ERROR') return { task: taskView(row) }
   const changes = { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '', updated_at: deps.clock.nowMs() }
@@ -132,10 +151,10 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
     const updated = await trx.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).where('phase', '=', 'PHASE_TYPE_ERROR').executeTakeFirst()
     // A concurrent retry won: it queued the run.
     if (Number(updated.numUpdatedRows) === 0) return false
-    await enqueueOfflineRun(deps, trx, row)
+    await (row.type === 'offline' ? enqueueOfflineRun(deps, trx, row) : enqueueDecompressRun(deps, trx, row))
     return true
   })
-  if (retried) deps.jobs.notify(OFFLINE_QUEUE)
+  if (retried) deps.jobs.notify(row.type === 'offline' ? OFFLINE_QUEUE : DECOMPRESS_QUEUE)
   const current = retried ? undefined : await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', row.id).executeTakeFirst()
   return { task: taskView(current ?? { ...row, ...changes }) }
 }

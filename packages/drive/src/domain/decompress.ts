@@ -1,0 +1,47 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Kysely, Transaction } from 'kysely'
+import type { DriveConfig } from '../config.js'
+import type { DriveDatabase, TasksTable } from '../db/schema.js'
+import type { DriveDeps } from '../deps.js'
+import { workOf } from './offline.js'
+
+/*
+ * What the unpacking feature (features/decompress) shares with the task list (cancel, delete,
+ * retry): its job queue and where a run's files live before they become blobs.
+ */
+
+/** The job queue of unpacking; one job per task run, keyed by the task id. */
+export const DECOMPRESS_QUEUE = 'drive.decompress'
+
+type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
+
+/** The folder of every unpacking's files: under the upload staging area, on the blob store's disk (a blob is then a rename). */
+export function decompressStagingRoot(config: Pick<DriveConfig, 'uploadDir'>): string {
+  return join(config.uploadDir, 'decompress')
+}
+
+export function decompressStagingPath(config: Pick<DriveConfig, 'uploadDir'>, taskId: string): string {
+  return join(decompressStagingRoot(config), taskId)
+}
+
+export async function removeDecompressStaging(config: Pick<DriveConfig, 'uploadDir'>, taskId: string): Promise<void> {
+  await rm(decompressStagingPath(config, taskId), { recursive: true, force: true })
+}
+
+/** Queues a run of the unpacking task in the caller's transaction (the task and its job commit together). */
+export async function enqueueDecompressRun(deps: Pick<DriveDeps, 'jobs'>, trx: Db, task: Pick<TasksTable, 'id' | 'user_id'>): Promise<string | null> {
+  const jobId = await deps.jobs.enqueue(DECOMPRESS_QUEUE, { taskId: task.id, userId: task.user_id }, { uniqueKey: task.id, db: trx as Kysely<any> })
+  if (jobId) {
+    const row = await trx.selectFrom('drive_tasks').select('work').where('id', '=', task.id).executeTakeFirst()
+    if (row) await trx.updateTable('drive_tasks').set({ work: JSON.stringify({ ...workOf(row), jobId }) }).where('id', '=', task.id).execute()
+  }
+  return jobId
+}
+
+/** Stops the task's run wherever it is and deletes what it unpacked so far. */
+export async function cancelDecompressRun(deps: Pick<DriveDeps, 'jobs' | 'config'>, task: Pick<TasksTable, 'id' | 'work'>): Promise<void> {
+  const { jobId } = workOf(task)
+  if (jobId) await deps.jobs.cancel(DECOMPRESS_QUEUE, jobId)
+  await removeDecompressStaging(deps.config, task.id)
+}

@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { lstat, opendir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ToolMissing } from '../../lib/tools.js'
+import { type ArchiveFormat, codePageArgs } from './archive-listing.js'
+import type { ZipNameEncoding } from './zip-names.js'
+
+/**
+ * Unpacking an archive into a private staging folder with the well-kept tools of decision 028:
+ * `7zz x` (zip, 7z, tar, the compressors; a compressed tar through `7zz e -so | 7zz x -si`) and
+ * The Unarchiver's `unar` (RAR). The tools run as child processes under `nice`, so a CPU-heavy
+ * archive never holds the event loop, and under `prlimit --fsize`, so no file grows past the
+ * largest the archive declares (the kernel stops the tool with SIGXFSZ). While they run, the
+ * staging folder's bytes are counted: past the declared total the tool is stopped. Their output
+ * is staging only: the caller walks it with lstat and takes regular files alone.
+ */
+
+export interface ExtractTools {
+  sevenZipPath: string
+  unarPath: string
+}
+
+export interface ExtractInput {
+  archivePath: string
+  /** What the file is (sniffFormat) and what the listing read in it ('tar' inside a gzip: a compressed tar). */
+  container: ArchiveFormat
+  listedFormat: ArchiveFormat
+  password: string
+  zipEncoding: ZipNameEncoding | null
+  outDir: string
+  /** Entries to unpack by their stored names (7zz), or null for all. */
+  names: string[] | null
+  /** Entries never to create (links), by their stored names (7zz). */
+  excluded: string[]
+  /** RAR: the lsar indexes of the entries to unpack, or null for all. */
+  rarIndexes: number[] | null
+  /** No one file may grow past this (the largest declared entry). */
+  maxFileBytes: number
+  /** The staging folder may not hold more than this (the declared total, and a little). */
+  maxTotalBytes: number
+  onBytes?: (bytes: number) => void
+  signal: AbortSignal
+}
+
+export type ExtractFailure = 'damaged' | 'wrong_password' | 'overrun'
+
+export class ExtractFailed extends Error {
+  override readonly name = 'ExtractFailed'
+  constructor(
+    readonly reason: ExtractFailure,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Counting the staging folder: at most this often, and never more than a tenth of the time. */
+const POLL_MIN_MS = 500
+
+export async function extractArchive(tools: ExtractTools, input: ExtractInput): Promise<void> {
+  const limit = ['--fsize=' + String(Math.max(1, input.maxFileBytes)), '--', 'nice', '-n', '10']
+  const listFiles: string[] = []
+  const writeList = async (name: string, lines: string[]) => {
+    const path = join(input.outDir, '..', name)
+    await writeFile(path, lines.map((l) => `${l}\n`).join(''))
+    listFiles.push(path)
+    return path
+  }
+  let children: ChildProcess[]
+  let main: ChildProcess
+  if (input.container === 'rar') {
+    const args = [...limit, tools.unarPath, '-o', input.outDir, '-D', '-f', '-q', '-k', 'skip', ...(input.password ? ['-p', input.password] : []), input.archivePath]
+    if (input.rarIndexes) args.push('-i', ...input.rarIndexes.map(String))
+    main = spawn('prlimit', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    children = [main]
+  } else {
+    const selection: string[] = ['-spd']
+    if (input.names) selection.push(`-i@${await writeList('include.txt', input.names)}`)
+    if (input.excluded.length > 0) selection.push(`-x@${await writeList('exclude.txt', input.excluded)}`)
+    const common = ['x', '-y', '-bd', '-bso0', '-bsp0', '-scsUTF-8', `-o${input.outDir}`, ...selection]
+    if (input.listedFormat === 'tar' && input.container !== 'tar') {
+      // A compressed tar: decompressed on the way, the tar unpacked from the stream.
+      const source = spawn(tools.sevenZipPath, ['e', '-so', '-bd', '--', input.archivePath], { stdio: ['ignore', 'pipe', 'pipe'] })
+      main = spawn('prlimit', [...limit, tools.sevenZipPath, ...common, '-si', '-ttar'], { stdio: ['pipe', 'pipe', 'pipe'] })
+      source.stdout!.pipe(main.stdin!)
+      main.stdin!.on('error', () => {})
+      source.stderr!.resume()
+      children = [source, main]
+    } else {
+      main = spawn('prlimit', [...limit, tools.sevenZipPath, ...common, ...codePageArgs(input.zipEncoding), '--', input.archivePath], { stdio: ['pipe', 'pipe', 'pipe'] })
+      // 7zz reads a password from its input when the archive asks for one; never from the command line.
+      main.stdin!.on('error', () => {})
+      main.stdin!.end(`${input.password}\n`)
+      children = [main]
+    }
+  }
+  const output: string[] = []
+  let outputBytes = 0
+  for (const stream of [main.stdout!, main.stderr!]) {
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => {
+      if (outputBytes > 64 * 1024) return
+      outputBytes += chunk.length
+      output.push(chunk)
+    })
+  }
+  const killAll = () => {
+    for (const child of children) child.kill('SIGKILL')
+  }
+  let overrun = false
+  let stopped = false
+  const onAbort = () => killAll()
+  input.signal.addEventListener('abort', onAbort)
+  const poll = async () => {
+    while (!stopped) {
+      const started = Date.now()
+      const bytes = await bytesUnder(input.outDir)
+      if (stopped) return
+      if (bytes > input.maxTotalBytes) {
+        overrun = true
+        killAll()
+        return
+      }
+      input.onBytes?.(bytes)
+      await new Promise((resolve) => setTimeout(resolve, Math.max(POLL_MIN_MS, (Date.now() - started) * 10)))
+    }
+  }
+  try {
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      main.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new ToolMissing('prlimit') : err))
+      main.once('close', (code, signal) => resolve({ code, signal }))
+    })
+    const polling = poll()
+    const { code, signal } = await exit
+    stopped = true
+    await polling
+    if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted')
+    const text = output.join('')
+    if (/failed to execute/.test(text) && code !== 0) throw new ToolMissing(input.container === 'rar' ? tools.unarPath : tools.sevenZipPath)
+    if (overrun || signal === 'SIGXFSZ' || (await bytesUnder(input.outDir)) > input.maxTotalBytes) {
+      throw new ExtractFailed('overrun', 'the archive holds more than it declares')
+    }
+    // 7zz: 1 is a warning (a file it would not write, such as a link pointing outside).
+    if (code === 0 || (code === 1 && input.container !== 'rar')) return
+    if (/wrong password|incorrect password|password/i.test(text)) throw new ExtractFailed('wrong_password', 'the password is wrong')
+    throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(text)}`)
+  } finally {
+    stopped = true
+    input.signal.removeEventListener('abort', onAbort)
+    killAll()
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).find((l) => /error|cannot|unexpected|failed/i.test(l))
+  return (line ?? text.trim().split('\n').at(-1) ?? 'no detail').slice(0, 300)
+}
+
+/** The bytes of the regular files under `dir` (links not followed, not counted). */
+export async function bytesUnder(dir: string): Promise<number> {
+  let total = 0
+  for await (const file of regularFiles(dir)) total += file.size
+  return total
+}
+
+export interface StagedFile {
+  /** The names on disk from the staging folder down. */
+  segments: string[]
+  path: string
+  size: number
+}
+
+/**
+ * Every regular file under `dir`, depth first. Symlinks (to files or folders), devices, FIFOs and
+ * sockets are skipped and never followed; so is a file with more than one link, which a hard
+ * link entry could have tied to a file outside.
+ */
+export async function* regularFiles(dir: string, segments: string[] = []): AsyncGenerator<StagedFile> {
+  let handle
+  try {
+    handle = await opendir(dir)
+  } catch {
+    return
+  }
+  for await (const entry of handle) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      yield* regularFiles(path, [...segments, entry.name])
+    } else if (entry.isFile()) {
+      const info = await lstat(path).catch(() => null)
+      if (info?.isFile() && info.nlink === 1) yield { segments: [...segments, entry.name], path, size: info.size }
+    }
+  }
+}

@@ -1,0 +1,316 @@
+import { mkdir, readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
+import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
+import type { Kysely } from 'kysely'
+import { gcidOfFile } from '../../blobs/gcid.js'
+import { withLocalFile } from '../../blobs/local-file.js'
+import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
+import type { DriveDeps } from '../../deps.js'
+import {
+  addBlobRefsInBulk,
+  announceBlob,
+  decompressStagingPath,
+  decompressStagingRoot,
+  enqueueMedia,
+  enqueueThumbnail,
+  insertItem,
+  insertItems,
+  liveFolder,
+  lockUserTree,
+  type NewItem,
+  recordEvents,
+  removeDecompressStaging,
+  reserveSpace,
+  retryOnNameRace,
+  transcodesOnArrival,
+  workLimits,
+} from '../../domain/index.js'
+import { ToolMissing } from '../../lib/tools.js'
+import { listArchive, sniffFormat } from './archive-listing.js'
+import { archiveTree } from './archive-tree.js'
+import { entrySegments } from './entry-path.js'
+import { ExtractFailed, extractArchive, regularFiles } from './extract.js'
+import type { DecompressWork } from './start-decompress.js'
+import { type PlannedFile, planUnpack } from './unpack-plan.js'
+import { codePageOfLanguage } from './zip-names.js'
+
+export interface DecompressJobData {
+  [key: string]: string
+  taskId: string
+  userId: string
+}
+
+export const DECOMPRESS_MAX_ATTEMPTS = 3
+/** Progress renews the lease every second while a tool runs. */
+export const DECOMPRESS_LEASE_SECONDS = 60
+/** Unpackings of one account that run at once; more wait as PENDING. */
+const RUNNING_PER_USER = 2
+const WAIT_FOR_SLOT_MS = 2000
+const PROGRESS_WRITE_MS = 1000
+/** Unpacking takes this share of the progress bar; storing the files (hashing) the rest. */
+const UNPACK_SHARE = 80
+
+export const UNPACKED_MESSAGE = 'Unpacked'
+
+type Deps = DriveDeps
+
+function workOfTask(row: Pick<TasksTable, 'work'>): DecompressWork {
+  return JSON.parse(row.work) as DecompressWork
+}
+
+async function updateTask(deps: Deps, taskId: string, changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void> {
+  await deps.db.updateTable('drive_tasks').set({ ...changes, updated_at: deps.clock.nowMs() }).where('id', '=', taskId).execute()
+}
+
+/** A failure that is the archive's (or the user's), not the server's: the task ends, no retry. */
+class TaskFailed extends Error {
+  constructor(
+    readonly reason: string,
+    description: string,
+  ) {
+    super(description)
+  }
+}
+
+async function failTask(deps: Deps, task: TasksTable, reason: string, description: string): Promise<void> {
+  const params = { ...(JSON.parse(task.params) as Record<string, string>), error_description: description.slice(0, 500) }
+  await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params) })
+}
+
+/** Takes one of the account's unpacking slots (the task becomes RUNNING), or says to wait. */
+async function takeRunningSlot(deps: Deps, task: TasksTable): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockUserTree(trx, task.user_id)
+    const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
+    if (!current) return false
+    if (current.phase === 'PHASE_TYPE_RUNNING') return true
+    const { n } = await trx
+      .selectFrom('drive_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', task.user_id)
+      .where('type', '=', 'decompress')
+      .where('phase', '=', 'PHASE_TYPE_RUNNING')
+      .executeTakeFirstOrThrow()
+    if (Number(n) >= RUNNING_PER_USER) return false
+    await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: 'Unpacking', updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
+    return true
+  })
+}
+
+/** What a run unpacked: files stored as blobs, the folders to make (empty ones too), and chosen files the tool did not give. */
+interface Unpacked {
+  files: StoredFile[]
+  folders: string[]
+  missing: number
+}
+
+/** A file unpacked and stored as a blob, ready to become a drive file. */
+interface StoredFile {
+  path: string
+  size: number
+  gcid: string
+}
+
+/**
+ * One run of an unpacking task (issue 14, decision 028), as the job runner calls it: read the
+ * archive's listing again, unpack the chosen entries into a staging folder (extract.ts), take the
+ * regular files whose names map to what was chosen, store each as a blob (so unpacking twice
+ * stores the bytes once), then land the tree in one transaction. Every failure leaves nothing
+ * behind: the staging folder goes, and blobs not landed are unreferenced (the collector's). A
+ * rerun after a crash starts again from the archive.
+ */
+export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJobData>): Promise<void> {
+  const task = await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', job.data.taskId).where('user_id', '=', job.data.userId).where('type', '=', 'decompress').executeTakeFirst()
+  if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
+  if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
+  const work = workOfTask(task)
+  const staging = decompressStagingPath(deps.config, task.id)
+  const outDir = join(staging, 'out')
+  try {
+    await rm(staging, { recursive: true, force: true })
+    await mkdir(outDir, { recursive: true })
+    const unpacked = await unpackAndStore(deps, job, task, work, outDir)
+    await landUnpacked(deps, task, work, unpacked)
+    deps.logger.info({ task: task.id, files: unpacked.files.length, missing: unpacked.missing, attempt: job.attempt }, 'archive unpacked')
+  } catch (err) {
+    if (job.signal.aborted) throw err
+    const failure = asTaskFailure(err)
+    if (failure || job.attempt >= DECOMPRESS_MAX_ATTEMPTS) {
+      const { reason, message } = failure ?? { reason: 'unpack_failed', message: (err as Error).message }
+      await failTask(deps, task, reason, message)
+      throw new JobFailedPermanently(message, { cause: err })
+    }
+    await updateTask(deps, task.id, { message: 'Unpacking (retrying)' })
+    throw err
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/** The reason and description a failure gives its task when it is for good, else null (a retry may help). */
+function asTaskFailure(err: unknown): { reason: string; message: string } | null {
+  if (err instanceof TaskFailed) return { reason: err.reason, message: err.message }
+  if (err instanceof ExtractFailed) {
+    const reason = err.reason === 'overrun' ? 'archive_overrun' : err.reason === 'wrong_password' ? 'password_wrong' : 'archive_damaged'
+    const message = err.reason === 'overrun' ? `${err.message}: unpacking stopped and nothing was kept` : err.message
+    return { reason, message }
+  }
+  if (err instanceof ToolMissing) return { reason: 'archive_unsupported', message: `this server cannot unpack archives of this kind (${err.tool} is not installed)` }
+  if (err instanceof AppError && err.entry === DriveErrors.file_space_not_enough) return { reason: DriveErrors.file_space_not_enough.reason, message: err.message }
+  return null
+}
+
+async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, task: TasksTable, work: DecompressWork, outDir: string): Promise<Unpacked> {
+  if (!(await deps.blobs.stat(work.gcid))) throw new TaskFailed('archive_gone', 'the archive was deleted before it could be unpacked')
+  const total = Number(task.file_size)
+  let lastWrite = 0
+  const report = (percent: number, completedBytes: number, force = false) => {
+    const nowMs = deps.clock.nowMs()
+    if (!force && nowMs - lastWrite < PROGRESS_WRITE_MS) return
+    lastWrite = nowMs
+    const next = JSON.stringify({ ...work, completedBytes })
+    void updateTask(deps, task.id, { progress: Math.min(99, Math.floor(percent)), work: next }).catch(() => undefined)
+    void job.progress({ percent: Math.floor(percent), completedBytes }).catch(() => undefined)
+  }
+
+  const planned = await withLocalFile(deps.blobs, work.gcid, job.signal, async (local) => {
+    const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal })
+    if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
+    if (listed.status !== 'OK') throw new TaskFailed('archive_unsupported', 'reason' in listed ? listed.reason : 'the archive cannot be read')
+    const tree = archiveTree(listed.entries)
+    const plan = planUnpack(listed.entries, tree, work.paths, { freeBytes: Number.MAX_SAFE_INTEGER, maxUnpackBytes: deps.config.archive.maxUnpackBytes, maxRatio: deps.config.archive.maxRatio, archiveBytes: (await deps.blobs.stat(work.gcid))?.sizeBytes ?? 0 })
+    if (!plan.ok) throw new TaskFailed('archive_too_large', plan.reason)
+    const container = (await sniffFormat(local)) ?? listed.format
+    const links = listed.entries.filter((e) => e.isLink)
+    const everything = work.paths.length === 0
+    await extractArchive(deps.config.archive, {
+      archivePath: local,
+      container,
+      listedFormat: listed.format,
+      password: work.password ?? '',
+      zipEncoding: listed.zipEncoding,
+      outDir,
+      names: everything ? null : plan.files.map((f) => f.entry.name),
+      excluded: links.map((e) => e.name),
+      rarIndexes: container === 'rar' && (!everything || links.length > 0) ? plan.files.map((f) => f.entry.toolIndex ?? -1).filter((i) => i >= 0) : null,
+      maxFileBytes: plan.files.reduce((max, f) => Math.max(max, f.entry.sizeBytes), 0),
+      // A few KiB of slack for formats that round; a bomb is orders of magnitude past it.
+      maxTotalBytes: plan.totalBytes + 64 * 1024,
+      onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
+      signal: job.signal,
+    })
+    return plan
+  })
+
+  // What the tool wrote, matched to what was chosen by our own reading of each name.
+  const wanted = new Map<string, PlannedFile>(planned.files.map((f) => [f.path, f]))
+  const found: { file: PlannedFile; path: string; size: number }[] = []
+  for await (const staged of regularFiles(outDir)) {
+    const path = entrySegments(staged.segments.join('/'))?.join('/')
+    const file = path === undefined ? undefined : wanted.get(path)
+    if (!file) continue
+    // A file larger than its entry declares: the header lied (checked again here, after the tool).
+    if (staged.size > file.entry.sizeBytes && file.entry.sizeBytes >= 0) throw new ExtractFailed('overrun', `${path} holds more than the archive declares`)
+    wanted.delete(path!)
+    found.push({ file, path: staged.path, size: staged.size })
+  }
+  const stored: StoredFile[] = []
+  let hashed = 0
+  for (const { file, path, size } of found) {
+    if (job.signal.aborted) throw job.signal.reason
+    const gcid = await gcidOfFile(path, size)
+    await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
+    await deps.blobs.adopt(path, size, gcid)
+    stored.push({ path: file.path, size, gcid })
+    hashed += size
+    report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+  }
+  return { files: stored, folders: planned.folders, missing: wanted.size }
+}
+
+/**
+ * Lands the unpacked files in one transaction: the space, a folder named after the archive beside
+ * it (or the chosen folder), the archive's folders and files under it, the blob references, the
+ * events, the previews' jobs and the task's completion. A destination deleted meanwhile gives way
+ * to the top of the drive.
+ */
+async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, unpacked: Unpacked): Promise<void> {
+  const limits = workLimits(deps.config, work, deps.clock.nowMs())
+  const transcode = transcodesOnArrival(deps.config, limits)
+  const total = unpacked.files.reduce((sum, f) => sum + f.size, 0)
+  const counts = new Map<string, number>()
+  for (const f of unpacked.files) counts.set(f.gcid, (counts.get(f.gcid) ?? 0) + 1)
+  const nowMs = deps.clock.nowMs()
+  await retryOnNameRace(() =>
+    deps.db.transaction().execute(async (trx) => {
+      await lockUserTree(trx, task.user_id)
+      const current = await trx.selectFrom('drive_tasks').selectAll().where('id', '=', task.id).executeTakeFirst()
+      if (!current || current.phase === 'PHASE_TYPE_COMPLETE') return
+      await reserveSpace(trx, task.user_id, total, limits.storageBytes)
+      const userId = task.user_id
+      const folderItem = (parentId: string, name: string): NewItem => ({ userId, parentId, name, kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
+      const destination = await liveFolder(trx, userId, work.parentId, { forInsert: true }).catch(() => null)
+      let top: FilesTable | null = null
+      let rootId: string
+      if (work.defaultParent || destination === null) {
+        top = await insertItem(trx, folderItem(destination ?? '', work.folderName))
+        rootId = top.id
+      } else {
+        rootId = destination
+      }
+      // Folders level by level (a level's parents exist before it), then every file, in bulk.
+      const folderIds = new Map<string, string>([['', rootId]])
+      const parentOf = (path: string) => folderIds.get(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '')!
+      const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+      const byDepth = new Map<number, string[]>()
+      for (const folder of unpacked.folders) {
+        const depth = folder.split('/').length
+        byDepth.set(depth, [...(byDepth.get(depth) ?? []), folder])
+      }
+      const created: FilesTable[] = []
+      for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
+        const level = byDepth.get(depth)!
+        const rows = await insertItems(trx, level.map((path) => folderItem(parentOf(path), nameOf(path))))
+        rows.forEach((row, i) => folderIds.set(level[i]!, row.id))
+        created.push(...rows)
+      }
+      const fileRows = await insertItems(
+        trx,
+        unpacked.files.map((f): NewItem => ({ userId, parentId: parentOf(f.path), name: nameOf(f.path), kind: 'drive#file', size: f.size, gcid: f.gcid, phase: 'PHASE_TYPE_COMPLETE', nowMs })),
+      )
+      created.push(...fileRows)
+      if (!(await addBlobRefsInBulk(trx, counts, nowMs))) throw new Error('an unpacked blob was announced but cannot take a reference')
+      const shown = top ? [top] : created.filter((row) => row.parent_id === rootId)
+      await recordEvents(trx as Kysely<DriveDatabase>, nowMs, userId, 'TYPE_CREATE', shown)
+      for (const row of fileRows) {
+        await enqueueThumbnail(deps.jobs, trx, row.gcid!, row.file_category)
+        await enqueueMedia(deps.jobs, trx, row.gcid!, row.file_category, transcode)
+      }
+      const { password: _password, ...kept } = work
+      const message = unpacked.missing > 0 ? `${UNPACKED_MESSAGE}; ${unpacked.missing} files could not be read from the archive` : UNPACKED_MESSAGE
+      const params = { ...(JSON.parse(current.params) as Record<string, string>), parent_id: top?.parent_id ?? rootId }
+      await trx
+        .updateTable('drive_tasks')
+        .set({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, message, file_id: rootId, file_name: top?.name ?? '', file_size: total, params: JSON.stringify(params), work: JSON.stringify({ ...kept, completedBytes: total, jobId: null }), updated_at: nowMs })
+        .where('id', '=', task.id)
+        .execute()
+    }),
+  )
+}
+
+/** Housekeeping: deletes the staging folders of unpackings whose task is gone (deleted while a node was down). */
+export async function removeOrphanDecompressStaging(deps: Deps): Promise<number> {
+  const names = await readdir(decompressStagingRoot(deps.config)).catch(() => [] as string[])
+  let removed = 0
+  for (let i = 0; i < names.length; i += 500) {
+    const chunk = names.slice(i, i + 500)
+    const running = new Set((await deps.db.selectFrom('drive_tasks').select('id').where('id', 'in', chunk).where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING']).execute()).map((r) => r.id))
+    for (const name of chunk) {
+      if (running.has(name)) continue
+      await removeDecompressStaging(deps.config, name)
+      removed++
+    }
+  }
+  return removed
+}

@@ -1,0 +1,291 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { GenericErrors } from '@cumulus/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+import { uploadFile } from './upload-kit.js'
+
+// POST /decompress/v1/decompress and GET /decompress/v1/progress (issue 14): archives made here
+// by 7zz, Info-ZIP, tar and Python's zipfile (the crafted ones), unpacked by the job runner into
+// the uploader's drive. Each attack archive must end with nothing written: no file, no space.
+
+describe('decompress: unpack', () => {
+  let t: DriveTestApp
+  let dir: string
+  const made: Record<string, Buffer> = {}
+  const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+  const keep = (name: string) => (made[name] = readFileSync(join(dir, name)))
+  const python = (script: string) => execFileSync('python3', ['-c', script], { cwd: dir, stdio: 'ignore' })
+
+  beforeAll(async () => {
+    t = await startDriveTestApp({ ARCHIVE_MAX_RATIO: '200' })
+    dir = mkdtempSync(join(tmpdir(), 'cumulus-unpack-'))
+    const src = join(dir, 'src')
+    mkdirSync(join(src, 'photos', '2024'), { recursive: true })
+    mkdirSync(join(src, 'empty'))
+    writeFileSync(join(src, 'readme.txt'), 'hello\n')
+    writeFileSync(join(src, 'photos', '2024', 'a.jpg'), Buffer.alloc(1000, 1))
+    writeFileSync(join(src, 'photos', 'b.png'), Buffer.alloc(300, 2))
+    run('7zz', ['a', '-tzip', join(dir, 'plain.zip'), '.'], src)
+    run('7zz', ['a', '-t7z', '-pOpenSesame', '-mhe=on', join(dir, 'locked.7z'), '.'], src)
+    run('7zz', ['a', '-t7z', '-ms=on', join(dir, 'solid.7z'), '.'], src)
+    run('zip', ['-q', '-r', '-e', '-P', 'zipcrypto', join(dir, 'zipcrypto.zip'), '.'], src)
+    run('7zz', ['a', '-tzip', '-mem=AES256', '-pAesKey', join(dir, 'aes.zip'), '.'], src)
+    run('tar', ['-czf', join(dir, 'photos.tar.gz'), '.'], src)
+    run('tar', ['-cJf', join(dir, 'photos.tar.xz'), '.'], src)
+    run('tar', ['--zstd', '-cf', join(dir, 'photos.tar.zst'), '.'], src)
+    writeFileSync(join(dir, 'notes.txt'), 'a single compressed file\n')
+    run('gzip', ['-k', 'notes.txt'], dir)
+    for (const name of ['plain.zip', 'locked.7z', 'solid.7z', 'zipcrypto.zip', 'aes.zip', 'photos.tar.gz', 'photos.tar.xz', 'photos.tar.zst', 'notes.txt.gz']) keep(name)
+    // Zip-slip and friends: names that climb, are absolute, name a drive, use backslashes or hold controls.
+    python(`import zipfile
+z = zipfile.ZipFile('slip.zip', 'w')
+for name in ['../../escape.txt', '/etc/abs.txt', 'C:\\\\win\\\\drive.txt', 'dir\\\\back.txt', 'ctl\\x01name.txt', './ok/./fine.txt']:
+    z.writestr(name, 'x')
+z.close()`)
+    keep('slip.zip')
+    // A symlink to /etc and a file written through it.
+    const links = join(dir, 'links')
+    mkdirSync(links)
+    symlinkSync('/etc', join(links, 'etc-link'))
+    writeFileSync(join(links, 'real.txt'), 'real')
+    run('tar', ['-cf', join(dir, 'links.tar'), '.'], links)
+    python(`import tarfile, io
+t = tarfile.open('links.tar', 'a')
+info = tarfile.TarInfo('etc-link/cumulus-pwned'); data = b'pwned'; info.size = len(data)
+t.addfile(info, io.BytesIO(data))
+h = tarfile.TarInfo('hard'); h.type = tarfile.LNKTYPE; h.linkname = '/etc/hostname'
+t.addfile(h)
+t.close()`)
+    keep('links.tar')
+    // A lying header: the central directory says 10 bytes, the data inflates to 1 MiB.
+    python(`import zipfile, struct
+z = zipfile.ZipFile('liar.zip', 'w', zipfile.ZIP_DEFLATED)
+z.writestr('big.bin', b'A' * (1 << 20))
+z.close()
+b = bytearray(open('liar.zip', 'rb').read())
+for sig, off in ((b'PK\\x03\\x04', 22), (b'PK\\x01\\x02', 24)):
+    i = b.find(sig)
+    struct.pack_into('<I', b, i + off, 10)
+open('liar.zip', 'wb').write(bytes(b))`)
+    keep('liar.zip')
+    // A lying gzip: its trailer says 10 bytes, the stream inflates to 1 MiB.
+    python(`import gzip, struct
+b = bytearray(gzip.compress(b'A' * (1 << 20)))
+struct.pack_into('<I', b, len(b) - 4, 10)
+open('liar.txt.gz', 'wb').write(bytes(b))`)
+    keep('liar.txt.gz')
+    // A bomb by ratio: 20 MiB of zeros in a few KiB.
+    python(`import zipfile
+z = zipfile.ZipFile('bomb.zip', 'w', zipfile.ZIP_DEFLATED)
+z.writestr('zeros.bin', b'\\0' * (20 << 20))
+z.close()`)
+    keep('bomb.zip')
+    // Damaged data behind an intact central directory: it lists, and fails when unpacked.
+    python(`import zipfile, random
+random.seed(7)
+z = zipfile.ZipFile('damaged.zip', 'w', zipfile.ZIP_DEFLATED)
+z.writestr('data.txt', ' '.join(str(random.random()) for _ in range(20000)))
+z.close()
+b = bytearray(open('damaged.zip', 'rb').read())
+for i in range(200, 260): b[i] ^= 0x5a
+open('damaged.zip', 'wb').write(bytes(b))`)
+    keep('damaged.zip')
+  })
+  afterAll(async () => {
+    await t?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const unpack = (token: string, body: Record<string, unknown>) => t.call('POST', '/decompress/v1/decompress', { token, body })
+  const progress = (token: string, taskId: string) => t.call('GET', '/decompress/v1/progress', { token, query: { task_id: taskId } })
+  async function finish(token: string, taskId: string) {
+    for (let i = 0; i < 600; i++) {
+      const reply = await progress(token, taskId)
+      expect(reply.status).toBe(200)
+      if (reply.body.phase === 'PHASE_TYPE_COMPLETE' || reply.body.phase === 'PHASE_TYPE_ERROR') return reply.body
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(`task ${taskId} did not end`)
+  }
+  async function children(token: string, parentId: string): Promise<any[]> {
+    const reply = await t.call('GET', '/drive/v1/files', { token, query: { parent_id: parentId, limit: '500' } })
+    expect(reply.status).toBe(200)
+    return reply.body.files
+  }
+  /** The folder's tree as sorted `path` or `path:size:sha256-prefix` lines. */
+  async function treeOf(token: string, folderId: string, prefix = ''): Promise<string[]> {
+    const lines: string[] = []
+    for (const item of await children(token, folderId)) {
+      const path = prefix + item.name
+      if (item.kind === 'drive#folder') {
+        lines.push(`${path}/`)
+        lines.push(...(await treeOf(token, item.id, `${path}/`)))
+      } else {
+        lines.push(`${path}:${item.size}`)
+      }
+    }
+    return lines.sort()
+  }
+  const usage = async (token: string) => Number((await t.call('GET', '/drive/v1/about', { token })).body.quota.usage)
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
+
+  const expectedTree = ['empty/', 'photos/', 'photos/2024/', 'photos/2024/a.jpg:1000', 'photos/b.png:300', 'readme.txt:6']
+
+  it('unpacks every format into a new folder named after the archive beside it, with progress to 100', async () => {
+    const token = await t.signUp()
+    const folder = (await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#folder', name: 'Archives', parent_id: '' } })).body.file
+    const cases: [string, string, string][] = [
+      ['plain.zip', '', 'plain'],
+      ['locked.7z', 'OpenSesame', 'locked'],
+      ['solid.7z', '', 'solid'],
+      ['zipcrypto.zip', 'zipcrypto', 'zipcrypto'],
+      ['aes.zip', 'AesKey', 'aes'],
+      ['photos.tar.gz', '', 'photos'],
+      ['photos.tar.xz', '', 'photos(1)'],
+      ['photos.tar.zst', '', 'photos(2)'],
+    ]
+    for (const [name, password, folderName] of cases) {
+      const file = await uploadFile(t, token, name, made[name]!, folder.id)
+      const started = await unpack(token, { gcid: file.hash, file_id: file.id, password, files: [], default_parent: true })
+      expect([name, started.status, started.body.status]).toEqual([name, 200, 'OK'])
+      expect(started.body.files_num).toBe(3)
+      expect(started.body.task_id).toMatch(/\S/)
+      const done = await finish(token, started.body.task_id)
+      expect([name, done.phase, done.progress, done.error_description]).toEqual([name, 'PHASE_TYPE_COMPLETE', 100, ''])
+      expect([done.task_size, done.task_size_completed]).toEqual(['1306', '1306'])
+      const into = (await t.call('GET', `/drive/v1/files/${done.file_id}`, { token })).body
+      expect([name, into.name, into.parent_id, into.kind]).toEqual([name, folderName, folder.id, 'drive#folder'])
+      // The same tree whatever the format (tar's './' entries name nothing).
+      expect([name, await treeOf(token, done.file_id)]).toEqual([name, expectedTree])
+      // The task is a drive task of type decompress.
+      const task = (await t.call('GET', `/drive/v1/tasks/${started.body.task_id}`, { token })).body
+      expect([task.type, task.phase, task.file_id]).toEqual(['decompress', 'PHASE_TYPE_COMPLETE', done.file_id])
+      expect(JSON.stringify(task)).not.toMatch(/password|OpenSesame|AesKey/i)
+    }
+    // Unpacking stores bytes once: eight unpackings of one tree add only their files' sizes to the usage, counted per file.
+    const single = await uploadFile(t, token, 'notes.txt.gz', made['notes.txt.gz']!)
+    const started = await unpack(token, { file_id: single.id })
+    const done = await finish(token, started.body.task_id)
+    expect(done.phase).toBe('PHASE_TYPE_COMPLETE')
+    expect(await treeOf(token, done.file_id)).toEqual(['notes.txt:25'])
+  })
+
+  it('unpacks chosen paths only, into a chosen folder, and the bytes match', async () => {
+    const token = await t.signUp()
+    const target = (await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#folder', name: 'Target', parent_id: '' } })).body.file
+    const file = await uploadFile(t, token, 'plain.zip', made['plain.zip']!)
+    const started = await unpack(token, { file_id: file.id, files: [{ path: 'photos/2024' }, { path: 'readme.txt' }], default_parent: false, parent_id: target.id })
+    expect([started.body.status, started.body.files_num]).toEqual(['OK', 2])
+    const done = await finish(token, started.body.task_id)
+    expect(done.file_id).toBe(target.id)
+    expect(await treeOf(token, target.id)).toEqual(['photos/', 'photos/2024/', 'photos/2024/a.jpg:1000', 'readme.txt:6'])
+    const readme = (await children(token, target.id)).find((f) => f.name === 'readme.txt')
+    const link = (await t.call('GET', `/drive/v1/files/${readme.id}`, { token })).body.web_content_link
+    const bytes = await t.call('GET', new URL(link).pathname + new URL(link).search, { token })
+    expect(String(bytes.payload ?? bytes.body)).toBe('hello\n')
+    // A path that is not in the archive, or that climbs, is a bad request and starts nothing.
+    for (const path of ['nowhere', '../../etc']) {
+      const bad = await unpack(token, { file_id: file.id, files: [{ path }] })
+      expect([path, bad.status, bad.body.error]).toEqual([path, 400, GenericErrors.invalid_argument.reason])
+    }
+  })
+
+  it('answers the password statuses before starting anything', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'locked.7z', made['locked.7z']!)
+    expect((await unpack(token, { file_id: file.id })).body).toMatchObject({ status: 'PASS_WORD_EMPTY', task_id: '', files_num: 0 })
+    expect((await unpack(token, { file_id: file.id, password: 'guess' })).body).toMatchObject({ status: 'PASS_WORD_ERROR', task_id: '' })
+    const aes = await uploadFile(t, token, 'aes.zip', made['aes.zip']!)
+    expect((await unpack(token, { file_id: aes.id, password: 'guess' })).body.status).toBe('PASS_WORD_ERROR')
+    const tasks = await t.call('GET', '/drive/v1/tasks', { token, query: { type: 'decompress' } })
+    expect(tasks.body.tasks).toEqual([])
+  })
+
+  it('keeps every entry of a zip-slip archive inside the target folder', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'slip.zip', made['slip.zip']!)
+    const done = await finish(token, (await unpack(token, { file_id: file.id })).body.task_id)
+    expect(done.phase).toBe('PHASE_TYPE_COMPLETE')
+    const tree = await treeOf(token, done.file_id)
+    // `..`, `.`, a leading `/` and a drive letter are dropped; a backslash separates; controls go.
+    expect(tree).toEqual(['ctlname.txt:1', 'dir/', 'dir/back.txt:1', 'escape.txt:1', 'etc/', 'etc/abs.txt:1', 'ok/', 'ok/fine.txt:1', 'win/', 'win/drive.txt:1'])
+    expect(readdirSync(tmpdir()).filter((n) => n === 'escape.txt')).toEqual([])
+  })
+
+  it('never follows or creates links: a file written through a symlink and a hard link to /etc are left out', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'links.tar', made['links.tar']!)
+    const done = await finish(token, (await unpack(token, { file_id: file.id })).body.task_id)
+    expect(done.phase).toBe('PHASE_TYPE_COMPLETE')
+    const tree = await treeOf(token, done.file_id)
+    expect(tree).toContain('real.txt:4')
+    expect(tree.some((l) => l.startsWith('hard'))).toBe(false)
+    expect(tree.some((l) => l.includes('etc-link') && l.endsWith(':4'))).toBe(false)
+    expect(readdirSync('/etc').includes('cumulus-pwned')).toBe(false)
+  })
+
+  it('stops a lying header and keeps nothing, and refuses a bomb by its ratio before writing', async () => {
+    const token = await t.signUp()
+    // A zip whose sizes lie fails its checksum; a gzip whose trailer lies is stopped as it grows.
+    for (const [name, description] of [['liar.zip', /damaged|Data Error/], ['liar.txt.gz', /more than it declares/]] as const) {
+      const liar = await uploadFile(t, token, name, made[name]!)
+      const before = await usage(token)
+      const started = await unpack(token, { file_id: liar.id })
+      expect([name, started.body.status]).toEqual([name, 'OK'])
+      const done = await finish(token, started.body.task_id)
+      expect([name, done.phase]).toEqual([name, 'PHASE_TYPE_ERROR'])
+      expect(done.error_description).toMatch(description)
+      expect(await usage(token)).toBe(before)
+    }
+    expect((await children(token, '')).map((f) => f.name).sort()).toEqual(['liar.txt.gz', 'liar.zip'])
+    const bomb = await uploadFile(t, token, 'bomb.zip', made['bomb.zip']!)
+    expect((await unpack(token, { file_id: bomb.id })).body).toMatchObject({ status: 'FILE_TOO_LARGE', task_id: '' })
+  })
+
+  it('says NEED_MORE_QUOTA when the unpacked size does not fit', async () => {
+    const small = await startDriveTestApp({ DRIVE_QUOTA_FREE: String(made['plain.zip']!.length + 1000) })
+    try {
+      const token = await small.signUp()
+      const file = await uploadFile(small, token, 'plain.zip', made['plain.zip']!)
+      const reply = await small.call('POST', '/decompress/v1/decompress', { token, body: { file_id: file.id } })
+      expect(reply.body).toMatchObject({ status: 'NEED_MORE_QUOTA', task_id: '' })
+    } finally {
+      await small.close()
+    }
+  })
+
+  it('fails a damaged archive with a clear description and nothing kept, and a retry runs it again', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'damaged.zip', made['damaged.zip']!)
+    const before = await usage(token)
+    const started = await unpack(token, { file_id: file.id })
+    expect(started.body.status).toBe('OK')
+    const done = await finish(token, started.body.task_id)
+    expect(done.phase).toBe('PHASE_TYPE_ERROR')
+    expect(done.error_description).toMatch(/damaged or truncated/)
+    const task = (await t.call('GET', `/drive/v1/tasks/${started.body.task_id}`, { token })).body
+    expect([task.phase, task.message]).toEqual(['PHASE_TYPE_ERROR', 'archive_damaged'])
+    const retried = await t.call('POST', '/drive/v1/task', { token, body: { type: 'decompress', create_type: 'RETRY', id: started.body.task_id } })
+    expect([retried.status, retried.body.task.phase]).toEqual([200, 'PHASE_TYPE_PENDING'])
+    expect((await finish(token, started.body.task_id)).phase).toBe('PHASE_TYPE_ERROR')
+    expect(await usage(token)).toBe(before)
+    expect((await children(token, '')).map((f) => f.name)).toEqual(['damaged.zip'])
+  })
+
+  it("never unpacks or reports another user's archive or task", async () => {
+    const owner = await t.signUp()
+    const other = await t.signUp()
+    const file = await uploadFile(t, owner, 'plain.zip', made['plain.zip']!)
+    expect((await unpack(other, { file_id: file.id })).status).toBe(404)
+    const started = await unpack(owner, { file_id: file.id })
+    expect((await progress(other, started.body.task_id)).status).toBe(404)
+    expect((await progress(owner, 'nonsense')).status).toBe(404)
+    expect((await t.call('POST', '/decompress/v1/decompress', { body: { file_id: file.id } })).status).toBe(401)
+    await finish(owner, started.body.task_id)
+    void sha
+  })
+})
