@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import { close as closeFd, createReadStream, fstat, open as openFd, read as readFd } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { mkdtemp, open, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import yauzl from 'yauzl'
 import { ToolMissing } from '../../lib/tools.js'
@@ -30,6 +32,8 @@ export type ListingOutcome =
 export interface ArchiveTools {
   sevenZipPath: string
   lsarPath: string
+  /** For the password check of a RAR whose contents alone are encrypted; `unar` on PATH when absent. */
+  unarPath?: string
 }
 
 /** The most entries an archive may hold to be looked into (and unpacked). */
@@ -303,7 +307,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   const args = ['-j', ...(password === '' ? [] : ['-p', password]), '--', path]
   const result = await runTool(tools.lsarPath, args, signal, '', limits.maxOutputBytes * 2)
   if (result.tooLarge) return tooLarge(limits)
-  let parsed: { lsarContents?: Record<string, unknown>[] } | null = null
+  let parsed: { lsarContents?: Record<string, unknown>[]; lsarError?: number } | null = null
   try {
     parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
   } catch {
@@ -313,6 +317,8 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
     if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
   }
+  // XADPasswordError: the names are encrypted and the password opens nothing.
+  if (parsed.lsarError === 15) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
   if (parsed.lsarContents.length > limits.maxEntries) return tooLarge(limits)
   const entries = parsed.lsarContents.map(
     (item): ArchiveEntry => ({
@@ -325,7 +331,20 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
       toolIndex: Number(item['XADIndex'] ?? -1),
     }),
   )
-  return { status: 'OK', format: 'rar', entries, zipEncoding: null }
+  const encrypted = entries.filter((entry) => entry.encrypted && !entry.isDirectory && entry.sizeBytes > 0)
+  if (encrypted.length === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
+  if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
+  // Contents alone are encrypted: unpack the smallest encrypted entry with the password (unar
+  // says "Missing or wrong password" and fails otherwise), into a folder thrown away after.
+  const smallest = encrypted.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a))
+  const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
+  try {
+    const test = await runTool(tools.unarPath ?? 'unar', ['-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)], signal, '', 64 * 1024)
+    if (test.code === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
+    return /password/i.test(test.text) ? { status: 'PASS_WORD_ERROR', format: 'rar' } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
 }
 
 /**

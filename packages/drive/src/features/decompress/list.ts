@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os'
 import { AppError, type DecompressListReply, DriveErrors, FOLDER_KIND, GenericErrors } from '@cumulus/protocol'
-import { withLocalFile } from '../../blobs/local-file.js'
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
+import { type ArchivePart, archiveParts, partsKey, withArchivePath } from './archive-files.js'
 import { type ArchiveEntry, type ArchiveFormat, type ListingOutcome, listArchive } from './archive-listing.js'
 import { type ArchiveNode, archiveTree, levelEntries, nodeAt } from './archive-tree.js'
 import { entryPath } from './entry-path.js'
@@ -41,7 +41,7 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     files,
   })
 
-  const read = await readArchive(deps, caller.userId, gcid, input.password, input.language)
+  const read = await readArchive(deps, caller.userId, await archiveParts(deps, file), input.password, input.language)
   if (read.status === 'OK') return reply('OK', '', levelEntries(nodeAt(read.tree, path) ?? noSuchPath()))
   return reply(read.status, read.reason)
 }
@@ -61,18 +61,18 @@ export type ReadArchive =
   | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR' | 'NOT_SUPPORTED' | 'FILE_TOO_LARGE'; reason: string }
 
 /**
- * Reads the archive stored as `gcid` with `password` (once per content, code page and password
+ * Reads the archive stored as `parts` (one file, or a RAR's volumes) with `password` (once per content, code page and password
  * while it stays among the recent listings), within the caller's listing slots.
  */
-export async function readArchive(deps: Deps, userId: string, gcid: string, password: string, language: string): Promise<ReadArchive> {
+export async function readArchive(deps: Deps, userId: string, parts: readonly ArchivePart[], password: string, language: string): Promise<ReadArchive> {
   const preferredCodePage = codePageOfLanguage(language)
-  const key = `${gcid}\u0000${preferredCodePage ?? ''}\u0000${password}`
+  const key = `${partsKey(parts)}\u0000${preferredCodePage ?? ''}\u0000${password}`
   const cached = recentTrees.get(key)
   if (cached) return cached
   let listed: ListingOutcome
   try {
     const signal = AbortSignal.timeout(LIST_TIMEOUT_MS)
-    listed = await listingSlots.run(userId, () => withLocalFile(deps.blobs, gcid, signal, (local) => listArchive(deps.config.archive, local, password, { preferredCodePage, signal })))
+    listed = await listingSlots.run(userId, () => withArchivePath(deps.blobs, parts, signal, (local) => listArchive(deps.config.archive, local, password, { preferredCodePage, signal })))
   } catch (err) {
     // A compressed tar has no index: listing one reads all of it, which a huge one cannot do in time.
     if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') return { status: 'NOT_SUPPORTED', reason: 'the archive takes too long to read; it may be too large to look into' }

@@ -4,7 +4,6 @@ import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
 import { gcidOfFile } from '../../blobs/gcid.js'
-import { withLocalFile } from '../../blobs/local-file.js'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
@@ -27,6 +26,7 @@ import {
   workLimits,
 } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
+import { withArchivePath } from './archive-files.js'
 import { listArchive, sniffFormat } from './archive-listing.js'
 import { archiveTree } from './archive-tree.js'
 import { entrySegments } from './entry-path.js'
@@ -174,7 +174,9 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     void job.progress({ percent: Math.floor(percent), completedBytes }).catch(() => undefined)
   }
 
-  const planned = await withLocalFile(deps.blobs, work.gcid, job.signal, async (local) => {
+  const parts = work.parts ?? [{ gcid: work.gcid, volume: null }]
+  for (const part of parts.slice(1)) if (!(await deps.blobs.stat(part.gcid))) throw new TaskFailed('archive_gone', 'a volume of the archive was deleted before it could be unpacked')
+  const planned = await withArchivePath(deps.blobs, parts, job.signal, async (local) => {
     const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal })
     if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
     if (listed.status !== 'OK') throw new TaskFailed('archive_unsupported', 'reason' in listed ? listed.reason : 'the archive cannot be read')

@@ -2,6 +2,7 @@ import { AppError, type DecompressReply, GenericErrors, type Locale } from '@cum
 import type { Caller, DriveDeps } from '../../deps.js'
 import { DECOMPRESS_QUEUE, enqueueDecompressRun, liveFolder, lockUserTree, planOf, recordTask, usageOf } from '../../domain/index.js'
 import { entryPath } from './entry-path.js'
+import { type ArchivePart, archiveParts } from './archive-files.js'
 import { readArchive, ownedArchive } from './list.js'
 import { findNode, planUnpack } from './unpack-plan.js'
 
@@ -28,6 +29,8 @@ export interface DecompressWork {
   language: string
   archiveId: string
   gcid: string
+  /** The files it is read from: itself, or a RAR's volumes as they were when the task was added. */
+  parts?: ArchivePart[]
   /** Kept until the run ends (the tools need it), then removed from the row. */
   password?: string
   paths: string[]
@@ -76,7 +79,8 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
     files_num: filesNum,
     redirect_link: taskId ? `${deps.config.publicUrl}/decompress/${file.id}?task_id=${taskId}` : '',
   })
-  const read = await readArchive(deps, caller.userId, file.gcid, input.password, input.language)
+  const parts = await archiveParts(deps, file)
+  const read = await readArchive(deps, caller.userId, parts, input.password, input.language)
   if (read.status !== 'OK') return reply(read.status, read.reason)
   for (const path of chosen) if (!findNode(read.tree, path)) throw invalid(`${path} is not in the archive`, 'files')
 
@@ -95,6 +99,7 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
     language: input.language,
     archiveId: file.id,
     gcid: file.gcid,
+    parts,
     ...(input.password ? { password: input.password } : {}),
     paths: chosen,
     defaultParent: input.defaultParent,
