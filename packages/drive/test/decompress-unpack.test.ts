@@ -276,6 +276,68 @@ open('damaged.zip', 'wb').write(bytes(b))`)
     expect((await children(token, '')).map((f) => f.name)).toEqual(['damaged.zip'])
   })
 
+  it('holds the quota when many unpackings of one account start at once: one lands, the rest fail with nothing kept', async () => {
+    const size = made['plain.zip']!.length
+    const tight = await startDriveTestApp({ DRIVE_QUOTA_FREE: String(size + 1306 + 600) })
+    try {
+      const token = await tight.signUp()
+      const file = await uploadFile(tight, token, 'plain.zip', made['plain.zip']!)
+      // Listed once first: the parallel starts then read the kept listing, not the archive (two reads at once per account).
+      expect((await tight.call('POST', '/decompress/v1/list', { token, body: { file_id: file.id } })).body.status).toBe('OK')
+      const started = await Promise.all(Array.from({ length: 4 }, () => tight.call('POST', '/decompress/v1/decompress', { token, body: { file_id: file.id } })))
+      const ids = started.map((r) => r.body.task_id).filter(Boolean)
+      // Each start saw the space free; the landings decide, one at a time.
+      expect(ids.length).toBe(4)
+      const ends = []
+      for (const id of ids) {
+        for (let i = 0; ; i++) {
+          const body = (await tight.call('GET', '/decompress/v1/progress', { token, query: { task_id: id } })).body
+          if (body.phase === 'PHASE_TYPE_COMPLETE' || body.phase === 'PHASE_TYPE_ERROR') {
+            ends.push(body.phase)
+            break
+          }
+          if (i > 600) throw new Error('did not end')
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      expect(ends.filter((p) => p === 'PHASE_TYPE_COMPLETE').length).toBe(1)
+      const about = (await tight.call('GET', '/drive/v1/about', { token })).body
+      expect(Number(about.quota.usage)).toBe(size + 1306)
+      const failed = (await tight.call('GET', '/drive/v1/tasks', { token, query: { type: 'decompress', filters: JSON.stringify({ phase: { eq: 'PHASE_TYPE_ERROR' } }) } })).body.tasks
+      expect(failed.map((task: any) => task.message)).toEqual(['file_space_not_enough', 'file_space_not_enough', 'file_space_not_enough'])
+    } finally {
+      await tight.close()
+    }
+  })
+
+  it('stops a running unpacking when its task is deleted, and keeps nothing', async () => {
+    // A 7zz that takes its time to unpack (and lists at once).
+    const slow = join(dir, 'slow-7zz')
+    writeFileSync(slow, '#!/bin/sh\nif [ "$1" = x ]; then exec sleep 30; fi\nexec 7zz "$@"\n', { mode: 0o755 })
+    const app = await startDriveTestApp({ SEVEN_ZIP_PATH: slow })
+    try {
+      const token = await app.signUp()
+      const file = await uploadFile(app, token, 'plain.zip', made['plain.zip']!)
+      const taskId = (await app.call('POST', '/decompress/v1/decompress', { token, body: { file_id: file.id } })).body.task_id
+      for (let i = 0; (await app.call('GET', '/decompress/v1/progress', { token, query: { task_id: taskId } })).body.phase !== 'PHASE_TYPE_RUNNING'; i++) {
+        if (i > 100) throw new Error('never ran')
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const pids = () => execFileSync('pgrep', ['-f', 'sleep 30'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(() => pids()).not.toThrow()
+      expect((await app.call('DELETE', '/drive/v1/tasks', { token, query: { task_ids: taskId } })).status).toBe(200)
+      expect((await app.call('GET', '/decompress/v1/progress', { token, query: { task_id: taskId } })).status).toBe(404)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      // The tool was stopped, and nothing landed.
+      expect(() => pids()).toThrow()
+      const files = (await app.call('GET', '/drive/v1/files', { token, query: { parent_id: '' } })).body.files
+      expect(files.map((f: any) => f.name)).toEqual(['plain.zip'])
+    } finally {
+      await app.close()
+    }
+  })
+
   // RAR: no free tool makes it, so these are committed (fixtures/rar/README.md says whence).
   const rarDir = join(import.meta.dirname, 'fixtures', 'rar')
   const rarFixtures = JSON.parse(readFileSync(join(rarDir, 'fixtures.json'), 'utf8')) as {

@@ -127,6 +127,10 @@ export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJo
   const work = workOfTask(task)
   const staging = decompressStagingPath(deps.config, task.id)
   const outDir = join(staging, 'out')
+  // Reading a large compressed tar again, or hashing a large file, says nothing for a while:
+  // the lease is renewed meanwhile so that no other worker takes the job over.
+  const heartbeat = setInterval(() => void job.progress({ alive: deps.clock.nowMs() }).catch(() => undefined), (DECOMPRESS_LEASE_SECONDS * 1000) / 4)
+  heartbeat.unref()
   try {
     await rm(staging, { recursive: true, force: true })
     await mkdir(outDir, { recursive: true })
@@ -144,6 +148,7 @@ export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJo
     await updateTask(deps, task.id, { message: 'Unpacking (retrying)' })
     throw err
   } finally {
+    clearInterval(heartbeat)
     await rm(staging, { recursive: true, force: true })
   }
 }

@@ -44,7 +44,7 @@ export interface DecompressWork {
   jobId?: string | null
 }
 
-const ARCHIVE_SUFFIX = /(\.part0*1)?\.(tar\.(gz|bz2|xz|zst|lz|lzma|z)|tgz|tbz2?|txz|tzst|zip|7z|rar|tar|gz|bz2|xz|zst|zipx|cab|iso|arj|lzh)$/i
+const ARCHIVE_SUFFIX = /(\.part\d+)?\.(tar\.(gz|bz2|xz|zst|lz|lzma|z)|tgz|tbz2?|txz|tzst|zip|7z|rar|tar|gz|bz2|xz|zst|zipx|cab|iso|arj|lzh)$/i
 
 /** The folder an archive unpacks into beside it: its name without the archive's suffixes (`photos.tar.gz` → `photos`). */
 export function folderNameOf(archiveName: string): string {
