@@ -50,6 +50,8 @@ const WAIT_FOR_SLOT_MS = 2000
 const PROGRESS_WRITE_MS = 1000
 /** Unpacking takes this share of the progress bar; storing the files (hashing) the rest. */
 const UNPACK_SHARE = 80
+/** Files hashed and stored at once. */
+const STORE_CONCURRENCY = 4
 
 export const UNPACKED_MESSAGE = 'Unpacked'
 
@@ -134,9 +136,12 @@ export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJo
   try {
     await rm(staging, { recursive: true, force: true })
     await mkdir(outDir, { recursive: true })
-    const unpacked = await unpackAndStore(deps, job, task, work, outDir)
+    const timings: Record<string, number> = {}
+    const unpacked = await unpackAndStore(deps, job, task, work, outDir, timings)
+    const landing = performance.now()
     await landUnpacked(deps, task, work, unpacked)
-    deps.logger.info({ task: task.id, files: unpacked.files.length, missing: unpacked.missing, attempt: job.attempt }, 'archive unpacked')
+    timings['landMs'] = Math.round(performance.now() - landing)
+    deps.logger.info({ task: task.id, files: unpacked.files.length, missing: unpacked.missing, attempt: job.attempt, ...timings }, 'archive unpacked')
   } catch (err) {
     if (job.signal.aborted) throw err
     const failure = asTaskFailure(err)
@@ -166,7 +171,13 @@ function asTaskFailure(err: unknown): { reason: string; message: string } | null
   return null
 }
 
-async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, task: TasksTable, work: DecompressWork, outDir: string): Promise<Unpacked> {
+async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, task: TasksTable, work: DecompressWork, outDir: string, timings: Record<string, number>): Promise<Unpacked> {
+  let mark = performance.now()
+  const lap = (name: string) => {
+    const now = performance.now()
+    timings[name] = Math.round(now - mark)
+    mark = now
+  }
   if (!(await deps.blobs.stat(work.gcid))) throw new TaskFailed('archive_gone', 'the archive was deleted before it could be unpacked')
   const total = Number(task.file_size)
   let lastWrite = 0
@@ -188,6 +199,7 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     const tree = archiveTree(listed.entries)
     const plan = planUnpack(listed.entries, tree, work.paths, { freeBytes: Number.MAX_SAFE_INTEGER, maxUnpackBytes: deps.config.archive.maxUnpackBytes, maxRatio: deps.config.archive.maxRatio, archiveBytes: (await deps.blobs.stat(work.gcid))?.sizeBytes ?? 0 })
     if (!plan.ok) throw new TaskFailed('archive_too_large', plan.reason)
+    lap('listMs')
     const container = (await sniffFormat(local)) ?? listed.format
     const links = listed.entries.filter((e) => e.isLink)
     const everything = work.paths.length === 0
@@ -207,6 +219,7 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
       onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
       signal: job.signal,
     })
+    lap('extractMs')
     return plan
   })
 
@@ -222,17 +235,25 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     wanted.delete(path!)
     found.push({ file, path: staged.path, size: staged.size })
   }
+  // A few files in flight: one is hashed (on this thread) while others are flushed to disk and
+  // moved into the store (the blob store's fsyncs, on libuv's pool), which costs as much again.
   const stored: StoredFile[] = []
   let hashed = 0
-  for (const { file, path, size } of found) {
-    if (job.signal.aborted) throw job.signal.reason
-    const gcid = await gcidOfFile(path, size)
-    await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
-    await deps.blobs.adopt(path, size, gcid)
-    stored.push({ path: file.path, size, gcid })
-    hashed += size
-    report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+  let next = 0
+  const storeNext = async (): Promise<void> => {
+    while (next < found.length) {
+      const { file, path, size } = found[next++]!
+      if (job.signal.aborted) throw job.signal.reason
+      const gcid = await gcidOfFile(path, size)
+      await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
+      await deps.blobs.adopt(path, size, gcid)
+      stored.push({ path: file.path, size, gcid })
+      hashed += size
+      report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+    }
   }
+  await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
+  lap('storeMs')
   return { files: stored, folders: planned.folders, missing: wanted.size }
 }
 
