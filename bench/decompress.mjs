@@ -199,7 +199,7 @@ export async function main() {
     const tree = makeMixedTree(dir, s.unpackMiB)
     const unpackRows = []
     const unpackResults = {}
-    for (const [kind, args] of [['zip', ['-tzip', '-mx=5']], ['7z', ['-t7z', '-mx=3']]]) {
+    for (const [kind, args] of (process.env.BENCH_UNPACK_ORDER === '7z-first' ? [['7z', ['-t7z', '-mx=3']], ['zip', ['-tzip', '-mx=5']]] : [['zip', ['-tzip', '-mx=5']], ['7z', ['-t7z', '-mx=3']]])) {
       const archive = join(dir, `mixed.${kind}`)
       execFileSync('7zz', ['a', '-bd', '-bso0', '-bsp0', ...args, archive, '.'], { cwd: tree })
       const id = await upload(base, token, archive, `mixed.${kind}`)

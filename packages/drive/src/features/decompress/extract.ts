@@ -39,6 +39,12 @@ export interface ExtractInput {
   /** The staging folder may not hold more than this (the declared total, and a little). */
   maxTotalBytes: number
   onBytes?: (bytes: number) => void
+  /**
+   * 7zz: the path (under outDir) of each file the tool has finished, as it moves to the next
+   * (its `-bb1` lines, line-buffered by stdbuf), so the caller may hash it while the rest is
+   * unpacked. A hint only: the caller checks the file again after the tool ends.
+   */
+  onFileWritten?: (path: string) => void
   signal: AbortSignal
 }
 
@@ -77,7 +83,9 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
     const selection: string[] = ['-spd']
     if (input.names) selection.push(`-i@${await writeList('include.txt', input.names)}`)
     if (input.excluded.length > 0) selection.push(`-x@${await writeList('exclude.txt', input.excluded)}`)
-    const common = ['x', '-y', '-bd', '-bso0', '-bsp0', '-scsUTF-8', `-o${input.outDir}`, ...selection]
+    // -bb1 names each file as it starts on it; stdbuf makes 7zz say so at once, not at its end.
+    const common = ['x', '-y', '-bd', '-bb1', '-bso1', '-bsp0', '-scsUTF-8', `-o${input.outDir}`, ...selection]
+    limit.push('stdbuf', '-oL')
     if (input.listedFormat === 'tar' && input.container !== 'tar') {
       // A compressed tar: decompressed on the way, the tar unpacked from the stream.
       const source = spawn(tools.sevenZipPath, ['e', '-so', '-bd', '--', input.archivePath], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -96,12 +104,31 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
   }
   const output: string[] = []
   let outputBytes = 0
-  for (const stream of [main.stdout!, main.stderr!]) {
-    stream.setEncoding('utf8')
-    stream.on('data', (chunk: string) => {
-      if (outputBytes > 64 * 1024) return
-      outputBytes += chunk.length
-      output.push(chunk)
+  const keep = (chunk: string) => {
+    if (outputBytes > 64 * 1024) return
+    outputBytes += chunk.length
+    output.push(chunk)
+  }
+  main.stderr!.setEncoding('utf8')
+  main.stderr!.on('data', keep)
+  main.stdout!.setEncoding('utf8')
+  if (input.container === 'rar') {
+    main.stdout!.on('data', keep)
+  } else {
+    // Lines of `- <path>`: the one before each names a file the tool has finished.
+    let partial = ''
+    let previous: string | null = null
+    main.stdout!.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines) {
+        if (!line.startsWith('- ')) {
+          if (!/^(Extracting|Path|Type|Physical|Headers|Method|Solid|Blocks|Code Page|Characteristics|Scanning|1 file|7-Zip|\s*64-bit|--|Everything|Folders|Files|Size|Compressed|$)/.test(line)) keep(`${line}\n`)
+          continue
+        }
+        if (previous !== null) input.onFileWritten?.(previous)
+        previous = join(input.outDir, line.slice(2))
+      }
     })
   }
   const killAll = () => {
@@ -111,6 +138,8 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
   let stopped = false
   const onAbort = () => killAll()
   input.signal.addEventListener('abort', onAbort)
+  // The wait between two counts ends early when the tool exits (the run must not wait it out).
+  let wake: () => void = () => {}
   const poll = async () => {
     while (!stopped) {
       const started = Date.now()
@@ -122,7 +151,13 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
         return
       }
       input.onBytes?.(bytes)
-      await new Promise((resolve) => setTimeout(resolve, Math.max(POLL_MIN_MS, (Date.now() - started) * 10)))
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(POLL_MIN_MS, (Date.now() - started) * 10))
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
     }
   }
   try {
@@ -133,10 +168,11 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
     const polling = poll()
     const { code, signal } = await exit
     stopped = true
+    wake()
     await polling
     if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted')
     const text = output.join('')
-    if (/failed to execute/.test(text) && code !== 0) throw new ToolMissing(input.container === 'rar' ? tools.unarPath : tools.sevenZipPath)
+    if (/failed to (execute|run command)/.test(text) && code !== 0) throw new ToolMissing(input.container === 'rar' ? tools.unarPath : tools.sevenZipPath)
     if (overrun || signal === 'SIGXFSZ' || (await bytesUnder(input.outDir)) > input.maxTotalBytes) {
       throw new ExtractFailed('overrun', 'the archive holds more than it declares')
     }
@@ -168,6 +204,9 @@ export interface StagedFile {
   segments: string[]
   path: string
   size: number
+  /** To tell that a file hashed while the tool ran is the one found after it. */
+  ino: number
+  mtimeMs: number
 }
 
 /**
@@ -188,7 +227,7 @@ export async function* regularFiles(dir: string, segments: string[] = []): Async
       yield* regularFiles(path, [...segments, entry.name])
     } else if (entry.isFile()) {
       const info = await lstat(path).catch(() => null)
-      if (info?.isFile() && info.nlink === 1) yield { segments: [...segments, entry.name], path, size: info.size }
+      if (info?.isFile() && info.nlink === 1) yield { segments: [...segments, entry.name], path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs }
     }
   }
 }

@@ -1,5 +1,5 @@
-import { mkdir, readdir, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
@@ -192,6 +192,8 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
 
   const parts = work.parts ?? [{ gcid: work.gcid, volume: null }]
   for (const part of parts.slice(1)) if (!(await deps.blobs.stat(part.gcid))) throw new TaskFailed('archive_gone', 'a volume of the archive was deleted before it could be unpacked')
+  const prehashed = new Map<string, { gcid: string; size: number; ino: number; mtimeMs: number }>()
+  let prehashing: Promise<void> = Promise.resolve()
   const planned = await withArchivePath(deps.blobs, parts, job.signal, async (local) => {
     const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal })
     if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
@@ -202,6 +204,19 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     lap('listMs')
     const container = (await sniffFormat(local)) ?? listed.format
     const links = listed.entries.filter((e) => e.isLink)
+    // Files the tool has finished are hashed while it unpacks the rest (on another core), when
+    // their time says the tool is done with them (it sets the archive's time as it closes one).
+    const startedMs = Date.now()
+    const prehash = (path: string) => {
+      prehashing = prehashing.then(async () => {
+        if (job.signal.aborted || !path.startsWith(outDir + sep)) return
+        const before = await lstat(path).catch(() => null)
+        if (!before?.isFile() || before.nlink !== 1 || before.mtimeMs > startedMs - 2000) return
+        const gcid = await gcidOfFile(path, before.size).catch(() => null)
+        const after = await lstat(path).catch(() => null)
+        if (gcid && after && after.size === before.size && after.mtimeMs === before.mtimeMs && after.ino === before.ino) prehashed.set(path, { gcid, size: after.size, ino: after.ino, mtimeMs: after.mtimeMs })
+      })
+    }
     const everything = work.paths.length === 0
     await extractArchive(deps.config.archive, {
       archivePath: local,
@@ -217,15 +232,17 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
       // A few KiB of slack for formats that round; a bomb is orders of magnitude past it.
       maxTotalBytes: plan.totalBytes + 64 * 1024,
       onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
+      onFileWritten: prehash,
       signal: job.signal,
     })
     lap('extractMs')
+    await prehashing
     return plan
   })
 
   // What the tool wrote, matched to what was chosen by our own reading of each name.
   const wanted = new Map<string, PlannedFile>(planned.files.map((f) => [f.path, f]))
-  const found: { file: PlannedFile; path: string; size: number }[] = []
+  const found: { file: PlannedFile; path: string; size: number; gcid: string | null }[] = []
   for await (const staged of regularFiles(outDir)) {
     const path = entrySegments(staged.segments.join('/'))?.join('/')
     const file = path === undefined ? undefined : wanted.get(path)
@@ -233,7 +250,9 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     // A file larger than its entry declares: the header lied (checked again here, after the tool).
     if (staged.size > file.entry.sizeBytes && file.entry.sizeBytes >= 0) throw new ExtractFailed('overrun', `${path} holds more than the archive declares`)
     wanted.delete(path!)
-    found.push({ file, path: staged.path, size: staged.size })
+    const early = prehashed.get(staged.path)
+    const same = early && early.size === staged.size && early.ino === staged.ino && early.mtimeMs === staged.mtimeMs
+    found.push({ file, path: staged.path, size: staged.size, gcid: same ? early.gcid : null })
   }
   // A few files in flight: one is hashed (on this thread) while others are flushed to disk and
   // moved into the store (the blob store's fsyncs, on libuv's pool), which costs as much again.
@@ -242,9 +261,9 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
   let next = 0
   const storeNext = async (): Promise<void> => {
     while (next < found.length) {
-      const { file, path, size } = found[next++]!
+      const { file, path, size, gcid: early } = found[next++]!
       if (job.signal.aborted) throw job.signal.reason
-      const gcid = await gcidOfFile(path, size)
+      const gcid = early ?? (await gcidOfFile(path, size))
       await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
       await deps.blobs.adopt(path, size, gcid)
       stored.push({ path: file.path, size, gcid })
