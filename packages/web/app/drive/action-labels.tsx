@@ -31,7 +31,7 @@ export function useActionLabel(): (action: FileAction, targets?: readonly DriveF
       case 'open':
         return targets[0]?.kind === FOLDER_KIND ? t('drive.actions.open') : t('drive.actions.preview')
       case 'archive':
-        return t('drive.actions.openArchive')
+        return t('drive.actions.unpack')
       case 'download':
         return t('drive.actions.download')
       case 'rename':

@@ -1,6 +1,6 @@
 import { GenericErrors, type Locale, LocalErrors } from '@cumulus/protocol'
 import { errorMessage, type IdentityClient, isIdentityError } from '@cumulus/sdk'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useLocale } from '../i18n/use-locale'
 import { getIdentityClient } from '../session/identity-client'
 import { useSession } from '../session/use-session'
@@ -14,7 +14,7 @@ import { useSession } from '../session/use-session'
 
 /** One drive call. `path` starts with `/drive/v1/` or `/decompress/v1/`. */
 export interface DriveCall {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'DELETE'
   path: string
   query?: Record<string, string | number | undefined>
   body?: unknown
@@ -109,4 +109,23 @@ export function useDriveRequest<T>(call: DriveCall | null, parse: (body: unknown
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, locale, signedIn, sessionKnown, attempt])
   return state
+}
+
+/** Sends one call now and settles it into a view state (never rejects). */
+export type SendDriveCall = <T>(call: DriveCall, parse: (body: unknown) => T, signal?: AbortSignal) => Promise<DriveViewState<T>>
+
+/**
+ * One-shot calls for what the user does on a page (unpack, cancel, retry) and for polling: the
+ * same client, token and error mapping as `useDriveRequest`, sent when the page says. `ready`
+ * is false until the session is known (a call sent before would go without the token).
+ */
+export function useDriveCall(): { send: SendDriveCall; ready: boolean } {
+  const locale = useLocale()
+  const session = useSession()
+  const signedIn = session.status === 'signed-in'
+  const send = useCallback<SendDriveCall>(
+    async (call, parse, signal) => toDriveViewState(await sendDriveCall(getIdentityClient(locale), call, { auth: signedIn, signal }), parse, locale),
+    [locale, signedIn],
+  )
+  return { send, ready: session.status !== 'unknown' }
 }

@@ -8,8 +8,8 @@ export type DriveView = 'folder' | 'starred' | 'trash'
 /**
  * The actions offered for `targets` in a view, in menu order. The trash offers only restore and
  * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
- * download for files only (a folder has no content link). An archive also opens in the archive
- * page, which looks inside it.
+ * download for files only (a folder has no content link). An archive also offers "Unpack…",
+ * which opens the archive page: its contents to choose from, then the unpacking.
  */
 export function actionsFor(targets: readonly DriveFile[], view: DriveView): FileAction[] {
   if (targets.length === 0) return []

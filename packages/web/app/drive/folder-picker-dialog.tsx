@@ -31,6 +31,8 @@ export interface FolderPickerDialogProps {
   startPath: readonly PathStep[]
   /** Moves or copies into the folder; a rejection keeps the dialog open with the error's text. */
   onPick(folder: PathStep): Promise<void>
+  /** The pick button's text in `choose` mode, when "Save here" does not say what happens (unpacking). */
+  pickLabel?: string
 }
 
 /**
@@ -38,7 +40,7 @@ export interface FolderPickerDialogProps {
  * the page's folder, with breadcrumbs back up. A folder being moved cannot be opened (it cannot
  * go inside itself), and moving to the folder the items are already in is not offered.
  */
-export function FolderPickerDialog({ api, open, onOpenChange, mode, items, startPath, onPick }: FolderPickerDialogProps) {
+export function FolderPickerDialog({ api, open, onOpenChange, mode, items, startPath, onPick, pickLabel }: FolderPickerDialogProps) {
   const { t } = useT()
   const tp = usePlural()
   const describe = useDescribeError()
@@ -87,7 +89,7 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
             {t('common.cancel')}
           </Button>
           <Button loading={pending} disabled={alreadyHere || intoItself} onClick={() => void pick()} data-testid="picker-submit">
-            {mode === 'move' ? t('drive.picker.moveHere') : mode === 'copy' ? t('drive.picker.copyHere') : t('drive.picker.chooseHere')}
+            {mode === 'move' ? t('drive.picker.moveHere') : mode === 'copy' ? t('drive.picker.copyHere') : (pickLabel ?? t('drive.picker.chooseHere'))}
           </Button>
         </>
       }

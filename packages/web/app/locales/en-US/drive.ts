@@ -1,5 +1,6 @@
 import offline from './offline'
 import player from './player'
+import unpack from './unpack'
 
 /** The drive pages (/drive, /drive/:folderId, /drive/starred, /drive/trash). `{ one, other }` groups are plural forms. */
 export default {
@@ -57,7 +58,7 @@ export default {
     unstar: 'Remove from Starred',
     trash: 'Move to trash',
     restore: 'Restore',
-    openArchive: 'Look inside',
+    unpack: 'Unpack…',
     deleteForever: 'Delete forever',
     menuFor: 'Actions for {{name}}',
   },
@@ -197,4 +198,5 @@ export default {
   },
   offline,
   player,
+  unpack,
 }

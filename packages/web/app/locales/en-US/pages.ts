@@ -281,7 +281,6 @@ export default {
     empty: 'This archive is empty.',
     notFound: 'This archive does not exist or is no longer in your drive.',
     unavailable: 'Unpacking archives in the cloud arrives with the drive in a later release. When it does, this page will list the archive’s files so you can extract the ones you need.',
-    extractLater: 'Extracting files arrives in a later release.',
     passwordPrompt: 'This archive is protected by a password.',
     passwordLabel: 'Password',
     passwordSubmit: 'Open',

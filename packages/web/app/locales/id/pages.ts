@@ -283,7 +283,6 @@ export default {
     empty: 'Arsip ini kosong.',
     notFound: 'Arsip ini tidak ada atau sudah tidak ada di drive Anda.',
     unavailable: 'Ekstrak arsip di cloud hadir bersama drive di rilis berikutnya. Saat itu, halaman ini akan menampilkan file dalam arsip agar Anda bisa mengekstrak yang Anda perlukan.',
-    extractLater: 'Ekstrak file hadir di rilis berikutnya.',
     passwordPrompt: 'Arsip ini dilindungi kata sandi.',
     passwordLabel: 'Kata sandi',
     passwordSubmit: 'Buka',

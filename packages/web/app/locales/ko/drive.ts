@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import unpack from './unpack'
 
 export default {
   title: '드라이브',
@@ -57,7 +58,7 @@ export default {
     unstar: '중요 문서함에서 삭제',
     trash: '휴지통으로 이동',
     restore: '복원',
-    openArchive: '내용 보기',
+    unpack: '압축 풀기…',
     deleteForever: '영구 삭제',
     menuFor: '{{name}} 작업',
   },
@@ -197,4 +198,5 @@ export default {
   },
   offline,
   player,
+  unpack,
 } satisfies Messages['drive']

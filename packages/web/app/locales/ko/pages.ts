@@ -283,7 +283,6 @@ export default {
     empty: '이 압축 파일은 비어 있습니다.',
     notFound: '이 압축 파일이 없거나 더 이상 드라이브에 없습니다.',
     unavailable: '클라우드에서 압축 풀기는 이후 버전에서 드라이브와 함께 제공됩니다. 그때가 되면 이 페이지에 압축 파일 속 파일이 나열되어 필요한 파일만 풀 수 있습니다.',
-    extractLater: '파일 압축 풀기는 이후 버전에서 제공됩니다.',
     passwordPrompt: '이 압축 파일은 비밀번호로 보호되어 있습니다.',
     passwordLabel: '비밀번호',
     passwordSubmit: '열기',

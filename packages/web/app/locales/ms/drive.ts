@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import unpack from './unpack'
 
 export default {
   title: 'Pemacu',
@@ -57,7 +58,7 @@ export default {
     unstar: 'Alih keluar daripada Berbintang',
     trash: 'Alihkan ke sampah',
     restore: 'Pulihkan',
-    openArchive: 'Lihat kandungan',
+    unpack: 'Ekstrak…',
     deleteForever: 'Padam selama-lamanya',
     menuFor: 'Tindakan untuk {{name}}',
   },
@@ -197,4 +198,5 @@ export default {
   },
   offline,
   player,
+  unpack,
 } satisfies Messages['drive']

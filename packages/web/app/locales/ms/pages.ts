@@ -283,7 +283,6 @@ export default {
     empty: 'Arkib ini kosong.',
     notFound: 'Arkib ini tidak wujud atau tiada lagi dalam pemacu anda.',
     unavailable: 'Nyahmampat arkib dalam awan akan tiba bersama pemacu dalam keluaran seterusnya. Apabila tiba, halaman ini akan menyenaraikan fail dalam arkib supaya anda boleh mengekstrak yang anda perlukan.',
-    extractLater: 'Pengekstrakan fail akan datang dalam keluaran seterusnya.',
     passwordPrompt: 'Arkib ini dilindungi kata laluan.',
     passwordLabel: 'Kata laluan',
     passwordSubmit: 'Buka',

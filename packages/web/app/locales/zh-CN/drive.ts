@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import unpack from './unpack'
 
 export default {
   title: '云盘',
@@ -57,7 +58,7 @@ export default {
     unstar: '取消星标',
     trash: '移到回收站',
     restore: '还原',
-    openArchive: '查看内容',
+    unpack: '解压…',
     deleteForever: '彻底删除',
     menuFor: '“{{name}}”的操作',
   },
@@ -197,4 +198,5 @@ export default {
   },
   offline,
   player,
+  unpack,
 } satisfies Messages['drive']

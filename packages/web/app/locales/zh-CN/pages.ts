@@ -283,7 +283,6 @@ export default {
     empty: '此压缩包是空的。',
     notFound: '此压缩包不存在，或已不在你的云盘中。',
     unavailable: '云端解压将随云盘在后续版本推出。届时，本页会列出压缩包中的文件，供你选择需要解压的部分。',
-    extractLater: '解压文件将在后续版本推出。',
     passwordPrompt: '此压缩包受密码保护。',
     passwordLabel: '密码',
     passwordSubmit: '打开',

@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import unpack from './unpack'
 
 export default {
   title: '雲端硬碟',
@@ -57,7 +58,7 @@ export default {
     unstar: '移除星號',
     trash: '移至垃圾桶',
     restore: '還原',
-    openArchive: '檢視內容',
+    unpack: '解壓縮…',
     deleteForever: '永久刪除',
     menuFor: '「{{name}}」的操作',
   },
@@ -197,4 +198,5 @@ export default {
   },
   offline,
   player,
+  unpack,
 } satisfies Messages['drive']

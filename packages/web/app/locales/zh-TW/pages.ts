@@ -283,7 +283,6 @@ export default {
     empty: '這個封存檔是空的。',
     notFound: '這個封存檔不存在，或已不在你的雲端硬碟中。',
     unavailable: '雲端解壓縮將隨雲端硬碟於後續版本推出。屆時，本頁會列出封存檔中的檔案，讓你選擇需要解壓縮的部分。',
-    extractLater: '解壓縮檔案將於後續版本推出。',
     passwordPrompt: '此封存檔受密碼保護。',
     passwordLabel: '密碼',
     passwordSubmit: '開啟',
