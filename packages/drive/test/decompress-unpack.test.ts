@@ -37,9 +37,36 @@ describe('decompress: unpack', () => {
     run('tar', ['-czf', join(dir, 'photos.tar.gz'), '.'], src)
     run('tar', ['-cJf', join(dir, 'photos.tar.xz'), '.'], src)
     run('tar', ['--zstd', '-cf', join(dir, 'photos.tar.zst'), '.'], src)
+    run('7zz', ['a', '-tzip', '-mm=Deflate64', join(dir, 'deflate64.zip'), '.'], src)
+    run('7zz', ['a', '-tzip', '-mm=BZip2', join(dir, 'bzip2.zip'), '.'], src)
+    run('7zz', ['a', '-tzip', '-mm=LZMA', join(dir, 'lzma.zip'), '.'], src)
+    run('7zz', ['a', '-tzip', '-mm=Copy', join(dir, 'stored.zip'), '.'], src)
+    run('zip', ['-q', '-r', '-fz', join(dir, 'zip64.zip'), '.'], src)
+    run('7zz', ['a', '-t7z', '-pContentKey', '-mhe=off', join(dir, 'contents.7z'), '.'], src)
+    run('tar', ['-cjf', join(dir, 'photos.tar.bz2'), '.'], src)
     writeFileSync(join(dir, 'notes.txt'), 'a single compressed file\n')
     run('gzip', ['-k', 'notes.txt'], dir)
-    for (const name of ['plain.zip', 'locked.7z', 'solid.7z', 'zipcrypto.zip', 'aes.zip', 'photos.tar.gz', 'photos.tar.xz', 'photos.tar.zst', 'notes.txt.gz']) keep(name)
+    run('bzip2', ['-k', 'notes.txt'], dir)
+    run('xz', ['-k', 'notes.txt'], dir)
+    for (const name of ['plain.zip', 'locked.7z', 'solid.7z', 'zipcrypto.zip', 'aes.zip', 'photos.tar.gz', 'photos.tar.xz', 'photos.tar.zst', 'notes.txt.gz', 'notes.txt.bz2', 'notes.txt.xz', 'deflate64.zip', 'bzip2.zip', 'lzma.zip', 'stored.zip', 'zip64.zip', 'contents.7z', 'photos.tar.bz2']) keep(name)
+    // Names in legacy code pages without the UTF-8 flag (Info-ZIP stores the bytes as they are).
+    for (const [name, encoding, paths] of [
+      ['gbk.zip', 'gbk', ['新建文件夹/工作报告.txt', '照片/北京.txt', '音乐/歌曲.txt']],
+      ['big5.zip', 'big5', ['新增資料夾/工作報告.txt', '相片/臺北.txt', '音樂/歌曲.txt']],
+      ['sjis.zip', 'shift_jis', ['新しいフォルダー/報告書.txt', '写真/東京.txt', '音楽/曲.txt']],
+      ['cp437.zip', 'cp437', ['Résumé.txt', 'naïve/café.txt']],
+    ] as const) {
+      const legacy = join(dir, encoding)
+      mkdirSync(legacy)
+      python(`import os
+for p in ${JSON.stringify(paths)}:
+    raw = p.encode('${encoding}')
+    d = os.path.dirname(raw)
+    if d: os.makedirs(os.path.join(b'${encoding}', d), exist_ok=True)
+    open(os.path.join(b'${encoding}', raw), 'w').write('x')`)
+      run('zip', ['-q', '-r', join(dir, name), '.'], legacy)
+      keep(name)
+    }
     // Zip-slip and friends: names that climb, are absolute, name a drive, use backslashes or hold controls.
     python(`import zipfile
 z = zipfile.ZipFile('slip.zip', 'w')
@@ -94,6 +121,10 @@ b = bytearray(open('damaged.zip', 'rb').read())
 for i in range(200, 260): b[i] ^= 0x5a
 open('damaged.zip', 'wb').write(bytes(b))`)
     keep('damaged.zip')
+    // A .tar.gz damaged in its middle: the tar read so far looks whole, the gzip's check fails.
+    const gz = Buffer.from(made['photos.tar.gz']!)
+    for (let i = 60; i < 90; i++) gz[i] = gz[i]! ^ 0xff
+    made['damaged.tar.gz'] = gz
   })
   afterAll(async () => {
     await t?.close()
@@ -147,6 +178,13 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       ['photos.tar.gz', '', 'photos'],
       ['photos.tar.xz', '', 'photos(1)'],
       ['photos.tar.zst', '', 'photos(2)'],
+      ['photos.tar.bz2', '', 'photos(3)'],
+      ['deflate64.zip', '', 'deflate64'],
+      ['bzip2.zip', '', 'bzip2'],
+      ['lzma.zip', '', 'lzma'],
+      ['stored.zip', '', 'stored'],
+      ['zip64.zip', '', 'zip64'],
+      ['contents.7z', 'ContentKey', 'contents'],
     ]
     for (const [name, password, folderName] of cases) {
       const file = await uploadFile(t, token, name, made[name]!, folder.id)
@@ -166,27 +204,60 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       expect([task.type, task.phase, task.file_id]).toEqual(['decompress', 'PHASE_TYPE_COMPLETE', done.file_id])
       expect(JSON.stringify(task)).not.toMatch(/password|OpenSesame|AesKey/i)
     }
-    // Unpacking stores bytes once: eight unpackings of one tree add only their files' sizes to the usage, counted per file.
-    const single = await uploadFile(t, token, 'notes.txt.gz', made['notes.txt.gz']!)
-    const started = await unpack(token, { file_id: single.id })
-    const done = await finish(token, started.body.task_id)
-    expect(done.phase).toBe('PHASE_TYPE_COMPLETE')
-    expect(await treeOf(token, done.file_id)).toEqual(['notes.txt:25'])
+    // A single compressed file unpacks to that file.
+    for (const name of ['notes.txt.gz', 'notes.txt.bz2', 'notes.txt.xz']) {
+      const single = await uploadFile(t, token, name, made[name]!)
+      const started = await unpack(token, { file_id: single.id })
+      const done = await finish(token, started.body.task_id)
+      expect([name, done.phase]).toEqual([name, 'PHASE_TYPE_COMPLETE'])
+      expect([name, await treeOf(token, done.file_id)]).toEqual([name, ['notes.txt:25']])
+    }
+  })
+
+  it('unpacks zips whose names are in GBK, Big5, Shift-JIS and CP437 under the names the listing shows', async () => {
+    const token = await t.signUp()
+    for (const [name, language, expected] of [
+      ['gbk.zip', 'zh-CN', ['新建文件夹/', '新建文件夹/工作报告.txt:1', '照片/', '照片/北京.txt:1', '音乐/', '音乐/歌曲.txt:1']],
+      ['big5.zip', 'zh-TW', ['新增資料夾/', '新增資料夾/工作報告.txt:1', '相片/', '相片/臺北.txt:1', '音樂/', '音樂/歌曲.txt:1']],
+      ['sjis.zip', 'ja-JP', ['写真/', '写真/東京.txt:1', '新しいフォルダー/', '新しいフォルダー/報告書.txt:1', '音楽/', '音楽/曲.txt:1']],
+      ['cp437.zip', 'en-US', ['Résumé.txt:1', 'naïve/', 'naïve/café.txt:1']],
+    ] as const) {
+      const file = await uploadFile(t, token, name, made[name]!)
+      const headers = { 'accept-language': language }
+      const started = await t.call('POST', '/decompress/v1/decompress', { token, body: { file_id: file.id }, headers })
+      expect([name, started.body.status, started.body.files_num]).toEqual([name, 'OK', expected.filter((l) => !l.endsWith('/')).length])
+      const done = await finish(token, started.body.task_id)
+      expect([name, done.phase, done.error_description]).toEqual([name, 'PHASE_TYPE_COMPLETE', ''])
+      expect([name, await treeOf(token, done.file_id)]).toEqual([name, [...expected].sort()])
+    }
   })
 
   it('unpacks chosen paths only, into a chosen folder, and the bytes match', async () => {
     const token = await t.signUp()
     const target = (await t.call('POST', '/drive/v1/files', { token, body: { kind: 'drive#folder', name: 'Target', parent_id: '' } })).body.file
+    await uploadFile(t, token, 'mine.txt', Buffer.from('already here'), target.id)
     const file = await uploadFile(t, token, 'plain.zip', made['plain.zip']!)
     const started = await unpack(token, { file_id: file.id, files: [{ path: 'photos/2024' }, { path: 'readme.txt' }], default_parent: false, parent_id: target.id })
     expect([started.body.status, started.body.files_num]).toEqual(['OK', 2])
     const done = await finish(token, started.body.task_id)
     expect(done.file_id).toBe(target.id)
-    expect(await treeOf(token, target.id)).toEqual(['photos/', 'photos/2024/', 'photos/2024/a.jpg:1000', 'readme.txt:6'])
+    expect(await treeOf(token, target.id)).toEqual(['mine.txt:12', 'photos/', 'photos/2024/', 'photos/2024/a.jpg:1000', 'readme.txt:6'])
     const readme = (await children(token, target.id)).find((f) => f.name === 'readme.txt')
     const link = (await t.call('GET', `/drive/v1/files/${readme.id}`, { token })).body.web_content_link
     const bytes = await t.call('GET', new URL(link).pathname + new URL(link).search, { token })
     expect(bytes.raw.toString()).toBe('hello\n')
+    // Unpacking the same files again stores no byte twice: the drive's files share the blobs.
+    const refs = async () => (await t.server.drive.db.selectFrom('drive_blobs').select(['ref_count']).where('gcid', '=', readme.hash).executeTakeFirstOrThrow()).ref_count
+    const refsBefore = await refs()
+    const again = await finish(token, (await unpack(token, { file_id: file.id, files: [{ path: 'readme.txt' }] })).body.task_id)
+    const copy = (await children(token, again.file_id)).find((f) => f.name === 'readme.txt')
+    expect(copy.hash).toBe(readme.hash)
+    expect(await refs()).toBe(refsBefore + 1)
+    expect(await t.server.drive.db.selectFrom('drive_blobs').select('gcid').where('gcid', '=', readme.hash).execute()).toHaveLength(1)
+    // Deleting the first task with its files deletes what it unpacked, never the chosen folder or what it held.
+    const deleted = await t.call('DELETE', '/drive/v1/tasks', { token, query: { task_ids: started.body.task_id, delete_files: 'true' } })
+    expect(deleted.status).toBe(200)
+    expect(await treeOf(token, target.id)).toEqual(['mine.txt:12'])
     // A path that is not in the archive, or that climbs, is a bad request and starts nothing.
     for (const path of ['nowhere', '../../etc']) {
       const bad = await unpack(token, { file_id: file.id, files: [{ path }] })
@@ -230,8 +301,11 @@ open('damaged.zip', 'wb').write(bytes(b))`)
 
   it('stops a lying header and keeps nothing, and refuses a bomb by its ratio before writing', async () => {
     const token = await t.signUp()
-    // A zip whose sizes lie fails its checksum; a gzip whose trailer lies is stopped as it grows.
-    for (const [name, description] of [['liar.zip', /damaged|Data Error/], ['liar.txt.gz', /more than it declares/]] as const) {
+    // A zip whose sizes lie fails its checksum as 7zz stops at the declared size; a gzip whose
+    // trailer lies is measured when listed (its stream is read to count it) and refused.
+    const gzLiar = await uploadFile(t, token, 'liar.txt.gz', made['liar.txt.gz']!)
+    expect((await unpack(token, { file_id: gzLiar.id })).body).toMatchObject({ status: 'NOT_SUPPORTED', task_id: '' })
+    for (const [name, description] of [['liar.zip', /damaged|Data Error/]] as const) {
       const liar = await uploadFile(t, token, name, made[name]!)
       const before = await usage(token)
       const started = await unpack(token, { file_id: liar.id })
@@ -260,6 +334,11 @@ open('damaged.zip', 'wb').write(bytes(b))`)
 
   it('fails a damaged archive with a clear description and nothing kept, and a retry runs it again', async () => {
     const token = await t.signUp()
+    // A damaged .tar.gz: refused when listed, or failed when unpacked; never "Unpacked".
+    const gz = await uploadFile(t, token, 'damaged.tar.gz', made['damaged.tar.gz']!)
+    const gzStarted = await unpack(token, { file_id: gz.id })
+    if (gzStarted.body.status === 'OK') expect((await finish(token, gzStarted.body.task_id)).phase).toBe('PHASE_TYPE_ERROR')
+    else expect(gzStarted.body).toMatchObject({ status: 'NOT_SUPPORTED', task_id: '' })
     const file = await uploadFile(t, token, 'damaged.zip', made['damaged.zip']!)
     const before = await usage(token)
     const started = await unpack(token, { file_id: file.id })
@@ -273,7 +352,7 @@ open('damaged.zip', 'wb').write(bytes(b))`)
     expect([retried.status, retried.body.task.phase]).toEqual([200, 'PHASE_TYPE_PENDING'])
     expect((await finish(token, started.body.task_id)).phase).toBe('PHASE_TYPE_ERROR')
     expect(await usage(token)).toBe(before)
-    expect((await children(token, '')).map((f) => f.name)).toEqual(['damaged.zip'])
+    expect((await children(token, '')).map((f) => f.name).sort()).toEqual(['damaged.tar.gz', 'damaged.zip'])
   })
 
   it('holds the quota when many unpackings of one account start at once: one lands, the rest fail with nothing kept', async () => {

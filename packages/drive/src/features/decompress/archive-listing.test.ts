@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ToolMissing } from '../../lib/tools.js'
-import { type ArchiveEntry, listArchive, sniffFormat } from './archive-listing.js'
+import { type ArchiveEntry, listArchive, singleFileName, sniffFormat } from './archive-listing.js'
 
 // Real archives, made here by Debian's 7zz, zip and tar (decision 028).
 const tools = { sevenZipPath: '7zz', lsarPath: 'lsar' }
@@ -82,10 +82,11 @@ describe('listArchive', () => {
     expect(listed.status === 'OK' && listed.entries.find((e) => e.name === 'link')?.isLink).toBe(true)
   })
 
-  it('a compressed single file is that one file', async () => {
-    const listed = await listArchive(tools, archive('readme.txt.gz'), '')
+  it('a compressed single file is that one file, named after the archive, its size counted', async () => {
+    const listed = await listArchive(tools, archive('readme.txt.gz'), '', { singleName: singleFileName('readme.txt.gz') })
     expect(listed.status).toBe('OK')
-    expect(listed.status === 'OK' && listed.entries.map((e) => e.name)).toEqual(['readme.txt'])
+    expect(listed.status === 'OK' && listed.entries.map((e) => [e.name, e.sizeBytes])).toEqual([['readme.txt', 6]])
+    expect(['a.gz', 'b.tar.GZ', 'c.bz2', 'd.xz', 'e.zst', 'plain'].map(singleFileName)).toEqual(['a', 'b.tar', 'c', 'd', 'e', 'plain.out'])
   })
 
   it('an AES zip asks for its password, refuses a wrong one and lists with the right one', async () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { close as closeFd, createReadStream, fstat, open as openFd, read as readFd } from 'node:fs'
-import { mkdtemp, open, rm } from 'node:fs/promises'
+import { mkdtemp, open, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -22,6 +22,11 @@ export interface ArchiveEntry {
   packedBytes: number
   /** The tool's own number for the entry, where unpacking names entries by it (lsar's XADIndex). */
   toolIndex?: number
+  /**
+   * A zip name without the UTF-8 flag, as stored: 7zz on Linux neither converts such names nor
+   * matches them in a list other than by these bytes, and writes them to disk as they are.
+   */
+  storedName?: Buffer
 }
 
 export type ListingOutcome =
@@ -84,7 +89,13 @@ export async function listArchive(
   tools: ArchiveTools,
   path: string,
   password: string,
-  options: { signal?: AbortSignal; preferredCodePage?: ZipNameEncoding['name'] | null; maxEntries?: number } = {},
+  options: {
+    signal?: AbortSignal
+    preferredCodePage?: ZipNameEncoding['name'] | null
+    maxEntries?: number
+    /** The name of the one file a .gz, .bz2, .xz or .zst holds (singleFileName of the archive's name). */
+    singleName?: string
+  } = {},
 ): Promise<ListingOutcome> {
   const { signal, preferredCodePage = null } = options
   const limits = limitsFor(options.maxEntries ?? MAX_ENTRIES)
@@ -93,7 +104,7 @@ export async function listArchive(
   // Passwords go to the tools as one line: one holding a line break cannot be typed, nor right.
   if (/[\r\n\0]/.test(password)) return { status: 'PASS_WORD_ERROR', format }
   if (format === 'rar') return listWithLsar(tools, path, password, limits, signal)
-  const listed = format === 'zip' ? await listZip(path, preferredCodePage, limits) : await listWith7z(tools, path, format, password, limits, signal)
+  const listed = format === 'zip' ? await listZip(path, preferredCodePage, limits) : await listWith7z(tools, path, format, password, limits, signal, options.singleName ?? 'content')
   if (listed.status !== 'OK') return listed
   const encrypted = listed.entries.filter((entry) => entry.encrypted && !entry.isDirectory)
   if (encrypted.length === 0) return listed
@@ -160,6 +171,7 @@ async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] 
       encrypted: (entry.generalPurposeBitFlag & 0x1) !== 0,
       sizeBytes: entry.uncompressedSize,
       packedBytes: entry.compressedSize,
+      ...(unicode === null ? { storedName: name } : {}),
     }
   })
   return { status: 'OK', format: 'zip', entries, zipEncoding }
@@ -226,7 +238,7 @@ interface LowLevel {
   getFileNameLowLevel(flags: number, name: Buffer, extraFields: unknown[], strict: boolean): string
 }
 
-async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome> {
+async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveFormat, password: string, limits: Limits, signal: AbortSignal | undefined, singleName: string): Promise<ListingOutcome> {
   const result = await run7z(tools, ['l', '-slt', '-ba', '--', path], password, signal, limits.maxOutputBytes)
   if (result.tooLarge) return tooLarge(limits)
   if (result.code !== 0) {
@@ -235,23 +247,47 @@ async function listWith7z(tools: ArchiveTools, path: string, format: ArchiveForm
   }
   const entries = parseSltBlocks(result.stdout)
   if (entries.length > limits.maxEntries) return tooLarge(limits)
-  const single = entries.length === 1 ? entries[0]! : null
   if (format === 'gzip' || format === 'bzip2' || format === 'xz' || format === 'zstd') {
     // A compressed tar lists as one `.tar`: list the tar inside instead, decompressed on the
     // way (a compressed stream has no index, so this reads it once). A compressed single file
     // (notes.txt.gz) is that one file.
     const inner = await listCompressedTar(tools, path, limits, signal)
     if (inner === 'too large') return tooLarge(limits)
+    if (inner === 'damaged') return { status: 'NOT_SUPPORTED', reason: 'the archive is damaged or truncated' }
     if (inner) return inner.length > limits.maxEntries ? tooLarge(limits) : { status: 'OK', format: 'tar', entries: inner, zipEncoding: null }
-    if (single) return { status: 'OK', format, entries: [single], zipEncoding: null }
+    // A compressed single file (notes.txt.gz): its size is counted, not taken from the stream
+    // (bzip2 and xz do not say it, gzip says it modulo 4 GiB), and it takes the archive's name.
+    const counted = await streamBytes(tools, path, signal)
+    if (counted === null) return { status: 'NOT_SUPPORTED', reason: 'the archive is damaged or truncated' }
+    const packedBytes = (await stat(path)).size
+    return { status: 'OK', format, entries: [{ name: singleName, isDirectory: false, isLink: false, encrypted: false, sizeBytes: counted, packedBytes }], zipEncoding: null }
   }
   return { status: 'OK', format, entries, zipEncoding: null }
 }
 
-/** `7zz e -so <archive> | 7zz l -si -ttar`: the tar's entries, or null when the stream holds no tar. */
-function listCompressedTar(tools: ArchiveTools, path: string, limits: Limits, signal?: AbortSignal): Promise<ArchiveEntry[] | 'too large' | null> {
+/** The bytes `7zz e -so` gives for a compressed stream, or null when the stream is damaged. */
+function streamBytes(tools: ArchiveTools, path: string, signal?: AbortSignal): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('nice', ['-n', '10', tools.sevenZipPath, 'e', '-so', '-bd', '--', path], { stdio: ['ignore', 'pipe', 'ignore'], signal })
+    let bytes = 0
+    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length))
+    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ToolMissing('nice') : error))
+    child.once('close', (code) => resolve(code === 0 ? bytes : null))
+  })
+}
+
+/** The name of the one file a compressed stream holds: the archive's name without its suffix (`notes.txt.gz` → `notes.txt`). */
+export function singleFileName(archiveName: string): string {
+  const stem = archiveName.replace(/\.(gz|gzip|bz2|bzip2|xz|zst|zstd|lzma|lz|z)$/i, '')
+  return stem === '' || stem === archiveName ? `${archiveName}.out` : stem
+}
+
+/** `7zz e -so <archive> | 7zz l -si -ttar`: the tar's entries, null when the stream holds no tar, 'damaged' when the stream is. */
+function listCompressedTar(tools: ArchiveTools, path: string, limits: Limits, signal?: AbortSignal): Promise<ArchiveEntry[] | 'too large' | 'damaged' | null> {
   return new Promise((resolve, reject) => {
     const decompress = spawn(tools.sevenZipPath, ['e', '-so', '-p', '--', path], { stdio: ['ignore', 'pipe', 'ignore'], signal })
+    // A damaged stream ends early, and the tar read so far looks whole: the decompressor must say all is well.
+    const decompressed = new Promise<number>((done) => decompress.once('close', (code) => done(code ?? -1)))
     const lister = spawn(tools.sevenZipPath, ['l', '-slt', '-ba', '-si', '-ttar'], { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, LC_ALL: 'C.UTF-8' } })
     decompress.stdout.pipe(lister.stdin)
     // The lister stops reading at a stream that is no tar; the decompressor then gets EPIPE.
@@ -261,10 +297,16 @@ function listCompressedTar(tools: ArchiveTools, path: string, limits: Limits, si
     const out = collect(lister.stdout, limits.maxOutputBytes, () => lister.kill('SIGKILL'))
     lister.stderr.resume()
     lister.once('close', (code) => {
-      decompress.kill()
-      if (out.over()) return resolve('too large')
+      if (out.over()) {
+        decompress.kill()
+        return resolve('too large')
+      }
       const entries = code === 0 ? parseSltBlocks(out.text()) : []
-      resolve(entries.length > 0 ? entries : null)
+      if (entries.length === 0) {
+        decompress.kill()
+        return resolve(null)
+      }
+      void decompressed.then((status) => resolve(status === 0 ? entries : 'damaged'))
     })
   })
 }
@@ -279,7 +321,8 @@ export function parseSltBlocks(text: string): ArchiveEntry[] {
     entries.push({
       name: current.get('Path')!,
       isDirectory: current.get('Folder') === '+' || /^D/.test(attributes) || / d[rwx-]{9}/.test(attributes),
-      isLink: (current.get('Symbolic Link') ?? '') !== '' || (current.get('Hard Link') ?? '') !== '' || / l[rwx-]{9}/.test(attributes),
+      // The type letter of a Unix mode (setuid, setgid and sticky bits show as s, S, t, T): links and special files.
+      isLink: (current.get('Symbolic Link') ?? '') !== '' || (current.get('Hard Link') ?? '') !== '' || / [lcbps][rwxsStT-]{9}/.test(attributes),
       encrypted: current.get('Encrypted') === '+',
       sizeBytes: Number(current.get('Size') || 0),
       packedBytes: Number(current.get('Packed Size') || 0),
@@ -324,7 +367,8 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
     (item): ArchiveEntry => ({
       name: String(item['XADFileName'] ?? ''),
       isDirectory: item['XADIsDirectory'] === 1 || item['XADIsDirectory'] === true,
-      isLink: item['XADIsSymbolicLink'] === 1 || item['XADIsSymbolicLink'] === true || item['XADIsHardLink'] === 1 || item['XADIsHardLink'] === true,
+      // lsar says XADIsLink for a symbolic link; devices and FIFOs are never unpacked either.
+      isLink: ['XADIsLink', 'XADIsSymbolicLink', 'XADIsHardLink', 'XADIsFIFO', 'XADIsCharacterDevice', 'XADIsBlockDevice'].some((key) => item[key] === 1 || item[key] === true),
       encrypted: item['XADIsEncrypted'] === 1 || item['XADIsEncrypted'] === true,
       sizeBytes: Number(item['XADFileSize'] ?? 0),
       packedBytes: Number(item['XADCompressedSize'] ?? 0),
@@ -336,12 +380,15 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
   // Contents alone are encrypted: unpack the smallest encrypted entry with the password (unar
   // says "Missing or wrong password" and fails otherwise), into a folder thrown away after.
-  const smallest = encrypted.reduce((a, b) => (b.packedBytes < a.packedBytes ? b : a))
+  // The smallest by what it declares, and no file past that (the kernel stops unar): a bomb
+  // among the encrypted entries cannot fill the scratch folder.
+  const smallest = encrypted.reduce((a, b) => (b.sizeBytes < a.sizeBytes ? b : a))
   const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
   try {
-    const test = await runTool(tools.unarPath ?? 'unar', ['-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)], signal, '', 64 * 1024)
+    const args = [`--fsize=${Math.max(1, smallest.sizeBytes)}`, '--', 'nice', '-n', '10', tools.unarPath ?? 'unar', '-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)]
+    const test = await runTool('prlimit', args, signal, '', 64 * 1024)
     if (test.code === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
-    return /password/i.test(test.text) ? { status: 'PASS_WORD_ERROR', format: 'rar' } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
+    return /wrong password|requires a password/i.test(test.text) ? { status: 'PASS_WORD_ERROR', format: 'rar' } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
   } finally {
     await rm(scratch, { recursive: true, force: true })
   }
@@ -397,7 +444,8 @@ function runTool(path: string, args: string[], signal: AbortSignal | undefined, 
     child.stdin.end(input)
     const out = collect(child.stdout, maxOutputBytes, () => child.kill('SIGKILL'))
     const err = collect(child.stderr, maxOutputBytes, () => child.kill('SIGKILL'))
-    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ToolMissing(path) : error))
+    // Not the error itself: it carries the arguments, a password among them, into the logs.
+    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ToolMissing(path) : error.name === 'AbortError' ? error : new Error(`${path} could not be started (${error.code ?? error.message})`)))
     child.once('close', (code) => {
       const stdout = out.text()
       resolve({ code, stdout, text: `${stdout}\n${err.text()}`, tooLarge: out.over() || err.over() })

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { lstat, opendir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createWriteStream } from 'node:fs'
+import { lstat, mkdir, opendir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchiveFormat, codePageArgs } from './archive-listing.js'
 import type { ZipNameEncoding } from './zip-names.js'
@@ -28,10 +31,12 @@ export interface ExtractInput {
   password: string
   zipEncoding: ZipNameEncoding | null
   outDir: string
-  /** Entries to unpack by their stored names (7zz), or null for all. */
-  names: string[] | null
-  /** Entries never to create (links), by their stored names (7zz). */
-  excluded: string[]
+  /** Entries to unpack by their names (7zz; a legacy zip name as its stored bytes), or null for all. */
+  names: (string | Buffer)[] | null
+  /** Entries never to create (links), likewise. */
+  excluded: (string | Buffer)[]
+  /** A compressed single file (.gz, .bz2, .xz, .zst): where its one stream is written. */
+  singleTarget?: string
   /** RAR: the lsar indexes of the entries to unpack, or null for all. */
   rarIndexes: number[] | null
   /** No one file may grow past this (the largest declared entry). */
@@ -42,7 +47,7 @@ export interface ExtractInput {
   /**
    * 7zz: the path (under outDir) of each file the tool has finished, as it moves to the next
    * (its `-bb1` lines, line-buffered by stdbuf), so the caller may hash it while the rest is
-   * unpacked. A hint only: the caller checks the file again after the tool ends.
+   * unpacked. A hint only, and a name the archive controls: early-hashes.ts trusts nothing of it.
    */
   onFileWritten?: (path: string) => void
   signal: AbortSignal
@@ -63,17 +68,32 @@ export class ExtractFailed extends Error {
 /** Counting the staging folder: at most this often, and never more than a tenth of the time. */
 const POLL_MIN_MS = 500
 
+/** lsar indexes per unar run: a command line holds a few hundred thousand at most. */
+const RAR_INDEXES_PER_RUN = 20_000
+
 export async function extractArchive(tools: ExtractTools, input: ExtractInput): Promise<void> {
+  if (input.singleTarget) return extractStream(tools, input, input.singleTarget)
+  if (input.container !== 'rar' || !input.rarIndexes || input.rarIndexes.length <= RAR_INDEXES_PER_RUN) return extractOnce(tools, input)
+  for (let start = 0; start < input.rarIndexes.length; start += RAR_INDEXES_PER_RUN) {
+    await extractOnce(tools, { ...input, rarIndexes: input.rarIndexes.slice(start, start + RAR_INDEXES_PER_RUN) })
+  }
+}
+
+async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<void> {
   const limit = ['--fsize=' + String(Math.max(1, input.maxFileBytes)), '--', 'nice', '-n', '10']
   const listFiles: string[] = []
-  const writeList = async (name: string, lines: string[]) => {
+  const writeList = async (name: string, lines: (string | Buffer)[]) => {
     const path = join(input.outDir, '..', name)
-    await writeFile(path, lines.map((l) => `${l}\n`).join(''))
+    // A name holding a line break cannot be listed (and archive-listing refuses it for tests).
+    const usable = lines.map((l) => (typeof l === 'string' ? Buffer.from(l, 'utf8') : l)).filter((l) => !l.includes(0x0a) && !l.includes(0x0d) && !l.includes(0))
+    await writeFile(path, Buffer.concat(usable.flatMap((l) => [l, Buffer.from('\n')])))
     listFiles.push(path)
     return path
   }
   let children: ChildProcess[]
   let main: ChildProcess
+  let sourceExit: Promise<number> = Promise.resolve(0)
+  const sourceErrors: string[] = []
   if (input.container === 'rar') {
     const args = [...limit, tools.unarPath, '-o', input.outDir, '-D', '-f', '-q', '-k', 'skip', ...(input.password ? ['-p', input.password] : []), input.archivePath]
     if (input.rarIndexes) args.push('-i', ...input.rarIndexes.map(String))
@@ -88,11 +108,17 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
     limit.push('stdbuf', '-oL')
     if (input.listedFormat === 'tar' && input.container !== 'tar') {
       // A compressed tar: decompressed on the way, the tar unpacked from the stream.
-      const source = spawn(tools.sevenZipPath, ['e', '-so', '-bd', '--', input.archivePath], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const source = spawn('nice', ['-n', '10', tools.sevenZipPath, 'e', '-so', '-bd', '--', input.archivePath], { stdio: ['ignore', 'pipe', 'pipe'] })
       main = spawn('prlimit', [...limit, tools.sevenZipPath, ...common, '-si', '-ttar'], { stdio: ['pipe', 'pipe', 'pipe'] })
       source.stdout!.pipe(main.stdin!)
       main.stdin!.on('error', () => {})
-      source.stderr!.resume()
+      source.stderr!.setEncoding('utf8')
+      source.stderr!.on('data', (chunk: string) => sourceErrors.push(chunk.slice(0, 4096)))
+      // The stream's end is the decompressor's word: a damaged .gz ends early and its tar looks whole.
+      sourceExit = new Promise((resolve) => {
+        source.once('error', () => resolve(-1))
+        source.once('close', (code) => resolve(code ?? -1))
+      })
       children = [source, main]
     } else {
       main = spawn('prlimit', [...limit, tools.sevenZipPath, ...common, ...codePageArgs(input.zipEncoding), '--', input.archivePath], { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -162,7 +188,8 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
   }
   try {
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      main.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new ToolMissing('prlimit') : err))
+      // Not the error itself: it carries the arguments (unar's password) into the logs.
+      main.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new ToolMissing('prlimit') : err.name === 'AbortError' ? err : new Error(`the unpacking tool could not be started (${err.code ?? err.message})`)))
       main.once('close', (code, signal) => resolve({ code, signal }))
     })
     const polling = poll()
@@ -176,15 +203,56 @@ export async function extractArchive(tools: ExtractTools, input: ExtractInput): 
     if (overrun || signal === 'SIGXFSZ' || (await bytesUnder(input.outDir)) > input.maxTotalBytes) {
       throw new ExtractFailed('overrun', 'the archive holds more than it declares')
     }
+    const decompressed = await sourceExit
+    if (decompressed !== 0) throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(sourceErrors.join('')) || `the decompressor ended with ${decompressed}`}`)
     // 7zz: 1 is a warning (a file it would not write, such as a link pointing outside).
     if (code === 0 || (code === 1 && input.container !== 'rar')) return
-    if (/wrong password|incorrect password|password/i.test(text)) throw new ExtractFailed('wrong_password', 'the password is wrong')
+    if (/wrong password|missing or wrong password|requires a password/i.test(text)) throw new ExtractFailed('wrong_password', 'the password is wrong')
     throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(text)}`)
   } finally {
     stopped = true
     input.signal.removeEventListener('abort', onAbort)
     killAll()
   }
+}
+
+/**
+ * A compressed single file: `7zz e -so` decompresses (niced, in its process) and we write the
+ * stream to `target`, counting: past the bytes the listing counted, the tool is stopped.
+ */
+async function extractStream(tools: ExtractTools, input: ExtractInput, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true })
+  const child = spawn('nice', ['-n', '10', tools.sevenZipPath, 'e', '-so', '-bd', '--', input.archivePath], { stdio: ['ignore', 'pipe', 'pipe'], signal: input.signal })
+  const errors: string[] = []
+  child.stderr!.setEncoding('utf8')
+  child.stderr!.on('data', (chunk: string) => errors.push(chunk.slice(0, 4096)))
+  let bytes = 0
+  let overrun = false
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length
+      if (bytes > input.maxTotalBytes) {
+        overrun = true
+        child.kill('SIGKILL')
+        return callback(new ExtractFailed('overrun', 'the archive holds more than it declares'))
+      }
+      input.onBytes?.(bytes)
+      callback(null, chunk)
+    },
+  })
+  const exit = new Promise<number>((resolve, reject) => {
+    child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new ToolMissing('nice') : new Error(`the unpacking tool could not be started (${err.code ?? err.message})`)))
+    child.once('close', (code) => resolve(code ?? -1))
+  })
+  try {
+    await pipeline(child.stdout!, counter, createWriteStream(target, { flags: 'wx' }))
+  } catch (err) {
+    if (input.signal.aborted) throw input.signal.reason ?? err
+    if (overrun) throw new ExtractFailed('overrun', 'the archive holds more than it declares')
+    throw err
+  }
+  const code = await exit
+  if (code !== 0) throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(errors.join(''))}`)
 }
 
 function firstLine(text: string): string {
@@ -195,14 +263,14 @@ function firstLine(text: string): string {
 /** The bytes of the regular files under `dir` (links not followed, not counted). */
 export async function bytesUnder(dir: string): Promise<number> {
   let total = 0
-  for await (const file of regularFiles(dir)) total += file.size
+  for await (const file of regularFiles(dir, [], true)) total += file.size
   return total
 }
 
 export interface StagedFile {
-  /** The names on disk from the staging folder down. */
-  segments: string[]
-  path: string
+  /** The names on disk from the staging folder down, as bytes (a legacy zip's names are not UTF-8). */
+  segments: Buffer[]
+  path: Buffer
   size: number
   /** To tell that a file hashed while the tool ran is the one found after it. */
   ino: number
@@ -211,23 +279,27 @@ export interface StagedFile {
 
 /**
  * Every regular file under `dir`, depth first. Symlinks (to files or folders), devices, FIFOs and
- * sockets are skipped and never followed; so is a file with more than one link, which a hard
- * link entry could have tied to a file outside.
+ * sockets are skipped and never followed; so is a file with more than one link (which a hard
+ * link entry could have tied to a file outside), unless `withLinked` (counting bytes).
  */
-export async function* regularFiles(dir: string, segments: string[] = []): AsyncGenerator<StagedFile> {
+export async function* regularFiles(dir: string | Buffer, segments: Buffer[] = [], withLinked = false): AsyncGenerator<StagedFile> {
+  const base = typeof dir === 'string' ? Buffer.from(dir) : dir
   let handle
   try {
-    handle = await opendir(dir)
+    handle = await opendir(base, { encoding: 'buffer' as BufferEncoding })
   } catch {
     return
   }
   for await (const entry of handle) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) {
-      yield* regularFiles(path, [...segments, entry.name])
-    } else if (entry.isFile()) {
-      const info = await lstat(path).catch(() => null)
-      if (info?.isFile() && info.nlink === 1) yield { segments: [...segments, entry.name], path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs }
+    const name = entry.name as unknown as Buffer
+    const path = Buffer.concat([base, Buffer.from('/'), name])
+    const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()
+    // A file system that does not say an entry's type: lstat says it (links are never followed).
+    const info = entry.isFile() || !known ? await lstat(path).catch(() => null) : null
+    if (entry.isDirectory() || info?.isDirectory()) {
+      yield* regularFiles(path, [...segments, name], withLinked)
+    } else if (info?.isFile() && (withLinked || info.nlink === 1)) {
+      yield { segments: [...segments, name], path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs }
     }
   }
 }

@@ -5,7 +5,7 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchivePart, archiveParts, partsKey, withArchivePath } from './archive-files.js'
-import { type ArchiveEntry, type ArchiveFormat, type ListingOutcome, listArchive } from './archive-listing.js'
+import { type ArchiveEntry, type ArchiveFormat, type ListingOutcome, listArchive, singleFileName } from './archive-listing.js'
 import { type ArchiveNode, archiveTree, levelEntries, nodeAt } from './archive-tree.js'
 import { entryPath } from './entry-path.js'
 import { type ZipNameEncoding, codePageOfLanguage } from './zip-names.js'
@@ -41,7 +41,7 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
     files,
   })
 
-  const read = await readArchive(deps, caller.userId, await archiveParts(deps, file), input.password, input.language)
+  const read = await readArchive(deps, caller.userId, await archiveParts(deps, file), file.name, input.password, input.language)
   if (read.status === 'OK') return reply('OK', '', levelEntries(nodeAt(read.tree, path) ?? noSuchPath()))
   return reply(read.status, read.reason)
 }
@@ -64,15 +64,17 @@ export type ReadArchive =
  * Reads the archive stored as `parts` (one file, or a RAR's volumes) with `password` (once per content, code page and password
  * while it stays among the recent listings), within the caller's listing slots.
  */
-export async function readArchive(deps: Deps, userId: string, parts: readonly ArchivePart[], password: string, language: string): Promise<ReadArchive> {
+export async function readArchive(deps: Deps, userId: string, parts: readonly ArchivePart[], name: string, password: string, language: string): Promise<ReadArchive> {
   const preferredCodePage = codePageOfLanguage(language)
-  const key = `${partsKey(parts)}\u0000${preferredCodePage ?? ''}\u0000${password}`
+  const singleName = singleFileName(name)
+  // The name matters only to a compressed single file (it names the one file inside).
+  const key = `${partsKey(parts)}\u0000${singleName.endsWith('.out') ? '' : singleName}\u0000${preferredCodePage ?? ''}\u0000${password}`
   const cached = recentTrees.get(key)
   if (cached) return cached
   let listed: ListingOutcome
   try {
     const signal = AbortSignal.timeout(LIST_TIMEOUT_MS)
-    listed = await listingSlots.run(userId, () => withArchivePath(deps.blobs, parts, signal, (local) => listArchive(deps.config.archive, local, password, { preferredCodePage, signal })))
+    listed = await listingSlots.run(userId, () => withArchivePath(deps.blobs, parts, signal, (local) => listArchive(deps.config.archive, local, password, { preferredCodePage, signal, singleName })))
   } catch (err) {
     // A compressed tar has no index: listing one reads all of it, which a huge one cannot do in time.
     if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') return { status: 'NOT_SUPPORTED', reason: 'the archive takes too long to read; it may be too large to look into' }

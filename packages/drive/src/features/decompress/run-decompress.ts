@@ -1,5 +1,7 @@
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { isUtf8 } from 'node:buffer'
+import { mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
@@ -23,17 +25,19 @@ import {
   reserveSpace,
   retryOnNameRace,
   transcodesOnArrival,
+  usageOf,
   workLimits,
 } from '../../domain/index.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { withArchivePath } from './archive-files.js'
-import { listArchive, sniffFormat } from './archive-listing.js'
+import { listArchive, singleFileName, sniffFormat } from './archive-listing.js'
 import { archiveTree } from './archive-tree.js'
 import { entrySegments } from './entry-path.js'
+import { EarlyHashes } from './early-hashes.js'
 import { ExtractFailed, extractArchive, regularFiles } from './extract.js'
 import type { DecompressWork } from './start-decompress.js'
 import { type PlannedFile, planUnpack } from './unpack-plan.js'
-import { codePageOfLanguage } from './zip-names.js'
+import { codePageOfLanguage, decodeZipName } from './zip-names.js'
 
 export interface DecompressJobData {
   [key: string]: string
@@ -42,7 +46,7 @@ export interface DecompressJobData {
 }
 
 export const DECOMPRESS_MAX_ATTEMPTS = 3
-/** Progress renews the lease every second while a tool runs. */
+/** The runner renews it every third of its length while the run goes on. */
 export const DECOMPRESS_LEASE_SECONDS = 60
 /** Unpackings of one account that run at once; more wait as PENDING. */
 const RUNNING_PER_USER = 2
@@ -55,13 +59,12 @@ const STORE_CONCURRENCY = 4
 
 export const UNPACKED_MESSAGE = 'Unpacked'
 
-type Deps = DriveDeps
 
 function workOfTask(row: Pick<TasksTable, 'work'>): DecompressWork {
   return JSON.parse(row.work) as DecompressWork
 }
 
-async function updateTask(deps: Deps, taskId: string, changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void> {
+async function updateTask(deps: DriveDeps, taskId: string, changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void> {
   await deps.db.updateTable('drive_tasks').set({ ...changes, updated_at: deps.clock.nowMs() }).where('id', '=', taskId).execute()
 }
 
@@ -75,13 +78,15 @@ class TaskFailed extends Error {
   }
 }
 
-async function failTask(deps: Deps, task: TasksTable, reason: string, description: string): Promise<void> {
+/** Ends the task in ERROR; a password that proved wrong is dropped (a retry needs a new task). */
+async function failTask(deps: DriveDeps, task: TasksTable, reason: string, description: string, dropPassword = false): Promise<void> {
   const params = { ...(JSON.parse(task.params) as Record<string, string>), error_description: description.slice(0, 500) }
-  await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params) })
+  const { password: _password, ...rest } = workOfTask(task)
+  await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params), ...(dropPassword ? { work: JSON.stringify(rest) } : {}) })
 }
 
 /** Takes one of the account's unpacking slots (the task becomes RUNNING), or says to wait. */
-async function takeRunningSlot(deps: Deps, task: TasksTable): Promise<boolean> {
+async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, task.user_id)
     const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
@@ -122,19 +127,15 @@ interface StoredFile {
  * behind: the staging folder goes, and blobs not landed are unreferenced (the collector's). A
  * rerun after a crash starts again from the archive.
  */
-export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJobData>): Promise<void> {
+export async function runDecompressTask(deps: DriveDeps, job: JobContext<DecompressJobData>): Promise<void> {
   const task = await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', job.data.taskId).where('user_id', '=', job.data.userId).where('type', '=', 'decompress').executeTakeFirst()
   if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
   if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
   const work = workOfTask(task)
-  const staging = decompressStagingPath(deps.config, task.id)
+  // A folder of this run's own: a run that lost its lease may still be busy in another.
+  const staging = join(decompressStagingPath(deps.config, task.id), randomUUID())
   const outDir = join(staging, 'out')
-  // Reading a large compressed tar again, or hashing a large file, says nothing for a while:
-  // the lease is renewed meanwhile so that no other worker takes the job over.
-  const heartbeat = setInterval(() => void job.progress({ alive: deps.clock.nowMs() }).catch(() => undefined), (DECOMPRESS_LEASE_SECONDS * 1000) / 4)
-  heartbeat.unref()
   try {
-    await rm(staging, { recursive: true, force: true })
     await mkdir(outDir, { recursive: true })
     const timings: Record<string, number> = {}
     const unpacked = await unpackAndStore(deps, job, task, work, outDir, timings)
@@ -147,13 +148,12 @@ export async function runDecompressTask(deps: Deps, job: JobContext<DecompressJo
     const failure = asTaskFailure(err)
     if (failure || job.attempt >= DECOMPRESS_MAX_ATTEMPTS) {
       const { reason, message } = failure ?? { reason: 'unpack_failed', message: (err as Error).message }
-      await failTask(deps, task, reason, message)
+      await failTask(deps, task, reason, message, reason === 'password_wrong')
       throw new JobFailedPermanently(message, { cause: err })
     }
     await updateTask(deps, task.id, { message: 'Unpacking (retrying)' })
     throw err
   } finally {
-    clearInterval(heartbeat)
     await rm(staging, { recursive: true, force: true })
   }
 }
@@ -171,7 +171,7 @@ function asTaskFailure(err: unknown): { reason: string; message: string } | null
   return null
 }
 
-async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, task: TasksTable, work: DecompressWork, outDir: string, timings: Record<string, number>): Promise<Unpacked> {
+async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData>, task: TasksTable, work: DecompressWork, outDir: string, timings: Record<string, number>): Promise<Unpacked> {
   let mark = performance.now()
   const lap = (name: string) => {
     const now = performance.now()
@@ -186,94 +186,120 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
     if (!force && nowMs - lastWrite < PROGRESS_WRITE_MS) return
     lastWrite = nowMs
     const next = JSON.stringify({ ...work, completedBytes })
-    void updateTask(deps, task.id, { progress: Math.min(99, Math.floor(percent)), work: next }).catch(() => undefined)
+    // Only while it runs: a write that comes after the landing must not undo it (nor put the password back).
+    void deps.db
+      .updateTable('drive_tasks')
+      .set({ progress: Math.min(99, Math.floor(percent)), work: next, updated_at: nowMs })
+      .where('id', '=', task.id)
+      .where('phase', '=', 'PHASE_TYPE_RUNNING')
+      .execute()
+      .catch(() => undefined)
     void job.progress({ percent: Math.floor(percent), completedBytes }).catch(() => undefined)
   }
 
   const parts = work.parts ?? [{ gcid: work.gcid, volume: null }]
-  for (const part of parts.slice(1)) if (!(await deps.blobs.stat(part.gcid))) throw new TaskFailed('archive_gone', 'a volume of the archive was deleted before it could be unpacked')
-  const prehashed = new Map<string, { gcid: string; size: number; ino: number; mtimeMs: number }>()
-  let prehashing: Promise<void> = Promise.resolve()
-  const planned = await withArchivePath(deps.blobs, parts, job.signal, async (local) => {
-    const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal })
-    if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
-    if (listed.status !== 'OK') throw new TaskFailed('archive_unsupported', 'reason' in listed ? listed.reason : 'the archive cannot be read')
-    const tree = archiveTree(listed.entries)
-    const plan = planUnpack(listed.entries, tree, work.paths, { freeBytes: Number.MAX_SAFE_INTEGER, maxUnpackBytes: deps.config.archive.maxUnpackBytes, maxRatio: deps.config.archive.maxRatio, archiveBytes: (await deps.blobs.stat(work.gcid))?.sizeBytes ?? 0 })
-    if (!plan.ok) throw new TaskFailed('archive_too_large', plan.reason)
-    lap('listMs')
-    const container = (await sniffFormat(local)) ?? listed.format
-    const links = listed.entries.filter((e) => e.isLink)
-    // Files the tool has finished are hashed while it unpacks the rest (on another core), when
-    // their time says the tool is done with them (it sets the archive's time as it closes one).
-    const startedMs = Date.now()
-    const prehash = (path: string) => {
-      prehashing = prehashing.then(async () => {
-        if (job.signal.aborted || !path.startsWith(outDir + sep)) return
-        const before = await lstat(path).catch(() => null)
-        if (!before?.isFile() || before.nlink !== 1 || before.mtimeMs > startedMs - 2000) return
-        const gcid = await gcidOfFile(path, before.size).catch(() => null)
-        const after = await lstat(path).catch(() => null)
-        if (gcid && after && after.size === before.size && after.mtimeMs === before.mtimeMs && after.ino === before.ino) prehashed.set(path, { gcid, size: after.size, ino: after.ino, mtimeMs: after.mtimeMs })
-      })
-    }
-    const everything = work.paths.length === 0
-    await extractArchive(deps.config.archive, {
-      archivePath: local,
-      container,
-      listedFormat: listed.format,
-      password: work.password ?? '',
-      zipEncoding: listed.zipEncoding,
-      outDir,
-      names: everything ? null : plan.files.map((f) => f.entry.name),
-      excluded: links.map((e) => e.name),
-      rarIndexes: container === 'rar' && (!everything || links.length > 0) ? plan.files.map((f) => f.entry.toolIndex ?? -1).filter((i) => i >= 0) : null,
-      maxFileBytes: plan.files.reduce((max, f) => Math.max(max, f.entry.sizeBytes), 0),
-      // A few KiB of slack for formats that round; a bomb is orders of magnitude past it.
-      maxTotalBytes: plan.totalBytes + 64 * 1024,
-      onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
-      onFileWritten: prehash,
-      signal: job.signal,
-    })
-    lap('extractMs')
-    await prehashing
-    return plan
-  })
+  for (const part of parts) if (!(await deps.blobs.stat(part.gcid))) throw new TaskFailed('archive_gone', 'a volume of the archive was deleted before it could be unpacked')
+  const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
+  const { usage } = await usageOf(deps.db, task.user_id)
+  const early = new EarlyHashes(outDir, Date.now(), job.signal)
+  try {
+    return await unpackWith(early)
+  } finally {
+    await early.close()
+  }
 
-  // What the tool wrote, matched to what was chosen by our own reading of each name.
-  const wanted = new Map<string, PlannedFile>(planned.files.map((f) => [f.path, f]))
-  const found: { file: PlannedFile; path: string; size: number; gcid: string | null }[] = []
-  for await (const staged of regularFiles(outDir)) {
-    const path = entrySegments(staged.segments.join('/'))?.join('/')
-    const file = path === undefined ? undefined : wanted.get(path)
-    if (!file) continue
-    // A file larger than its entry declares: the header lied (checked again here, after the tool).
-    if (staged.size > file.entry.sizeBytes && file.entry.sizeBytes >= 0) throw new ExtractFailed('overrun', `${path} holds more than the archive declares`)
-    wanted.delete(path!)
-    const early = prehashed.get(staged.path)
-    const same = early && early.size === staged.size && early.ino === staged.ino && early.mtimeMs === staged.mtimeMs
-    found.push({ file, path: staged.path, size: staged.size, gcid: same ? early.gcid : null })
-  }
-  // A few files in flight: one is hashed (on this thread) while others are flushed to disk and
-  // moved into the store (the blob store's fsyncs, on libuv's pool), which costs as much again.
-  const stored: StoredFile[] = []
-  let hashed = 0
-  let next = 0
-  const storeNext = async (): Promise<void> => {
-    while (next < found.length) {
-      const { file, path, size, gcid: early } = found[next++]!
-      if (job.signal.aborted) throw job.signal.reason
-      const gcid = early ?? (await gcidOfFile(path, size))
-      await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
-      await deps.blobs.adopt(path, size, gcid)
-      stored.push({ path: file.path, size, gcid })
-      hashed += size
-      report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+  async function unpackWith(early: EarlyHashes): Promise<Unpacked> {
+    const planned = await withArchivePath(deps.blobs, parts, job.signal, async (local) => {
+      const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal, singleName: singleFileName(task.name) })
+      if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
+      if (listed.status !== 'OK') throw new TaskFailed(listed.status === 'FILE_TOO_LARGE' ? 'archive_too_large' : 'archive_unsupported', 'reason' in listed ? listed.reason : 'the archive cannot be read')
+      const tree = archiveTree(listed.entries)
+      // Against the space left now: another unpacking or upload may have taken what the start saw free.
+      const archiveBytes = (await deps.blobs.stat(work.gcid))?.sizeBytes ?? 0
+      const plan = planUnpack(listed.entries, tree, work.paths, { freeBytes: limit - usage, maxUnpackBytes: deps.config.archive.maxUnpackBytes, maxRatio: deps.config.archive.maxRatio, archiveBytes })
+      if (!plan.ok) throw plan.status === 'NEED_MORE_QUOTA' ? new AppError(DriveErrors.file_space_not_enough, { description: plan.reason }) : new TaskFailed('archive_too_large', plan.reason)
+      lap('listMs')
+      const container = (await sniffFormat(local)) ?? listed.format
+      const links = listed.entries.filter((e) => e.isLink)
+      // A legacy zip's names reach 7zz only as their stored bytes, which its list files do not
+      // always take: such a zip is unpacked whole, and only what was chosen lands. Its bounds
+      // are then the whole archive's.
+      const legacyNames = listed.entries.some((e) => e.storedName && !isUtf8(e.storedName))
+      const whole = listed.entries.filter((e) => !e.isDirectory && !e.isLink)
+      const wholeBytes = whole.reduce((sum, e) => sum + e.sizeBytes, 0)
+      if (legacyNames && wholeBytes > Math.min(deps.config.archive.maxUnpackBytes, Math.max(1024 * 1024, (parts.length === 1 ? archiveBytes : Number.MAX_SAFE_INTEGER) * deps.config.archive.maxRatio))) {
+        throw new TaskFailed('archive_too_large', `the archive claims ${wholeBytes} bytes: more than one unpacking may write`)
+      }      await extractArchive(deps.config.archive, {
+        archivePath: local,
+        container,
+        listedFormat: listed.format,
+        password: work.password ?? '',
+        zipEncoding: listed.zipEncoding,
+        outDir,
+        // Always the plan's entries by name: what the tree left out (links, names past its bounds,
+        // a file shadowed by a folder of its name) is never written at all.
+        names: legacyNames ? null : plan.files.map((f) => f.entry.storedName ?? f.entry.name),
+        excluded: links.map((e) => e.storedName ?? e.name),
+        rarIndexes: container === 'rar' ? plan.files.map((f) => f.entry.toolIndex ?? -1).filter((i) => i >= 0) : null,
+        // A compressed single file is written under the name the listing gave it.
+        ...(listed.format === container && ['gzip', 'bzip2', 'xz', 'zstd'].includes(container) && plan.files.length === 1 ? { singleTarget: join(outDir, ...plan.files[0]!.path.split('/')) } : {}),
+        maxFileBytes: (legacyNames ? whole : plan.files.map((f) => f.entry)).reduce((max, e) => Math.max(max, e.sizeBytes), 0),
+        // A few KiB of slack for formats that round; a bomb is orders of magnitude past it.
+        maxTotalBytes: (legacyNames ? wholeBytes : plan.totalBytes) + 64 * 1024,
+        onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
+        onFileWritten: (path) => early.offer(path),
+        signal: job.signal,
+      })
+      lap('extractMs')
+      await early.settle()
+      return { ...plan, zipEncoding: listed.zipEncoding }
+    })
+
+    // What the tool wrote, matched to what was chosen by our own reading of each name.
+    const wanted = new Map<string, PlannedFile>(planned.files.map((f) => [f.path, f]))
+    const found: { file: PlannedFile; path: string; size: number; gcid: string | null }[] = []
+    // A legacy zip's names are on disk as stored: read in the code page the listing found.
+    const nameOf = (segment: Buffer) => (isUtf8(segment) || !planned.zipEncoding ? segment.toString('utf8') : decodeZipName(segment, planned.zipEncoding))
+    const readyDir = join(outDir, '..', 'ready')
+    for await (const staged of regularFiles(outDir)) {
+      const path = entrySegments(staged.segments.map(nameOf).join('/'))?.join('/')
+      const file = path === undefined ? undefined : wanted.get(path)
+      if (!file) continue
+      // A file larger than its entry declares: the header lied (checked again here, after the tool).
+      if (staged.size > file.entry.sizeBytes && file.entry.sizeBytes >= 0) throw new ExtractFailed('overrun', `${path} holds more than the archive declares`)
+      wanted.delete(path!)
+      let local = staged.path.toString('utf8')
+      if (!isUtf8(staged.path)) {
+        // A path that is not UTF-8 cannot be named as a string: it moves to one that can.
+        await mkdir(readyDir, { recursive: true })
+        local = join(readyDir, String(found.length))
+        await rename(staged.path, local)
+        found.push({ file, path: local, size: staged.size, gcid: null })
+        continue
+      }
+      found.push({ file, path: local, size: staged.size, gcid: await early.take(local) })
     }
+    // A few files in flight: one is hashed (on this thread) while others are flushed to disk and
+    // moved into the store (the blob store's fsyncs, on libuv's pool), which costs as much again.
+    const stored: StoredFile[] = []
+    let hashed = 0
+    let next = 0
+    const storeNext = async (): Promise<void> => {
+      while (next < found.length) {
+        const { file, path, size, gcid: hashedEarly } = found[next++]!
+        if (job.signal.aborted) throw job.signal.reason
+        const gcid = hashedEarly ?? (await gcidOfFile(path, size))
+        await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
+        await deps.blobs.adopt(path, size, gcid)
+        stored.push({ path: file.path, size, gcid })
+        hashed += size
+        report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+      }
+    }
+    await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
+    lap('storeMs')
+    return { files: stored, folders: planned.folders, missing: wanted.size }
   }
-  await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
-  lap('storeMs')
-  return { files: stored, folders: planned.folders, missing: wanted.size }
 }
 
 /**
@@ -282,7 +308,7 @@ async function unpackAndStore(deps: Deps, job: JobContext<DecompressJobData>, ta
  * events, the previews' jobs and the task's completion. A destination deleted meanwhile gives way
  * to the top of the drive.
  */
-async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, unpacked: Unpacked): Promise<void> {
+async function landUnpacked(deps: DriveDeps, task: TasksTable, work: DecompressWork, unpacked: Unpacked): Promise<void> {
   const limits = workLimits(deps.config, work, deps.clock.nowMs())
   const transcode = transcodesOnArrival(deps.config, limits)
   const total = unpacked.files.reduce((sum, f) => sum + f.size, 0)
@@ -297,7 +323,11 @@ async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, 
       await reserveSpace(trx, task.user_id, total, limits.storageBytes)
       const userId = task.user_id
       const folderItem = (parentId: string, name: string): NewItem => ({ userId, parentId, name, kind: FOLDER_KIND, size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs })
-      const destination = await liveFolder(trx, userId, work.parentId, { forInsert: true }).catch(() => null)
+      // A destination deleted meanwhile gives way to the top of the drive (never a database error).
+      const destination = await liveFolder(trx, userId, work.parentId, { forInsert: true }).catch((err: unknown) => {
+        if (err instanceof AppError) return null
+        throw err
+      })
       let top: FilesTable | null = null
       let rootId: string
       if (work.defaultParent || destination === null) {
@@ -313,7 +343,9 @@ async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, 
       const byDepth = new Map<number, string[]>()
       for (const folder of unpacked.folders) {
         const depth = folder.split('/').length
-        byDepth.set(depth, [...(byDepth.get(depth) ?? []), folder])
+        const level = byDepth.get(depth)
+        if (level) level.push(folder)
+        else byDepth.set(depth, [folder])
       }
       const created: FilesTable[] = []
       for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
@@ -339,7 +371,8 @@ async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, 
       const params = { ...(JSON.parse(current.params) as Record<string, string>), parent_id: top?.parent_id ?? rootId }
       await trx
         .updateTable('drive_tasks')
-        .set({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, message, file_id: rootId, file_name: top?.name ?? '', file_size: total, params: JSON.stringify(params), work: JSON.stringify({ ...kept, completedBytes: total, jobId: null }), updated_at: nowMs })
+        // landedIds: what a delete of the task with its files deletes (never a chosen folder's own content).
+        .set({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, message, file_id: rootId, file_name: top?.name ?? '', file_size: total, params: JSON.stringify(params), work: JSON.stringify({ ...kept, completedBytes: total, jobId: null, landedIds: shown.map((row) => row.id) }), updated_at: nowMs })
         .where('id', '=', task.id)
         .execute()
     }),
@@ -347,7 +380,7 @@ async function landUnpacked(deps: Deps, task: TasksTable, work: DecompressWork, 
 }
 
 /** Housekeeping: deletes the staging folders of unpackings whose task is gone (deleted while a node was down). */
-export async function removeOrphanDecompressStaging(deps: Deps): Promise<number> {
+export async function removeOrphanDecompressStaging(deps: DriveDeps): Promise<number> {
   const names = await readdir(decompressStagingRoot(deps.config)).catch(() => [] as string[])
   let removed = 0
   for (let i = 0; i < names.length; i += 500) {

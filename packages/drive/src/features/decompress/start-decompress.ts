@@ -6,6 +6,9 @@ import { type ArchivePart, archiveParts } from './archive-files.js'
 import { readArchive, ownedArchive } from './list.js'
 import { findNode, planUnpack } from './unpack-plan.js'
 
+/** Unpackings of one account that may wait or run at once. */
+export const MAX_QUEUED_PER_USER = 20
+
 /** The most paths one unpack call may choose (a folder stands for all it holds). */
 export const MAX_CHOSEN_PATHS = 10_000
 
@@ -41,6 +44,8 @@ export interface DecompressWork {
   folderName: string
   /** Bytes unpacked so far (the progress call's task_size_completed). */
   completedBytes?: number
+  /** The items the task made at the destination's top (what deleting the task with its files deletes). */
+  landedIds?: string[]
   jobId?: string | null
 }
 
@@ -80,7 +85,7 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
     redirect_link: taskId ? `${deps.config.publicUrl}/decompress/${file.id}?task_id=${taskId}` : '',
   })
   const parts = await archiveParts(deps, file)
-  const read = await readArchive(deps, caller.userId, parts, input.password, input.language)
+  const read = await readArchive(deps, caller.userId, parts, file.name, input.password, input.language)
   if (read.status !== 'OK') return reply(read.status, read.reason)
   for (const path of chosen) if (!findNode(read.tree, path)) throw invalid(`${path} is not in the archive`, 'files')
 
@@ -108,6 +113,17 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
   }
   const task = await deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, caller.userId)
+    // Each queued unpacking will hold disk and a core: an account queues a bounded number.
+    const { n } = await trx
+      .selectFrom('drive_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', caller.userId)
+      .where('type', '=', 'decompress')
+      .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+      .executeTakeFirstOrThrow()
+    if (Number(n) >= MAX_QUEUED_PER_USER) {
+      throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_PER_USER} unpackings may wait or run at once`, retryAfterSeconds: 10 })
+    }
     const task = await recordTask(trx, {
       userId: caller.userId,
       type: 'decompress',

@@ -16,6 +16,7 @@ import {
   removeOfflineStaging,
   retryOnConflict,
   taskView,
+  workOf,
 } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/paging.js'
@@ -108,8 +109,10 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   await retryOnConflict(() => deps.db.transaction().execute(async (trx) => {
     await lockUserTree(trx, userId)
     for (const chunk of chunks(wellFormed)) {
-      const tasks = await trx.selectFrom('drive_tasks').select(['id', 'file_id', 'file_name']).where('user_id', '=', userId).where('id', 'in', chunk).execute()
-      const fileIds = tasks.map((t) => t.file_id).filter((id) => id !== '')
+      const tasks = await trx.selectFrom('drive_tasks').select(['id', 'type', 'file_id', 'file_name', 'work']).where('user_id', '=', userId).where('id', 'in', chunk).execute()
+      // An unpacking's file_id may be a folder the user chose, which holds more than the task
+      // made: what it made is in its landedIds.
+      const fileIds = tasks.flatMap((t) => (t.type === 'decompress' ? landedIdsOf(t) : [t.file_id])).filter((id) => id !== '')
       if (input.deleteFiles && fileIds.length > 0) {
         // Only the caller's files: deleteTrees starts from the caller's own rows.
         const existing = await trx.selectFrom('drive_files').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', fileIds).execute()
@@ -124,11 +127,18 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   return {}
 }
 
+function landedIdsOf(task: Pick<TasksTable, 'work'>): string[] {
+  const ids = (workOf(task) as { landedIds?: unknown }).landedIds
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []
+}
+
 export interface RetryTaskInput {
   type?: string | undefined
   createType?: string | undefined
   id: string
 }
+
+class RetryLater extends Error {}
 
 /** The task types a retry runs again. */
 const RETRYABLE = ['offline', 'decompress'] as const
@@ -147,12 +157,23 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
   // Only a failed task is run again; a pending or running one already has its run, a finished one needs none.
   if (row.phase !== 'PHASE_TYPE_ERROR') return { task: taskView(row) }
   const changes = { phase: 'PHASE_TYPE_PENDING', progress: 0, message: '', updated_at: deps.clock.nowMs() }
+  // Read before the transaction: the runner may share its database connection (SQLite).
+  const previous = workOf(row).jobId
+  const existing = previous ? await deps.jobs.get(row.type === 'offline' ? OFFLINE_QUEUE : DECOMPRESS_QUEUE, previous) : null
   const retried = await deps.db.transaction().execute(async (trx) => {
     const updated = await trx.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).where('phase', '=', 'PHASE_TYPE_ERROR').executeTakeFirst()
     // A concurrent retry won: it queued the run.
     if (Number(updated.numUpdatedRows) === 0) return false
-    await (row.type === 'offline' ? enqueueOfflineRun(deps, trx, row) : enqueueDecompressRun(deps, trx, row))
+    const jobId = await (row.type === 'offline' ? enqueueOfflineRun(deps, trx, row) : enqueueDecompressRun(deps, trx, row))
+    if (jobId !== null) return true
+    // The task's job is still there. Queued, it will run the task; still closing the failed run,
+    // it will not: the task then stays failed (rolled back), for a later retry to queue it,
+    // rather than pending with no job.
+    if (existing?.state !== 'queued') throw new RetryLater()
     return true
+  }).catch((err: unknown) => {
+    if (err instanceof RetryLater) return false
+    throw err
   })
   if (retried) deps.jobs.notify(row.type === 'offline' ? OFFLINE_QUEUE : DECOMPRESS_QUEUE)
   const current = retried ? undefined : await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', row.id).executeTakeFirst()

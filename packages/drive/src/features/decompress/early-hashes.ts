@@ -1,0 +1,107 @@
+import { constants } from 'node:fs'
+import { type FileHandle, lstat, open } from 'node:fs/promises'
+import { sep } from 'node:path'
+import { GcidHasher } from '../../blobs/gcid.js'
+
+/** Smaller files are hashed after the tool, when it no longer needs the core. */
+const MIN_BYTES = 1024 * 1024
+/** Files held open at once: each early hash keeps its file open until the walk takes it. */
+const MAX_OPEN = 256
+const READ_BYTES = 1024 * 1024
+
+interface Hashed {
+  handle: FileHandle
+  gcid: string
+  size: bigint
+  ctimeNs: bigint
+}
+
+/**
+ * GCIDs of files the unpacking tool has finished, computed while it unpacks the rest (the hash
+ * then costs no wall time). A hash is trusted only for the very file the walk finds afterwards:
+ * the file is opened without following links and held open until then, so its inode cannot be
+ * freed and its number reused by a file of the same name written later (an archive may name a
+ * path twice), and its change time must not have moved since it was hashed (any write or time
+ * change moves it). Files whose archive time is not set yet (the tool sets it as it closes
+ * them) are left for the walk.
+ */
+export class EarlyHashes {
+  readonly #hashed = new Map<string, Hashed>()
+  readonly #offered = new Set<string>()
+  readonly #twice = new Set<string>()
+  #chain: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly outDir: string,
+    private readonly startedMs: number,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** The tool says it has finished `path`: hash it in the background (one at a time). */
+  offer(path: string): void {
+    if (!path.startsWith(this.outDir + sep)) return
+    if (this.#offered.has(path)) {
+      // Named twice: whichever is left is hashed after the tool.
+      this.#twice.add(path)
+      void this.#forget(path)
+      return
+    }
+    this.#offered.add(path)
+    this.#chain = this.#chain.then(() => this.#hash(path)).catch(() => undefined)
+  }
+
+  /** Waits for the hashes under way. */
+  settle(): Promise<void> {
+    return this.#chain
+  }
+
+  /** The GCID hashed early for the file now at `path`, when it is the same file, unchanged; else null. */
+  async take(path: string): Promise<string | null> {
+    const hashed = this.#hashed.get(path)
+    if (!hashed || this.#twice.has(path)) return null
+    const [held, found] = await Promise.all([hashed.handle.stat({ bigint: true }), lstat(path, { bigint: true }).catch(() => null)])
+    const same = found !== null && found.isFile() && found.dev === held.dev && found.ino === held.ino && held.nlink === 1n && held.ctimeNs === hashed.ctimeNs && held.size === hashed.size
+    return same ? hashed.gcid : null
+  }
+
+  /** Closes every file held open. */
+  async close(): Promise<void> {
+    await this.#chain
+    const handles = [...this.#hashed.values()].map((h) => h.handle)
+    this.#hashed.clear()
+    await Promise.all(handles.map((h) => h.close().catch(() => undefined)))
+  }
+
+  async #forget(path: string): Promise<void> {
+    const hashed = this.#hashed.get(path)
+    this.#hashed.delete(path)
+    await hashed?.handle.close().catch(() => undefined)
+  }
+
+  async #hash(path: string): Promise<void> {
+    if (this.signal.aborted || this.#hashed.size >= MAX_OPEN) return
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null)
+    if (!handle) return
+    let kept = false
+    try {
+      const before = await handle.stat({ bigint: true })
+      if (!before.isFile() || before.nlink !== 1n || before.size < BigInt(MIN_BYTES) || before.mtimeMs > BigInt(this.startedMs - 2000)) return
+      const size = Number(before.size)
+      const hasher = new GcidHasher(size)
+      const buffer = Buffer.allocUnsafe(READ_BYTES)
+      for (let position = 0; position < size; ) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position)
+        if (bytesRead === 0) return
+        hasher.update(buffer.subarray(0, bytesRead))
+        position += bytesRead
+      }
+      const after = await handle.stat({ bigint: true })
+      // Written to, or named twice, meanwhile: left for the walk.
+      if (after.ctimeNs !== before.ctimeNs || after.size !== before.size || this.#twice.has(path) || this.#hashed.has(path)) return
+      this.#hashed.set(path, { handle, gcid: hasher.digest(), size: after.size, ctimeNs: after.ctimeNs })
+      kept = true
+    } finally {
+      if (!kept) await handle.close().catch(() => undefined)
+    }
+  }
+}
