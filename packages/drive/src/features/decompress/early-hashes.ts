@@ -92,8 +92,12 @@ export class EarlyHashes {
       for (let position = 0; position < size; ) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position)
         if (bytesRead === 0) return
+        const started = performance.now()
         hasher.update(buffer.subarray(0, bytesRead))
         position += bytesRead
+        // Half a core at most: the tool (7zz decodes a 7z on every core) keeps the rest, and
+        // the walk after it has the files left to hash.
+        await new Promise((resolve) => setTimeout(resolve, performance.now() - started))
       }
       const after = await handle.stat({ bigint: true })
       // Written to, or named twice, meanwhile: left for the walk.
