@@ -21,7 +21,7 @@ export { checkName, freeName, freeNames, nameKey, splitExtension } from './names
 export { retryOnConflict, retryOnNameRace } from './retry.js'
 export { type LinkCheck, type SignedLinkClaims, type SignedLinkParams, signLink, verifyLink } from './signed-link.js'
 export { StagingArea, stagingOf } from './staging.js'
-export { type NewTask, recordTask, taskView } from './tasks.js'
+export { type NewTask, recordTask, takeRunningSlot, taskView } from './tasks.js'
 export { OFFLINE_QUEUE, type OfflineQuota, type OfflineWork, cancelOfflineRun, enqueueOfflineRun, offlineQuota, offlineStagingPath, offlineStagingRoot, removeOfflineStaging, workLimits, workOf } from './offline.js'
 export { FREE_PLAN_NAME, type ActivePlan, type PaidPlan, type PlanLimits, type PlanTable, limitsOf, planOf } from './plans.js'
 export { ancestorsOf, type Descent, descentCondition, lockUserTree, subtreeParents } from './tree.js'

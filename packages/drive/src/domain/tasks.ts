@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, TasksTable } from '../db/schema.js'
 import { newId } from '../lib/ids.js'
 import { rfc3339 } from '../lib/time.js'
+import { lockUserTree } from './tree.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -82,4 +83,28 @@ function referenceOf(row: TasksTable): DriveReferenceResource | null {
   const reference = parseJson<{ reference?: { kind: string; id: string; name: string; size: string; mime_type: string } | null }>(row.work, {}).reference
   if (!reference) return null
   return { kind: reference.kind as DriveReferenceResource['kind'], id: reference.id, name: reference.name, size: reference.size, mime_type: reference.mime_type, thumbnail_link: '' }
+}
+
+/**
+ * Takes one of the account's running slots of the task's type (the task becomes RUNNING with
+ * `message`), or answers false: the slots are full (the run waits), or the task is gone. Under
+ * the user's tree lock, so a burst of runs never holds more than `cap`.
+ */
+export async function takeRunningSlot(db: Kysely<DriveDatabase>, task: Pick<TasksTable, 'id' | 'user_id' | 'type'>, options: { cap: number; message: string; nowMs: number }): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockUserTree(trx, task.user_id)
+    const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
+    if (!current) return false
+    if (current.phase === 'PHASE_TYPE_RUNNING') return true
+    const { n } = await trx
+      .selectFrom('drive_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', task.user_id)
+      .where('type', '=', task.type)
+      .where('phase', '=', 'PHASE_TYPE_RUNNING')
+      .executeTakeFirstOrThrow()
+    if (Number(n) >= options.cap) return false
+    await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: options.message, updated_at: options.nowMs }).where('id', '=', task.id).execute()
+    return true
+  })
 }

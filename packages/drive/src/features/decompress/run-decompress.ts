@@ -24,6 +24,7 @@ import {
   removeDecompressStaging,
   reserveSpace,
   retryOnNameRace,
+  takeRunningSlot,
   transcodesOnArrival,
   usageOf,
   workLimits,
@@ -85,26 +86,6 @@ async function failTask(deps: DriveDeps, task: TasksTable, reason: string, descr
   await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params), ...(dropPassword ? { work: JSON.stringify(rest) } : {}) })
 }
 
-/** Takes one of the account's unpacking slots (the task becomes RUNNING), or says to wait. */
-async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    await lockUserTree(trx, task.user_id)
-    const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
-    if (!current) return false
-    if (current.phase === 'PHASE_TYPE_RUNNING') return true
-    const { n } = await trx
-      .selectFrom('drive_tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', task.user_id)
-      .where('type', '=', 'decompress')
-      .where('phase', '=', 'PHASE_TYPE_RUNNING')
-      .executeTakeFirstOrThrow()
-    if (Number(n) >= RUNNING_PER_USER) return false
-    await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: 'Unpacking', updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
-    return true
-  })
-}
-
 /** What a run unpacked: files stored as blobs, the folders to make (empty ones too), and chosen files the tool did not give. */
 interface Unpacked {
   files: StoredFile[]
@@ -130,7 +111,7 @@ interface StoredFile {
 export async function runDecompressTask(deps: DriveDeps, job: JobContext<DecompressJobData>): Promise<void> {
   const task = await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', job.data.taskId).where('user_id', '=', job.data.userId).where('type', '=', 'decompress').executeTakeFirst()
   if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
-  if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
+  if (!(await takeRunningSlot(deps.db, task, { cap: RUNNING_PER_USER, message: 'Unpacking', nowMs: deps.clock.nowMs() }))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
   const work = workOfTask(task)
   // A folder of this run's own: a run that lost its lease may still be busy in another.
   const staging = join(decompressStagingPath(deps.config, task.id), randomUUID())

@@ -6,10 +6,10 @@ import type { TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
   announceBlob,
-  lockUserTree,
   offlineStagingPath,
   offlineStagingRoot,
   removeOfflineStaging,
+  takeRunningSlot,
   usageOf,
   workOf,
   workLimits,
@@ -57,31 +57,6 @@ function paramsOf(row: TasksTable): Record<string, string> {
   }
 }
 
-/**
- * Takes one of the plan's running slots for the task (it becomes RUNNING), or says to wait. Under
- * the user's tree lock, so a burst of runs never holds more slots than the plan has.
- */
-async function takeRunningSlot(deps: DriveDeps, task: TasksTable): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    await lockUserTree(trx, task.user_id)
-    const current = await trx.selectFrom('drive_tasks').select(['phase']).where('id', '=', task.id).executeTakeFirst()
-    if (!current) return false
-    if (current.phase === 'PHASE_TYPE_RUNNING') return true
-    const { n } = await trx
-      .selectFrom('drive_tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', task.user_id)
-      .where('type', '=', 'offline')
-      .where('phase', '=', 'PHASE_TYPE_RUNNING')
-      .executeTakeFirstOrThrow()
-    const work = workOf(task)
-    const cap = workLimits(deps.config, work, deps.clock.nowMs()).offlineRunningTasks
-    if (Number(n) >= cap) return false
-    await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', message: SAVING_MESSAGE, updated_at: deps.clock.nowMs() }).where('id', '=', task.id).execute()
-    return true
-  })
-}
-
 /** Ends the task in ERROR with the catalogue reason as its message (drive.md: "the error reason"). */
 async function failTask(deps: DriveDeps, task: TasksTable, reason: string, description: string): Promise<void> {
   const params = { ...paramsOf(task), predict_speed: '0', error_description: description.slice(0, 500) }
@@ -108,7 +83,8 @@ export async function runOfflineTask(deps: OfflineRunDeps, job: JobContext<Offli
   const task = await loadTask(deps, job.data)
   // Deleted, finished, or failed and waiting for the user's retry (which queues a new run).
   if (!task || task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR') return
-  if (!(await takeRunningSlot(deps, task))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
+  const cap = workLimits(deps.config, workOf(task), deps.clock.nowMs()).offlineRunningTasks
+  if (!(await takeRunningSlot(deps.db, task, { cap, message: SAVING_MESSAGE, nowMs: deps.clock.nowMs() }))) throw new JobDeferred(WAIT_FOR_SLOT_MS + Math.round(Math.random() * 1000))
 
   const params = paramsOf(task)
   const work = workOf(task)
