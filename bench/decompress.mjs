@@ -14,6 +14,7 @@
 //      landed in one transaction) vs Debian's `7zz x` of the same archive to the same disk, for
 //      a zip (deflate) and a 7z (LZMA2) of BENCH_UNPACK_MIB (1024) MiB of mixed files: half text
 //      that compresses, half random bytes, sizes from 1 KiB to 32 MiB. Goal: ratio >= 0.7.
+//      BENCH_UNPACK_ORDER=7z-first measures the 7z first.
 //
 // The listing's archive is made by Python's zipfile (stored, empty entries in 100 folders); the server is
 // the composed one on SQLite, in this process, on 127.0.0.1.
@@ -142,9 +143,19 @@ function sevenZipExtract(archive, out) {
 async function upload(base, token, path, name = 'big.zip') {
   const content = readFileSync(path)
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
-  const created = await (await fetch(`${base}/drive/v1/files`, { method: 'POST', headers, body: JSON.stringify({ kind: 'drive#file', name, size: content.length, upload_type: 'UPLOAD_TYPE_RESUMABLE', resumable: { provider: 'PROVIDER_TUS' } }) })).json()
-  const patched = await fetch(created.resumable.params.endpoint, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: content })
-  if (patched.status !== 204) throw new Error(`upload PATCH answered ${patched.status}`)
+  const create = () => fetch(`${base}/drive/v1/files`, { method: 'POST', headers, body: JSON.stringify({ kind: 'drive#file', name, size: content.length, upload_type: 'UPLOAD_TYPE_RESUMABLE', resumable: { provider: 'PROVIDER_TUS' } }) })
+  // After minutes of making an archive, the kept-alive socket may be one the server has just closed: ask again once.
+  const created = await (await create().catch((err) => {
+    process.stdout.write(`create failed (${err.cause?.code ?? err.cause?.message ?? err.message}); asking again\n`)
+    return create()
+  })).json()
+  // In pieces of 64 MiB, as a tus client sends a large file.
+  const piece = 64 * 1024 * 1024
+  for (let offset = 0; offset < content.length; offset += piece) {
+    const body = content.subarray(offset, Math.min(content.length, offset + piece))
+    const patched = await fetch(created.resumable.params.endpoint, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body })
+    if (patched.status !== 204) throw new Error(`upload PATCH answered ${patched.status}`)
+  }
   return created.file.id
 }
 
