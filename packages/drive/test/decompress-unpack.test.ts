@@ -7,6 +7,8 @@ import { GenericErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { uploadFile } from './upload-kit.js'
+import { userIdOf } from './batch-fixtures.js'
+import { eraseDriveAccount } from '../src/features/accounts/account-events.js'
 
 // POST /decompress/v1/decompress and GET /decompress/v1/progress (issue 14): archives made here
 // by 7zz, Info-ZIP, tar and Python's zipfile (the crafted ones), unpacked by the job runner into
@@ -389,10 +391,12 @@ open('damaged.zip', 'wb').write(bytes(b))`)
     }
   })
 
-  it('stops a running unpacking when its task is deleted, and keeps nothing', async () => {
+  it('stops a running unpacking when its task is deleted or its account erased, and keeps nothing', async () => {
     // A 7zz that takes its time to unpack (and lists at once).
     const slow = join(dir, 'slow-7zz')
-    writeFileSync(slow, '#!/bin/sh\nif [ "$1" = x ]; then exec sleep 30; fi\nexec 7zz "$@"\n', { mode: 0o755 })
+    // Its sleep is this run's own (the SQLite and PostgreSQL runs of this file go at once).
+    const marker = `sleep 30.${process.pid}${Math.floor(Math.random() * 1000)}`
+    writeFileSync(slow, `#!/bin/sh\nif [ "$1" = x ]; then exec ${marker}; fi\nexec 7zz "$@"\n`, { mode: 0o755 })
     const app = await startDriveTestApp({ SEVEN_ZIP_PATH: slow })
     try {
       const token = await app.signUp()
@@ -402,7 +406,7 @@ open('damaged.zip', 'wb').write(bytes(b))`)
         if (i > 100) throw new Error('never ran')
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      const pids = () => execFileSync('pgrep', ['-f', 'sleep 30'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean)
+      const pids = () => execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean)
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(() => pids()).not.toThrow()
       expect((await app.call('DELETE', '/drive/v1/tasks', { token, query: { task_ids: taskId } })).status).toBe(200)
@@ -412,6 +416,20 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       expect(() => pids()).toThrow()
       const files = (await app.call('GET', '/drive/v1/files', { token, query: { parent_id: '' } })).body.files
       expect(files.map((f: any) => f.name)).toEqual(['plain.zip'])
+
+      // An account erased while it unpacks: the tool is stopped too.
+      const leaving = await app.signUp()
+      const archive = await uploadFile(app, leaving, 'plain.zip', made['plain.zip']!)
+      const leavingTask = (await app.call('POST', '/decompress/v1/decompress', { token: leaving, body: { file_id: archive.id } })).body.task_id
+      for (let i = 0; (await app.call('GET', '/decompress/v1/progress', { token: leaving, query: { task_id: leavingTask } })).body.phase !== 'PHASE_TYPE_RUNNING'; i++) {
+        if (i > 100) throw new Error('never ran')
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(() => pids()).not.toThrow()
+      await eraseDriveAccount(app.server.drive, await userIdOf(app, leaving))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(() => pids()).toThrow()
     } finally {
       await app.close()
     }

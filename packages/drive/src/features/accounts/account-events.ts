@@ -1,6 +1,6 @@
 import { ACCOUNT_ERASED, ACCOUNT_FROZEN, ACCOUNT_RESTORED, type EventSubscriber } from '@cumulus/identity'
 import type { DriveDeps } from '../../deps.js'
-import { countByGcid, holdAccount, releaseAccount, releaseBlobRefsInBulk, stagingOf } from '../../domain/index.js'
+import { cancelDecompressRun, cancelOfflineRun, countByGcid, holdAccount, releaseAccount, releaseBlobRefsInBulk, stagingOf } from '../../domain/index.js'
 
 /*
  * What the drive does when identity changes an account (identity's domain events, delivered at
@@ -26,7 +26,10 @@ export interface ErasedDriveAccount {
  * more is garbage, and `collectGarbageBlobs` deletes it from the blob store (local disk or S3)
  * once the grace that protects uploads in flight has passed.
  */
-export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | 'config'>, userId: string): Promise<ErasedDriveAccount> {
+export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'jobs'>, userId: string): Promise<ErasedDriveAccount> {
+  // Downloads and unpackings under way stop first (their tools too), and their partial data goes.
+  const running = await deps.db.selectFrom('drive_tasks').select(['id', 'type', 'work']).where('user_id', '=', userId).where('type', 'in', ['offline', 'decompress']).where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING']).execute()
+  for (const task of running) await (task.type === 'offline' ? cancelOfflineRun(deps, task) : cancelDecompressRun(deps, task))
   const staging = stagingOf(deps.config)
   const uploads = await deps.db.selectFrom('drive_uploads').select('id').where('user_id', '=', userId).execute()
   for (const { id } of uploads) await staging.remove(id)
@@ -51,7 +54,7 @@ export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | '
 }
 
 /** The drive's subscription to identity's account events, for the composition root to wire. */
-export function driveAccountSubscriber(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'logger'>): EventSubscriber {
+export function driveAccountSubscriber(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'logger' | 'jobs'>): EventSubscriber {
   return {
     name: DRIVE_SUBSCRIBER,
     types: [ACCOUNT_FROZEN, ACCOUNT_RESTORED, ACCOUNT_ERASED],
