@@ -8,6 +8,7 @@ import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type 
 import { registerThumbnailJobs } from './features/thumbnails/thumbnails.js'
 import { registerMediaJobs } from './features/media/media-job.js'
 import { maintainUploads } from './features/uploads/cancel-upload.js'
+import { failTasksWithoutRuns } from './features/tasks/tasks.js'
 import { DECOMPRESS_LEASE_SECONDS, DECOMPRESS_MAX_ATTEMPTS, type DecompressJobData, removeOrphanDecompressStaging, runDecompressTask } from './features/decompress/run-decompress.js'
 
 /**
@@ -20,6 +21,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await maintainUploads(deps)
   await purgeExpiredTrash(deps)
   await removeOrphanOfflineStaging(deps)
+  await failTasksWithoutRuns(deps)
   await removeOrphanDecompressStaging(deps)
   await collectGarbageBlobs(deps)
   await forgetOldPlays(deps)

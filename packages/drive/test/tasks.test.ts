@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { hostileAddressUrl } from '../../../test-support/hostile-addresses.js'
 import { createOfflineTask } from '../src/features/offline/create-offline-task.js'
+import { failTasksWithoutRuns } from '../src/features/tasks/tasks.js'
 import { makeFolder, namesIn, storeFile, usageOfToken, userIdOf } from './batch-fixtures.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 
@@ -228,6 +229,20 @@ describe('task list, get, retry and delete', () => {
     expect((await t.call('POST', '/drive/v1/task', { token, body: { type: 'offline', create_type: 'COPY', id: task.id } })).body.error).toBe(GenericErrors.invalid_argument.reason)
     expect((await t.call('POST', '/drive/v1/task', { token, body: { type: 'offline', create_type: 'RETRY', id: 'Tmissing' } })).body.error).toBe(DriveErrors.task_not_found.reason)
     expect((await t.call('POST', '/drive/v1/task', { token: await t.signUp(), body: { create_type: 'RETRY', id: task.id } })).body.error).toBe(DriveErrors.task_not_found.reason)
+  })
+
+  it('ends in ERROR a pending or running task whose job is gone, and leaves one waiting in the queue', async () => {
+    const token = await t.signUp()
+    const lost = await offlineOk(token, 'https://example.com/lost')
+    const waiting = await offlineOk(token, 'https://example.com/waiting')
+    const old = Date.now() - 3600_000
+    // Queued job kept for `waiting`; `lost` points at a job that never was.
+    await t.server.drive.db.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', updated_at: old, work: JSON.stringify({ jobId: 'J-never' }) }).where('id', '=', lost.id).execute()
+    await t.server.drive.db.updateTable('drive_tasks').set({ updated_at: old }).where('id', '=', waiting.id).execute()
+    expect(await failTasksWithoutRuns(t.server.drive)).toBeGreaterThanOrEqual(1)
+    const after = await t.call('GET', `/drive/v1/tasks/${lost.id}`, { token })
+    expect([after.body.phase, after.body.message, after.body.params.error_description]).toEqual(['PHASE_TYPE_ERROR', 'run_lost', 'the task stopped without finishing; retry it'])
+    expect((await t.call('GET', `/drive/v1/tasks/${waiting.id}`, { token })).body.phase).toBe('PHASE_TYPE_PENDING')
   })
 
   it('deletes tasks by comma-joined or repeated ids, and their files when asked', async () => {

@@ -179,3 +179,48 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
   const current = retried ? undefined : await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', row.id).executeTakeFirst()
   return { task: taskView(current ?? { ...row, ...changes }) }
 }
+
+/** A task not touched for this long while PENDING or RUNNING is looked at by failTasksWithoutRuns. */
+const QUIET_TASK_MS = 10 * 60_000
+/** The tasks looked at per housekeeping pass. */
+const QUIET_TASKS_PER_PASS = 500
+
+/**
+ * Housekeeping: a download or unpacking left PENDING or RUNNING whose job has ended (a runner
+ * that gave up on it past its attempts without the handler's word, a crash between the two) or
+ * is gone would wait for ever, holding one of its account's running slots. It ends in ERROR
+ * with a word to retry it. Tasks waiting for a slot keep a queued job and are left alone.
+ */
+export async function failTasksWithoutRuns(deps: DriveDeps): Promise<number> {
+  const nowMs = deps.clock.nowMs()
+  const quiet = await deps.db
+    .selectFrom('drive_tasks')
+    .select(['id', 'type', 'work', 'params'])
+    .where('type', 'in', ['offline', 'decompress'])
+    .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+    .where('updated_at', '<', nowMs - QUIET_TASK_MS)
+    .limit(QUIET_TASKS_PER_PASS)
+    .execute()
+  let failed = 0
+  for (const task of quiet) {
+    const jobId = workOf(task).jobId
+    const job = jobId ? await deps.jobs.get(task.type === 'offline' ? OFFLINE_QUEUE : DECOMPRESS_QUEUE, jobId) : null
+    if (job && (job.state === 'queued' || job.state === 'active')) continue
+    let params: Record<string, string> = {}
+    try {
+      params = JSON.parse(task.params) as Record<string, string>
+    } catch {
+      params = {}
+    }
+    const description = 'the task stopped without finishing; retry it'
+    const updated = await deps.db
+      .updateTable('drive_tasks')
+      .set({ phase: 'PHASE_TYPE_ERROR', message: 'run_lost', params: JSON.stringify({ ...params, error_description: description }), updated_at: nowMs })
+      .where('id', '=', task.id)
+      .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+      .where('updated_at', '<', nowMs - QUIET_TASK_MS)
+      .executeTakeFirst()
+    failed += Number(updated.numUpdatedRows)
+  }
+  return failed
+}
