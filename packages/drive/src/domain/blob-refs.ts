@@ -37,6 +37,23 @@ export async function announceBlob(db: Db, gcid: string, size: number, nowMs: nu
 }
 
 /**
+ * announceBlob for many contents at once: a statement per 500 rather than two per content (an
+ * unpacking of thousands of files). Contents being deleted at that moment go through
+ * announceBlob, which waits the deletion out.
+ */
+export async function announceBlobs(db: Db, blobs: ReadonlyMap<string, number>, nowMs: number): Promise<void> {
+  for (const chunk of chunks([...blobs.keys()])) {
+    await db
+      .insertInto('drive_blobs')
+      .values(chunk.map((gcid) => ({ gcid, size: blobs.get(gcid)!, ref_count: 0, updated_at: nowMs })))
+      .onConflict((oc) => oc.column('gcid').doUpdateSet({ updated_at: nowMs }).where('drive_blobs.ref_count', '>=', 0))
+      .execute()
+    const claimed = await db.selectFrom('drive_blobs').select('gcid').where('gcid', 'in', chunk).where('ref_count', '<', 0).execute()
+    for (const { gcid } of claimed) await announceBlob(db, gcid, blobs.get(gcid)!, nowMs)
+  }
+}
+
+/**
  * Adds `count` references to blobs whose row exists and is not being deleted. Returns whether it
  * did (false: the content is not stored, or is being deleted).
  */

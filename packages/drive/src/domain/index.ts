@@ -10,7 +10,7 @@
  * features. This module never imports a feature. `domain/feature-imports.test.ts` checks both.
  */
 export { holdAccount, isAccountHeld, releaseAccount } from './account-holds.js'
-export { addBlobRef, addBlobRefsInBulk, announceBlob, BLOB_GRACE_MS, countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
+export { addBlobRef, addBlobRefsInBulk, announceBlob, announceBlobs, BLOB_GRACE_MS, countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
 export { signedContentUrl, signedMediaUrl, signedThumbnailUrl } from './content-url.js'
 export { deleteTrees } from './delete-trees.js'
 export { EVENT_TYPES, type EventType, recordEvents } from './events.js'

@@ -10,7 +10,7 @@ import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
   addBlobRefsInBulk,
-  announceBlob,
+  announceBlobs,
   decompressStagingPath,
   decompressStagingRoot,
   enqueueMedia,
@@ -55,7 +55,7 @@ const WAIT_FOR_SLOT_MS = 2000
 const PROGRESS_WRITE_MS = 1000
 /** Unpacking takes this share of the progress bar; storing the files (hashing) the rest. */
 const UNPACK_SHARE = 80
-/** Files hashed and stored at once. */
+/** Files moved into the store at once. */
 const STORE_CONCURRENCY = 4
 
 export const UNPACKED_MESSAGE = 'Unpacked'
@@ -260,25 +260,34 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       }
       found.push({ file, path: local, size: staged.size, gcid: await early.take(local) })
     }
-    // A few files in flight: one is hashed (on this thread) while others are flushed to disk and
-    // moved into the store (the blob store's fsyncs, on libuv's pool), which costs as much again.
-    const stored: StoredFile[] = []
+    // The files not hashed early are hashed now (on this thread); then every content is
+    // announced in a few statements, and moved into the store a few at a time (the blob
+    // store's fsyncs run on libuv's pool).
+    const gcids: string[] = []
     let hashed = 0
+    for (const { path, size, gcid } of found) {
+      if (job.signal.aborted) throw job.signal.reason
+      gcids.push(gcid ?? (await gcidOfFile(path, size)))
+      hashed += size
+      report(UNPACK_SHARE + (total > 0 ? (hashed / total) * ((100 - UNPACK_SHARE) / 2) : 0), total)
+    }
+    await announceBlobs(deps.db, new Map(found.map((f, i) => [gcids[i]!, f.size])), deps.clock.nowMs())
+    const stored: StoredFile[] = []
     let next = 0
     const storeNext = async (): Promise<void> => {
       while (next < found.length) {
-        const { file, path, size, gcid: hashedEarly } = found[next++]!
+        const i = next++
+        const { file, path, size } = found[i]!
         if (job.signal.aborted) throw job.signal.reason
-        const gcid = hashedEarly ?? (await gcidOfFile(path, size))
-        await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
-        await deps.blobs.adopt(path, size, gcid)
-        stored.push({ path: file.path, size, gcid })
-        hashed += size
-        report(UNPACK_SHARE + (total > 0 ? (hashed / total) * (100 - UNPACK_SHARE) : 0), total)
+        await deps.blobs.adopt(path, size, gcids[i]!)
+        stored.push({ path: file.path, size, gcid: gcids[i]! })
+        report(UNPACK_SHARE + (100 - UNPACK_SHARE) / 2 + (stored.length / found.length) * ((100 - UNPACK_SHARE) / 2), total)
       }
     }
     await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
     lap('storeMs')
+    timings['hashedEarlyMiB'] = Math.round(found.filter((f) => f.gcid !== null).reduce((sum, f) => sum + f.size, 0) / 1048576)
+    timings['hashedAfterMiB'] = Math.round(found.filter((f) => f.gcid === null).reduce((sum, f) => sum + f.size, 0) / 1048576)
     return { files: stored, folders: planned.folders, missing: wanted.size }
   }
 }
