@@ -55,6 +55,8 @@ const WAIT_FOR_SLOT_MS = 2000
 const PROGRESS_WRITE_MS = 1000
 /** Unpacking takes this share of the progress bar; storing the files (hashing) the rest. */
 const UNPACK_SHARE = 80
+/** Pictures of one unpacking whose thumbnails are made ahead of time. */
+const THUMBNAILS_AHEAD = 1000
 /** Files moved into the store at once. */
 const STORE_CONCURRENCY = 4
 
@@ -352,8 +354,17 @@ async function landUnpacked(deps: DriveDeps, task: TasksTable, work: DecompressW
       if (!(await addBlobRefsInBulk(trx, counts, nowMs))) throw new Error('an unpacked blob was announced but cannot take a reference')
       const shown = top ? [top] : created.filter((row) => row.parent_id === rootId)
       await recordEvents(trx as Kysely<DriveDatabase>, nowMs, userId, 'TYPE_CREATE', shown)
+      // Thumbnails ahead of time for the first pictures only: an archive of 100,000 photos would
+      // hold the landing (and, on SQLite, every other writer) for a job row each; the thumbnail
+      // route renders the rest when they are first shown.
+      let thumbnails = 0
       for (const row of fileRows) {
-        await enqueueThumbnail(deps.jobs, trx, row.gcid!, row.file_category)
+        if (thumbnails < THUMBNAILS_AHEAD && row.file_category === 'IMAGE') {
+          await enqueueThumbnail(deps.jobs, trx, row.gcid!, row.file_category)
+          thumbnails++
+        } else if (row.file_category !== 'IMAGE') {
+          await enqueueThumbnail(deps.jobs, trx, row.gcid!, row.file_category)
+        }
         await enqueueMedia(deps.jobs, trx, row.gcid!, row.file_category, transcode)
       }
       const { password: _password, ...kept } = work
