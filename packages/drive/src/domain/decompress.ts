@@ -11,6 +11,9 @@ import { workOf } from './offline.js'
  * retry): its job queue and where a run's files live before they become blobs.
  */
 
+/** Unpackings of one account that may wait or run at once (a start, or a retry, past it is refused). */
+export const MAX_QUEUED_DECOMPRESS = 20
+
 /** The job queue of unpacking; one job per task run, keyed by the task id. */
 export const DECOMPRESS_QUEUE = 'drive.decompress'
 

@@ -1,6 +1,6 @@
 import { ACCOUNT_ERASED, ACCOUNT_FROZEN, ACCOUNT_RESTORED, type EventSubscriber } from '@cumulus/identity'
 import type { DriveDeps } from '../../deps.js'
-import { cancelDecompressRun, cancelOfflineRun, countByGcid, holdAccount, releaseAccount, releaseBlobRefsInBulk, stagingOf } from '../../domain/index.js'
+import { cancelDecompressRun, cancelOfflineRun, countByGcid, holdAccount, lockUserTree, releaseAccount, releaseBlobRefsInBulk, stagingOf } from '../../domain/index.js'
 
 /*
  * What the drive does when identity changes an account (identity's domain events, delivered at
@@ -36,6 +36,9 @@ export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | '
 
   const nowMs = deps.clock.nowMs()
   return deps.db.transaction().execute(async (trx) => {
+    // After any landing under way (a download or unpacking lands under the same lock, and finds
+    // its task gone once this commits).
+    await lockUserTree(trx, userId)
     const contents = await trx.selectFrom('drive_files').select('gcid').where('user_id', '=', userId).where('gcid', 'is not', null).execute()
     const counts = countByGcid(contents)
     await releaseBlobRefsInBulk(trx, counts, nowMs)

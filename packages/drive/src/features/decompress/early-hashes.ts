@@ -30,6 +30,10 @@ export class EarlyHashes {
   readonly #offered = new Set<string>()
   readonly #twice = new Set<string>()
   #chain: Promise<void> = Promise.resolve()
+  /** Set when the run stops or fails: nothing more is hashed. */
+  #stopped = false
+  /** Set when the tool has exited: the backlog is hashed at full speed (no tool to leave room for). */
+  #toolDone = false
 
   constructor(
     private readonly outDir: string,
@@ -50,9 +54,15 @@ export class EarlyHashes {
     this.#chain = this.#chain.then(() => this.#hash(path)).catch(() => undefined)
   }
 
-  /** Waits for the hashes under way. */
+  /** The tool has exited: hashes the backlog at full speed, and waits for it. */
   settle(): Promise<void> {
+    this.#toolDone = true
     return this.#chain
+  }
+
+  /** Stops hashing (the run failed or was stopped): the file under way is left at its next chunk. */
+  stop(): void {
+    this.#stopped = true
   }
 
   /** The GCID hashed early for the file now at `path`, when it is the same file, unchanged; else null. */
@@ -66,6 +76,7 @@ export class EarlyHashes {
 
   /** Closes every file held open. */
   async close(): Promise<void> {
+    this.#stopped = true
     await this.#chain
     const handles = [...this.#hashed.values()].map((h) => h.handle)
     this.#hashed.clear()
@@ -79,7 +90,7 @@ export class EarlyHashes {
   }
 
   async #hash(path: string): Promise<void> {
-    if (this.signal.aborted || this.#hashed.size >= MAX_OPEN) return
+    if (this.#stopped || this.signal.aborted || this.#hashed.size >= MAX_OPEN) return
     const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null)
     if (!handle) return
     let kept = false
@@ -91,13 +102,13 @@ export class EarlyHashes {
       const buffer = Buffer.allocUnsafe(READ_BYTES)
       for (let position = 0; position < size; ) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position)
-        if (bytesRead === 0) return
+        if (bytesRead === 0 || this.#stopped || this.signal.aborted) return
         const started = performance.now()
         hasher.update(buffer.subarray(0, bytesRead))
         position += bytesRead
         // Half a core at most: the tool (7zz decodes a 7z on every core) keeps the rest, and
         // the walk after it has the files left to hash.
-        await new Promise((resolve) => setTimeout(resolve, performance.now() - started))
+        if (!this.#toolDone) await new Promise((resolve) => setTimeout(resolve, performance.now() - started))
       }
       const after = await handle.stat({ bigint: true })
       // Written to, or named twice, meanwhile: left for the walk.

@@ -16,6 +16,7 @@ describe('extractArchive', () => {
     mkdirSync(src)
     for (let i = 0; i < 20; i++) writeFileSync(join(src, `f${i}.bin`), Buffer.alloc(100_000, i))
     execFileSync('7zz', ['a', '-tzip', join(dir, 'many.zip'), '.'], { cwd: src, stdio: 'ignore' })
+    execFileSync('python3', ['-c', `import gzip, os; open('${join(dir, 'big.gz')}', 'wb').write(gzip.compress(os.urandom(1 << 20) * 64, 1))`])
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -56,6 +57,14 @@ describe('extractArchive', () => {
     const failure = await extractArchive(tools, input(out, { maxTotalBytes: 500_000 })).catch((err: unknown) => err)
     expect(failure).toBeInstanceOf(ExtractFailed)
     expect((failure as ExtractFailed).reason).toBe('overrun')
+  })
+
+  it('stops writing a compressed single file when aborted, and rejects (never an unhandled rejection)', async () => {
+    const out = outDir('aborted')
+    const controller = new AbortController()
+    const run = extractArchive(tools, input(out, { archivePath: join(dir, 'big.gz'), container: 'gzip', listedFormat: 'gzip', singleTarget: join(out, 'big'), maxFileBytes: 64 << 20, maxTotalBytes: 64 << 20, signal: controller.signal }))
+    setTimeout(() => controller.abort(), 20)
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' })
   })
 
   it('unpacks only the named entries', async () => {

@@ -244,14 +244,21 @@ async function extractStream(tools: ExtractTools, input: ExtractInput, target: s
     child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new ToolMissing('nice') : new Error(`the unpacking tool could not be started (${err.code ?? err.message})`)))
     child.once('close', (code) => resolve(code ?? -1))
   })
+  // Handled now: an abort rejects it (the child is killed) before the pipeline's end is awaited,
+  // and an unhandled rejection would end the process.
+  exit.catch(() => undefined)
   try {
     await pipeline(child.stdout!, counter, createWriteStream(target, { flags: 'wx' }))
   } catch (err) {
+    child.kill('SIGKILL')
     if (input.signal.aborted) throw input.signal.reason ?? err
     if (overrun) throw new ExtractFailed('overrun', 'the archive holds more than it declares')
     throw err
   }
-  const code = await exit
+  const code = await exit.catch((err: unknown) => {
+    if (input.signal.aborted) throw input.signal.reason ?? err
+    throw err
+  })
   if (code !== 0) throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(errors.join(''))}`)
 }
 

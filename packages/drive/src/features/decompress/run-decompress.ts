@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
-import { mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
@@ -55,6 +55,8 @@ const WAIT_FOR_SLOT_MS = 2000
 const PROGRESS_WRITE_MS = 1000
 /** Unpacking takes this share of the progress bar; storing the files (hashing) the rest. */
 const UNPACK_SHARE = 80
+/** Staging folders younger than this are never removed by housekeeping. */
+const STAGING_GRACE_MS = 60 * 60_000
 /** Pictures of one unpacking whose thumbnails are made ahead of time. */
 const THUMBNAILS_AHEAD = 1000
 /** Files moved into the store at once. */
@@ -65,10 +67,6 @@ export const UNPACKED_MESSAGE = 'Unpacked'
 
 function workOfTask(row: Pick<TasksTable, 'work'>): DecompressWork {
   return JSON.parse(row.work) as DecompressWork
-}
-
-async function updateTask(deps: DriveDeps, taskId: string, changes: Partial<Omit<TasksTable, 'id' | 'user_id'>>): Promise<void> {
-  await deps.db.updateTable('drive_tasks').set({ ...changes, updated_at: deps.clock.nowMs() }).where('id', '=', taskId).execute()
 }
 
 /** A failure that is the archive's (or the user's), not the server's: the task ends, no retry. */
@@ -85,7 +83,13 @@ class TaskFailed extends Error {
 async function failTask(deps: DriveDeps, task: TasksTable, reason: string, description: string, dropPassword = false): Promise<void> {
   const params = { ...(JSON.parse(task.params) as Record<string, string>), error_description: description.slice(0, 500) }
   const { password: _password, ...rest } = workOfTask(task)
-  await updateTask(deps, task.id, { phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params), ...(dropPassword ? { work: JSON.stringify(rest) } : {}) })
+  // Only a task still under way: a run that lost its lease must not undo another's landing.
+  await deps.db
+    .updateTable('drive_tasks')
+    .set({ phase: 'PHASE_TYPE_ERROR', message: reason, params: JSON.stringify(params), ...(dropPassword ? { work: JSON.stringify(rest) } : {}), updated_at: deps.clock.nowMs() })
+    .where('id', '=', task.id)
+    .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+    .execute()
 }
 
 /** What a run unpacked: files stored as blobs, the folders to make (empty ones too), and chosen files the tool did not give. */
@@ -134,7 +138,7 @@ export async function runDecompressTask(deps: DriveDeps, job: JobContext<Decompr
       await failTask(deps, task, reason, message, reason === 'password_wrong')
       throw new JobFailedPermanently(message, { cause: err })
     }
-    await updateTask(deps, task.id, { message: 'Unpacking (retrying)' })
+    await deps.db.updateTable('drive_tasks').set({ message: 'Unpacking (retrying)', updated_at: deps.clock.nowMs() }).where('id', '=', task.id).where('phase', '=', 'PHASE_TYPE_RUNNING').execute()
     throw err
   } finally {
     await rm(staging, { recursive: true, force: true })
@@ -210,9 +214,17 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       const legacyNames = listed.entries.some((e) => e.storedName && !isUtf8(e.storedName))
       const whole = listed.entries.filter((e) => !e.isDirectory && !e.isLink)
       const wholeBytes = whole.reduce((sum, e) => sum + e.sizeBytes, 0)
-      if (legacyNames && wholeBytes > Math.min(deps.config.archive.maxUnpackBytes, Math.max(1024 * 1024, (parts.length === 1 ? archiveBytes : Number.MAX_SAFE_INTEGER) * deps.config.archive.maxRatio))) {
-        throw new TaskFailed('archive_too_large', `the archive claims ${wholeBytes} bytes: more than one unpacking may write`)
-      }      await extractArchive(deps.config.archive, {
+      // Written whole, it must fit as if all of it were chosen: the quota left, the bounds, the ratio.
+      if (legacyNames && wholeBytes > Math.min(limit - usage, deps.config.archive.maxUnpackBytes, Math.max(1024 * 1024, archiveBytes * deps.config.archive.maxRatio))) {
+        throw new TaskFailed('archive_too_large', `a zip with names in a legacy code page is unpacked whole, and its ${wholeBytes} bytes do not fit`)
+      }
+      // Only empty folders chosen: nothing for the tool to do.
+      if (plan.files.length === 0) return { ...plan, zipEncoding: listed.zipEncoding }
+      const onError = (err: unknown) => {
+        early.stop()
+        throw err
+      }
+      await extractArchive(deps.config.archive, {
         archivePath: local,
         container,
         listedFormat: listed.format,
@@ -232,7 +244,7 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
         onBytes: (bytes) => report(total > 0 ? (Math.min(bytes, total) / total) * UNPACK_SHARE : 0, Math.min(bytes, total)),
         onFileWritten: (path) => early.offer(path),
         signal: job.signal,
-      })
+      }).catch(onError)
       lap('extractMs')
       await early.settle()
       return { ...plan, zipEncoding: listed.zipEncoding }
@@ -273,20 +285,24 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       hashed += size
       report(UNPACK_SHARE + (total > 0 ? (hashed / total) * ((100 - UNPACK_SHARE) / 2) : 0), total)
     }
-    await announceBlobs(deps.db, new Map(found.map((f, i) => [gcids[i]!, f.size])), deps.clock.nowMs())
+    // Announced a batch at a time, just before the batch is moved into the store: a row
+    // announced long before its content arrives could pass the collector's grace meanwhile.
     const stored: StoredFile[] = []
-    let next = 0
-    const storeNext = async (): Promise<void> => {
-      while (next < found.length) {
-        const i = next++
-        const { file, path, size } = found[i]!
-        if (job.signal.aborted) throw job.signal.reason
-        await deps.blobs.adopt(path, size, gcids[i]!)
-        stored.push({ path: file.path, size, gcid: gcids[i]! })
-        report(UNPACK_SHARE + (100 - UNPACK_SHARE) / 2 + (stored.length / found.length) * ((100 - UNPACK_SHARE) / 2), total)
+    for (let start = 0; start < found.length; start += 500) {
+      const batch = found.slice(start, start + 500).map((f, k) => ({ ...f, gcid: gcids[start + k]! }))
+      await announceBlobs(deps.db, new Map(batch.map((f) => [f.gcid, f.size])), deps.clock.nowMs())
+      let next = 0
+      const storeNext = async (): Promise<void> => {
+        while (next < batch.length) {
+          const { file, path, size, gcid } = batch[next++]!
+          if (job.signal.aborted) throw job.signal.reason
+          await deps.blobs.adopt(path, size, gcid)
+          stored.push({ path: file.path, size, gcid })
+          report(UNPACK_SHARE + (100 - UNPACK_SHARE) / 2 + (stored.length / found.length) * ((100 - UNPACK_SHARE) / 2), total)
+        }
       }
+      await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
     }
-    await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
     lap('storeMs')
     timings['hashedEarlyMiB'] = Math.round(found.filter((f) => f.gcid !== null).reduce((sum, f) => sum + f.size, 0) / 1048576)
     timings['hashedAfterMiB'] = Math.round(found.filter((f) => f.gcid === null).reduce((sum, f) => sum + f.size, 0) / 1048576)
@@ -389,6 +405,9 @@ export async function removeOrphanDecompressStaging(deps: DriveDeps): Promise<nu
     const running = new Set((await deps.db.selectFrom('drive_tasks').select('id').where('id', 'in', chunk).where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING']).execute()).map((r) => r.id))
     for (const name of chunk) {
       if (running.has(name)) continue
+      // A folder touched lately may belong to a run a retry just started.
+      const modifiedMs = (await stat(join(decompressStagingRoot(deps.config), name)).catch(() => null))?.mtimeMs ?? 0
+      if (Date.now() - modifiedMs < STAGING_GRACE_MS) continue
       await removeDecompressStaging(deps.config, name)
       removed++
     }

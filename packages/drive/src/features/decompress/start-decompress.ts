@@ -1,13 +1,10 @@
 import { AppError, type DecompressReply, GenericErrors, type Locale } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { DECOMPRESS_QUEUE, enqueueDecompressRun, liveFolder, lockUserTree, planOf, recordTask, usageOf } from '../../domain/index.js'
+import { DECOMPRESS_QUEUE, MAX_QUEUED_DECOMPRESS, enqueueDecompressRun, liveFolder, lockUserTree, planOf, recordTask, usageOf } from '../../domain/index.js'
 import { entryPath } from './entry-path.js'
 import { type ArchivePart, archiveParts } from './archive-files.js'
 import { readArchive, ownedArchive } from './list.js'
 import { findNode, planUnpack } from './unpack-plan.js'
-
-/** Unpackings of one account that may wait or run at once. */
-export const MAX_QUEUED_PER_USER = 20
 
 /** The most paths one unpack call may choose (a folder stands for all it holds). */
 export const MAX_CHOSEN_PATHS = 10_000
@@ -121,8 +118,8 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
       .where('type', '=', 'decompress')
       .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
       .executeTakeFirstOrThrow()
-    if (Number(n) >= MAX_QUEUED_PER_USER) {
-      throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_PER_USER} unpackings may wait or run at once`, retryAfterSeconds: 10 })
+    if (Number(n) >= MAX_QUEUED_DECOMPRESS) {
+      throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_DECOMPRESS} unpackings may wait or run at once`, retryAfterSeconds: 10 })
     }
     const task = await recordTask(trx, {
       userId: caller.userId,

@@ -4,6 +4,7 @@ import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import {
   DECOMPRESS_QUEUE,
+  MAX_QUEUED_DECOMPRESS,
   OFFLINE_QUEUE,
   cancelDecompressRun,
   cancelOfflineRun,
@@ -114,8 +115,10 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
       // made: what it made is in its landedIds.
       const fileIds = tasks.flatMap((t) => (t.type === 'decompress' ? landedIdsOf(t) : [t.file_id])).filter((id) => id !== '')
       if (input.deleteFiles && fileIds.length > 0) {
-        // Only the caller's files: deleteTrees starts from the caller's own rows.
-        const existing = await trx.selectFrom('drive_files').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', fileIds).execute()
+        // Only the caller's files: deleteTrees starts from the caller's own rows. In chunks: an
+        // unpacking may have made thousands of items at a chosen folder's top.
+        const existing: { id: string; name: string }[] = []
+        for (const ids of chunks(fileIds)) existing.push(...(await trx.selectFrom('drive_files').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', ids).execute()))
         await deleteTrees(trx, userId, existing.map((f) => f.id), nowMs)
         await recordEvents(trx, nowMs, userId, 'TYPE_DELETE', existing)
       }
@@ -127,9 +130,11 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
   return {}
 }
 
-function landedIdsOf(task: Pick<TasksTable, 'work'>): string[] {
-  const ids = (workOf(task) as { landedIds?: unknown }).landedIds
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []
+function landedIdsOf(task: Pick<TasksTable, 'work' | 'file_id'>): string[] {
+  const work = workOf(task) as { landedIds?: unknown; defaultParent?: unknown }
+  if (Array.isArray(work.landedIds)) return work.landedIds.filter((id): id is string => typeof id === 'string')
+  // Finished before landedIds were kept: a folder it made beside the archive is its file_id.
+  return work.defaultParent === true ? [task.file_id] : []
 }
 
 export interface RetryTaskInput {
@@ -161,6 +166,18 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
   const previous = workOf(row).jobId
   const existing = previous ? await deps.jobs.get(row.type === 'offline' ? OFFLINE_QUEUE : DECOMPRESS_QUEUE, previous) : null
   const retried = await deps.db.transaction().execute(async (trx) => {
+    if (row.type === 'decompress') {
+      // A retry queues an unpacking again: the account's bound on queued ones holds here too.
+      await lockUserTree(trx, caller.userId)
+      const { n } = await trx
+        .selectFrom('drive_tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', caller.userId)
+        .where('type', '=', 'decompress')
+        .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+        .executeTakeFirstOrThrow()
+      if (Number(n) >= MAX_QUEUED_DECOMPRESS) throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_DECOMPRESS} unpackings may wait or run at once`, retryAfterSeconds: 10 })
+    }
     const updated = await trx.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).where('phase', '=', 'PHASE_TYPE_ERROR').executeTakeFirst()
     // A concurrent retry won: it queued the run.
     if (Number(updated.numUpdatedRows) === 0) return false
