@@ -1,10 +1,12 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { AppError, GenericErrors } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveConfig } from '../config.js'
 import type { DriveDatabase, TasksTable } from '../db/schema.js'
 import type { DriveDeps } from '../deps.js'
 import { workOf } from './offline.js'
+import { lockUserTree } from './tree.js'
 
 /*
  * What the unpacking feature (features/decompress) shares with the task list (cancel, delete,
@@ -47,4 +49,23 @@ export async function cancelDecompressRun(deps: Pick<DriveDeps, 'jobs' | 'config
   const { jobId } = workOf(task)
   if (jobId) await deps.jobs.cancel(DECOMPRESS_QUEUE, jobId)
   await removeDecompressStaging(deps.config, task.id)
+}
+
+/**
+ * Takes the user's tree lock and refuses (resource_exhausted) when the account already has
+ * MAX_QUEUED_DECOMPRESS unpackings waiting or running: a start and a retry both call it in the
+ * transaction that queues one, so a burst cannot pass the bound.
+ */
+export async function requireDecompressRoom(trx: Db, userId: string): Promise<void> {
+  await lockUserTree(trx as Kysely<DriveDatabase>, userId)
+  const { n } = await trx
+    .selectFrom('drive_tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('type', '=', 'decompress')
+    .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
+    .executeTakeFirstOrThrow()
+  if (Number(n) >= MAX_QUEUED_DECOMPRESS) {
+    throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_DECOMPRESS} unpackings may wait or run at once`, retryAfterSeconds: 10 })
+  }
 }

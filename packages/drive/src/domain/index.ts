@@ -32,4 +32,4 @@ export { MEDIA_QUEUE, type MediaJobData, type SubtitleTrack, TRANSCODE_QUEUE, ty
 export { forgetOldTraffic, meterDownload, trafficToday } from './traffic.js'
 export { countPlay, forgetOldPlays, mayPlay, playsToday } from './plays.js'
 export { videoDetail } from './video-detail.js'
-export { DECOMPRESS_QUEUE, MAX_QUEUED_DECOMPRESS, cancelDecompressRun, decompressStagingPath, decompressStagingRoot, enqueueDecompressRun, removeDecompressStaging } from './decompress.js'
+export { DECOMPRESS_QUEUE, MAX_QUEUED_DECOMPRESS, cancelDecompressRun, requireDecompressRoom, decompressStagingPath, decompressStagingRoot, enqueueDecompressRun, removeDecompressStaging } from './decompress.js'

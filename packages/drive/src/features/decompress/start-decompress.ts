@@ -1,6 +1,6 @@
 import { AppError, type DecompressReply, GenericErrors, type Locale } from '@cumulus/protocol'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { DECOMPRESS_QUEUE, MAX_QUEUED_DECOMPRESS, enqueueDecompressRun, liveFolder, lockUserTree, planOf, recordTask, usageOf } from '../../domain/index.js'
+import { DECOMPRESS_QUEUE, enqueueDecompressRun, liveFolder, planOf, recordTask, requireDecompressRoom, usageOf } from '../../domain/index.js'
 import { entryPath } from './entry-path.js'
 import { type ArchivePart, archiveParts } from './archive-files.js'
 import { readArchive, ownedArchive } from './list.js'
@@ -109,18 +109,8 @@ export async function startDecompress(deps: DriveDeps, caller: Caller, input: De
     folderName,
   }
   const task = await deps.db.transaction().execute(async (trx) => {
-    await lockUserTree(trx, caller.userId)
     // Each queued unpacking will hold disk and a core: an account queues a bounded number.
-    const { n } = await trx
-      .selectFrom('drive_tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', caller.userId)
-      .where('type', '=', 'decompress')
-      .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
-      .executeTakeFirstOrThrow()
-    if (Number(n) >= MAX_QUEUED_DECOMPRESS) {
-      throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_DECOMPRESS} unpackings may wait or run at once`, retryAfterSeconds: 10 })
-    }
+    await requireDecompressRoom(trx, caller.userId)
     const task = await recordTask(trx, {
       userId: caller.userId,
       type: 'decompress',

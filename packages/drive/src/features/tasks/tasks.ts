@@ -4,7 +4,7 @@ import type { TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import {
   DECOMPRESS_QUEUE,
-  MAX_QUEUED_DECOMPRESS,
+  requireDecompressRoom,
   OFFLINE_QUEUE,
   cancelDecompressRun,
   cancelOfflineRun,
@@ -168,15 +168,7 @@ export async function retryTask(deps: DriveDeps, caller: Caller, input: RetryTas
   const retried = await deps.db.transaction().execute(async (trx) => {
     if (row.type === 'decompress') {
       // A retry queues an unpacking again: the account's bound on queued ones holds here too.
-      await lockUserTree(trx, caller.userId)
-      const { n } = await trx
-        .selectFrom('drive_tasks')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', caller.userId)
-        .where('type', '=', 'decompress')
-        .where('phase', 'in', ['PHASE_TYPE_PENDING', 'PHASE_TYPE_RUNNING'])
-        .executeTakeFirstOrThrow()
-      if (Number(n) >= MAX_QUEUED_DECOMPRESS) throw new AppError(GenericErrors.resource_exhausted, { description: `at most ${MAX_QUEUED_DECOMPRESS} unpackings may wait or run at once`, retryAfterSeconds: 10 })
+      await requireDecompressRoom(trx, caller.userId)
     }
     const updated = await trx.updateTable('drive_tasks').set(changes).where('id', '=', row.id).where('user_id', '=', caller.userId).where('phase', '=', 'PHASE_TYPE_ERROR').executeTakeFirst()
     // A concurrent retry won: it queued the run.
