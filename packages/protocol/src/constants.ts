@@ -80,6 +80,13 @@ export const PASSWORD_MAX_LENGTH = 128
 /** drive.md paging: `limit` defaults to 100; a larger one than 500 is clamped, not refused. */
 export const DRIVE_LIST_LIMIT_DEFAULT = 100
 export const DRIVE_LIST_LIMIT_MAX = 500
+/** drive.md "Search": a page of results defaults to 20 and is clamped at 100; suggestions 10 and 20. */
+export const SEARCH_LIMIT_DEFAULT = 20
+export const SEARCH_LIMIT_MAX = 100
+export const ASSOCIATE_LIMIT_DEFAULT = 10
+export const ASSOCIATE_LIMIT_MAX = 20
+/** The longest search query, in characters; a longer one is invalid_argument. */
+export const SEARCH_QUERY_MAX_CHARS = 256
 /** The longest file or folder name, in UTF-8 bytes. */
 export const DRIVE_NAME_MAX_BYTES = 255
 /** Signed download links live at least this long (drive.md: `expire` at least 10 minutes ahead). */

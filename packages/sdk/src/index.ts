@@ -28,6 +28,7 @@ export {
   type CreateOfflineTaskInput,
   type DriveClientOptions,
   type ListFilesInput,
+  type SearchInput,
   type ListOfflineTasksInput,
   type ListTasksInput,
   type PreviewSource,

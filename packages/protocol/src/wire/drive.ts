@@ -534,3 +534,45 @@ export interface DecompressProgress {
   expires_in: number
   error_description: string
 }
+
+/** drive.md "Search": how a result matched the query, best first. */
+export const SEARCH_MATCHES = ['exact', 'prefix', 'word', 'substring', 'pinyin'] as const
+export type SearchMatch = (typeof SEARCH_MATCHES)[number]
+
+/** `filters` of `GET /drive/v1/search` (a JSON object; unknown keys are ignored). */
+export interface DriveSearchFilters {
+  kind?: { eq: DriveItemKind }
+  /** Comma-separated or an array of FileCategory values. */
+  file_category?: { in: string | FileCategory[] }
+  /** Bytes, as numbers or strings. */
+  size?: { gt?: number | string; lt?: number | string }
+  modified_time?: { gt?: string; lt?: string }
+}
+
+/**
+ * What a search result's `params` hold (strings, as params are): `path`, the folder it is in
+ * ("/" for the root, "/Movies/2024"), `parent_name` ('' for the root) and `match`.
+ */
+export interface DriveSearchParams {
+  path: string
+  parent_name: string
+  match: SearchMatch
+}
+
+/** One suggestion of `GET /drive/v1/search/associate`. */
+export interface DriveAssociate {
+  /** The item's name. */
+  text: string
+  /** Where the query matched in `text`: [start, end) in UTF-16 code units, end exclusive. */
+  highlight: [number, number][]
+  file_id: string
+  kind: DriveItemKind
+  file_category: FileCategory
+  /** The folder it is in, as in a search result's `params.path`. */
+  path: string
+  match: SearchMatch
+}
+
+export interface DriveAssociateList {
+  associates: DriveAssociate[]
+}

@@ -5,12 +5,14 @@ import type {
   CreateOfflineRequest,
   CreateUploadRequest,
   DriveAbout,
+  DriveAssociateList,
   DriveEventList,
   DriveFile,
   DriveFileList,
   DriveFilters,
   DriveOrderField,
   DrivePlayback,
+  DriveSearchFilters,
   DriveResource,
   DriveSubtitleList,
   DriveTask,
@@ -68,6 +70,15 @@ export interface ListFilesInput {
   /** Default: folders first, then by name (natural order). */
   orderBy?: DriveOrderField
   direction?: 'asc' | 'desc'
+}
+
+export interface SearchInput {
+  /** What the user typed; matched against names (case, width and accents folded; pinyin for Chinese). */
+  q: string
+  /** Page size, default 20; the server clamps anything over 100. */
+  limit?: number
+  pageToken?: string
+  filters?: DriveSearchFilters
 }
 
 export interface ListTasksInput {
@@ -195,6 +206,21 @@ export class DriveClient {
         direction: input.direction,
       },
     })
+  }
+
+  /**
+   * The caller's live files and folders whose names match `q`, best first (exact, prefix, word
+   * prefix, substring, pinyin); each result's `params.path` is the folder it is in.
+   */
+  search(input: SearchInput): Promise<DriveFileList> {
+    return this.#call<DriveFileList>('GET', '/drive/v1/search', {
+      query: { q: input.q, limit: input.limit, page_token: input.pageToken, filters: input.filters === undefined ? undefined : JSON.stringify(input.filters) },
+    })
+  }
+
+  /** Suggestions as the user types: names with the matched ranges to highlight. */
+  associate(q: string, options: { limit?: number } = {}): Promise<DriveAssociateList> {
+    return this.#call<DriveAssociateList>('GET', '/drive/v1/search/associate', { query: { q, limit: options.limit } })
   }
 
   /** One file or folder with fresh download links; `file_not_found` when missing or not the caller's. */
