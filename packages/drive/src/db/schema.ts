@@ -120,6 +120,12 @@ export interface FilesTable {
   name: string
   /** Natural-order sort key of the name (names.ts); compared byte-wise. */
   name_key: string
+  /** The name folded for search, with a leading space (domain/search-text.ts, decision 029); compared byte-wise. */
+  search_text: string
+  /** The pinyin of a name with Chinese characters, full then initials; '' otherwise. */
+  search_extra: string
+  /** The folded words, each CJK character its own: the index of one- and two-character queries. */
+  search_words: string
   kind: 'drive#file' | 'drive#folder'
   /** 0 for folders, 1 for files: folders list first. */
   kind_rank: number

@@ -5,6 +5,7 @@ import { isId, newId } from '../lib/ids.js'
 import type { EventType } from './events.js'
 import { categoryOf, mimeTypeOf } from './mime.js'
 import { freeName, freeNames, nameKey, splitExtension } from './names.js'
+import { searchColumns } from './search-text.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -78,11 +79,11 @@ export async function takenNames(db: Db, userId: string, parentId: string, candi
   return taken
 }
 
-/** The attributes an item's name decides. */
+/** The attributes an item's name decides, its search columns among them (so the index follows every rename). */
 export function nameColumns(name: string, isFolder: boolean) {
   const extension = isFolder ? '' : splitExtension(name).extension.toLowerCase()
   const mimeType = isFolder ? '' : mimeTypeOf(extension)
-  return { name, name_key: nameKey(name), file_extension: extension, mime_type: mimeType, file_category: isFolder ? 'OTHER' : categoryOf(extension, mimeType) }
+  return { name, name_key: nameKey(name), file_extension: extension, mime_type: mimeType, file_category: isFolder ? 'OTHER' : categoryOf(extension, mimeType), ...searchColumns(name) }
 }
 
 export interface NewItem {

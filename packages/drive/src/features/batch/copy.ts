@@ -1,7 +1,7 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { addBlobRefsInBulk, countByGcid, freeNames, nameKey, reserveSpace, subtreeParents, takenNames } from '../../domain/index.js'
+import { addBlobRefsInBulk, countByGcid, freeNames, nameKey, reserveSpace, searchColumns, subtreeParents, takenNames } from '../../domain/index.js'
 import { newId } from '../../lib/ids.js'
 import { chunks } from '../../lib/rows.js'
 import { refuseIntoItself } from './move.js'
@@ -43,7 +43,7 @@ export async function copyItems(db: Db, userId: string, items: readonly FilesTab
     id: newId(),
     parent_id: parentId,
     name,
-    name_key: name === source.name ? source.name_key : nameKey(name),
+    ...(name === source.name ? {} : { name_key: nameKey(name), ...searchColumns(name) }),
     folder_type: 'NORMAL',
     starred: 0,
     trashed: 0,
