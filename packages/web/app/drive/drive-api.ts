@@ -1,4 +1,4 @@
-import type { CreateOfflineReply, DriveAbout, DriveFile, DriveFileList, DriveFilters, DriveOrderField, DrivePlayback, DriveResource, DriveSubtitleList, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
+import type { CreateOfflineReply, DriveAbout, DriveAssociateList, DriveFile, DriveFileList, DriveFilters, DriveSearchFilters, DriveOrderField, DrivePlayback, DriveResource, DriveSubtitleList, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
 
 /**
  * The part of the SDK's `DriveClient` the drive pages use. The pages depend on this shape, not
@@ -7,6 +7,13 @@ import type { CreateOfflineReply, DriveAbout, DriveFile, DriveFileList, DriveFil
  */
 export interface DriveApi {
   list(input: DriveListInput): Promise<DriveFileList>
+  /**
+   * The account's live files and folders whose names match `q`, best first (drive.md "Search");
+   * each result's `params` hold `path`, `parent_name` and `match` (`DriveSearchParams`).
+   */
+  search(input: DriveSearchInput): Promise<DriveFileList>
+  /** Suggestions as the user types: names with the ranges that matched, best first. */
+  associate(q: string, options?: { limit?: number }): Promise<DriveAssociateList>
   get(id: string): Promise<DriveFile>
   createFolder(input: { name: string; parentId?: string }): Promise<DriveFile>
   upload(input: DriveUploadInput): DriveUploadHandle
@@ -58,6 +65,14 @@ export interface DriveListInput {
   filters?: DriveFilters
   orderBy?: DriveOrderField
   direction?: 'asc' | 'desc'
+}
+
+export interface DriveSearchInput {
+  /** What the user typed (1 to SEARCH_QUERY_MAX_CHARS characters; the server refuses others). */
+  q: string
+  limit?: number
+  pageToken?: string
+  filters?: DriveSearchFilters
 }
 
 export interface DriveUploadProgress {

@@ -1,6 +1,6 @@
-import { type CreateOfflineReply, type DriveAbout, type DriveFile, type DriveFileList, type DriveMedia, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase } from '@cumulus/protocol'
+import { ASSOCIATE_LIMIT_DEFAULT, type CreateOfflineReply, type DriveAbout, type DriveAssociate, type DriveAssociateList, type DriveFile, type DriveFileList, type DriveMedia, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, GenericErrors, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase, SEARCH_LIMIT_DEFAULT, SEARCH_MATCHES, SEARCH_QUERY_MAX_CHARS, type SearchMatch } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
-import type { DriveApi, DriveListInput, DrivePendingUpload, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
+import type { DriveApi, DriveListInput, DrivePendingUpload, DriveSearchInput, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
 
 /**
  * An in-memory drive behind the `DriveApi` interface, for component tests: list with filters,
@@ -84,6 +84,22 @@ export function aFolder(overrides: Partial<DriveFile> & { name: string }): Drive
 export function driveError(entry: ErrorEntry, locale: Locale = 'en-US'): IdentityError {
   const message = ERROR_MESSAGES[locale][entry.reason as keyof (typeof ERROR_MESSAGES)['en-US']]
   return new IdentityError({ error: entry.reason, errorCode: entry.code, status: entry.status, details: [{ '@type': LOCALIZED_MESSAGE_TYPE, locale, message }] })
+}
+
+/** Case, width and accents folded, roughly as the server compares names (no pinyin here). */
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** How a name matches a folded query (drive.md "Search"), and where; null when it does not. */
+function matchName(name: string, query: string): { match: SearchMatch; start: number } | null {
+  const folded = fold(name)
+  if (folded === query) return { match: 'exact', start: 0 }
+  if (folded.startsWith(query)) return { match: 'prefix', start: 0 }
+  const word = folded.search(new RegExp(`(?<=[\\s._()-])${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+  if (word !== -1) return { match: 'word', start: word }
+  const start = folded.indexOf(query)
+  return start === -1 ? null : { match: 'substring', start }
 }
 
 /** A valid offline task; a test states only the fields it is about. */
@@ -215,6 +231,46 @@ export class FakeDriveApi implements DriveApi {
     const limit = input.limit ?? 100
     const page = files.slice(start, start + limit)
     return { kind: 'drive#fileList', files: page, next_page_token: start + limit < files.length ? String(start + limit) : '', version: '' }
+  }
+
+  /** The live items matching `q`, best first, as the server's search ranks them (without pinyin). */
+  #matches(q: string, filters: DriveSearchInput['filters'] = {}): { file: DriveFile; match: SearchMatch; start: number }[] {
+    const query = fold(q.trim())
+    if (query === '' || q.length > SEARCH_QUERY_MAX_CHARS) throw driveError(GenericErrors.invalid_argument)
+    const categories = filters.file_category ? (Array.isArray(filters.file_category.in) ? filters.file_category.in : filters.file_category.in.split(',')) : null
+    const rank = SEARCH_MATCHES as readonly string[]
+    return [...this.files.values()]
+      .filter((file) => !file.trashed && file.phase === 'PHASE_TYPE_COMPLETE')
+      .filter((file) => (!filters.kind || file.kind === filters.kind.eq) && (!categories || categories.includes(file.file_category)))
+      .flatMap((file) => {
+        const found = matchName(file.name, query)
+        return found ? [{ file, ...found }] : []
+      })
+      .sort((a, b) => rank.indexOf(a.match) - rank.indexOf(b.match) || a.file.name.localeCompare(b.file.name))
+  }
+
+  /** Where an item is, as search results say it ("/" for the root, "/Movies/2024"). */
+  #pathOf(file: DriveFile): string {
+    const names: string[] = []
+    for (let id = file.parent_id; id !== ''; id = this.files.get(id)?.parent_id ?? '') names.unshift(this.files.get(id)?.name ?? '?')
+    return `/${names.join('/')}`
+  }
+
+  async search(input: DriveSearchInput): Promise<DriveFileList> {
+    this.#record('search', [input])
+    const found = this.#matches(input.q, input.filters)
+    const start = Number(input.pageToken ?? '0')
+    const limit = input.limit ?? SEARCH_LIMIT_DEFAULT
+    const files = found.slice(start, start + limit).map(({ file, match }) => ({ ...file, params: { path: this.#pathOf(file), parent_name: this.files.get(file.parent_id)?.name ?? '', match } }))
+    return { kind: 'drive#fileList', files, next_page_token: start + limit < found.length ? String(start + limit) : '', version: '' }
+  }
+
+  async associate(q: string, options: { limit?: number } = {}): Promise<DriveAssociateList> {
+    this.#record('associate', [q, options])
+    const associates = this.#matches(q)
+      .slice(0, options.limit ?? ASSOCIATE_LIMIT_DEFAULT)
+      .map(({ file, match, start }): DriveAssociate => ({ text: file.name, highlight: [[start, start + fold(q.trim()).length]], file_id: file.id, kind: file.kind, file_category: file.file_category, path: this.#pathOf(file), match }))
+    return { associates }
   }
 
   async get(id: string): Promise<DriveFile> {

@@ -1,5 +1,5 @@
-import { type DriveFile, type DriveFilters, type DriveOrderField, FOLDER_KIND } from '@cumulus/protocol'
-import type { DriveListInput } from './drive-api'
+import { type DriveFile, type DriveFileList, type DriveFilters, type DriveOrderField, type DriveSearchFilters, FOLDER_KIND, SEARCH_LIMIT_MAX } from '@cumulus/protocol'
+import type { DriveApi, DriveListInput } from './drive-api'
 
 /** Which files a list shows. */
 export type ListingSource =
@@ -11,6 +11,11 @@ export type ListingSource =
   | { kind: 'trash' }
   /** The folders of a folder: the folder picker. */
   | { kind: 'folders'; folderId: string }
+  /** Search results, in the server's order (best match first); an empty query has none. */
+  | { kind: 'search'; query: string; filters: DriveSearchFilters }
+
+/** The sources listed by `GET /drive/v1/files`. */
+export type FolderListingSource = Exclude<ListingSource, { kind: 'search' }>
 
 export interface ListingOrder {
   field: DriveOrderField
@@ -21,11 +26,17 @@ export const DEFAULT_ORDER: ListingOrder = Object.freeze({ field: 'name', direct
 
 /** Files per page: the contract's largest, so a long folder takes few round trips. */
 export const PAGE_SIZE = 200
+/**
+ * Search results per page: the contract's largest, which is also more than the list's look-ahead
+ * (file-grid.tsx asks for the next page within 60 rows of the end), so a first page does not at
+ * once ask for a second one before the user scrolls.
+ */
+export const SEARCH_PAGE_SIZE = SEARCH_LIMIT_MAX
 
 const COMPLETE = { eq: 'PHASE_TYPE_COMPLETE' } as const
 
 /** The list call for a source, an order and a page (drive.md "Calls": filters and parent_id `*`). */
-export function listInput(source: ListingSource, order: ListingOrder, pageToken?: string): DriveListInput {
+export function listInput(source: FolderListingSource, order: ListingOrder, pageToken?: string): DriveListInput {
   const base = { limit: PAGE_SIZE, orderBy: order.field, direction: order.direction, ...(pageToken ? { pageToken } : {}) }
   let filters: DriveFilters
   switch (source.kind) {
@@ -44,7 +55,31 @@ export function listInput(source: ListingSource, order: ListingOrder, pageToken?
   }
 }
 
-/** Whether a file (new, or changed) belongs in a list of this source. */
+const NO_FILES: DriveFileList = Object.freeze({ kind: 'drive#fileList', files: [], next_page_token: '', version: '' })
+
+/** One page of a source: a list call, or a search (none for an empty query, which the server refuses). */
+export function fetchListingPage(api: Pick<DriveApi, 'list' | 'search'>, source: ListingSource, order: ListingOrder, pageToken?: string): Promise<DriveFileList> {
+  if (source.kind !== 'search') return api.list(listInput(source, order, pageToken))
+  if (source.query === '') return Promise.resolve(NO_FILES)
+  const hasFilters = Object.keys(source.filters).length > 0
+  return api.search({ q: source.query, limit: SEARCH_PAGE_SIZE, ...(pageToken ? { pageToken } : {}), ...(hasFilters ? { filters: source.filters } : {}) })
+}
+
+/**
+ * Search results after a result changed (renamed, starred): it stays where the server ranked
+ * it, keeping the search's `params` (path, match), which the replies of rename or star do not
+ * carry; a trashed one leaves. Anything not already a result is not one until searched again.
+ */
+export function replaceResult(files: readonly DriveFile[], file: DriveFile): readonly DriveFile[] {
+  const index = files.findIndex((f) => f.id === file.id)
+  if (index === -1) return files
+  if (file.trashed) return files.filter((f) => f.id !== file.id)
+  const next = [...files]
+  next[index] = { ...file, params: { ...files[index]!.params, ...file.params } }
+  return next
+}
+
+/** Whether a file (new, or changed) belongs in a list of this source (a search result: see `replaceResult`). */
 export function belongsTo(file: DriveFile, source: ListingSource): boolean {
   switch (source.kind) {
     case 'folder':
@@ -55,6 +90,8 @@ export function belongsTo(file: DriveFile, source: ListingSource): boolean {
       return !file.trashed && file.starred
     case 'trash':
       return file.trashed
+    case 'search':
+      return !file.trashed
   }
 }
 

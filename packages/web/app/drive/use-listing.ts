@@ -1,7 +1,7 @@
 import type { DriveFile } from '@cumulus/protocol'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DriveApi } from './drive-api'
-import { belongsTo, insertFile, listInput, type ListingOrder, type ListingSource } from './listing'
+import { belongsTo, fetchListingPage, insertFile, type ListingOrder, type ListingSource, replaceResult } from './listing'
 
 export interface ListingState {
   files: readonly DriveFile[]
@@ -52,7 +52,7 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
       inFlight.current = true
       if (first) token.current = ''
       setState((current) => (first ? INITIAL : { ...current, loadingMore: true, error: null }))
-      api.list(listInput(sourceRef.current, orderRef.current, first ? undefined : token.current)).then(
+      fetchListingPage(api, sourceRef.current, orderRef.current, first ? undefined : token.current).then(
         (page) => {
           if (mine !== generation.current) return
           inFlight.current = false
@@ -93,6 +93,10 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
   const put = useCallback(
     (file: DriveFile) => {
       setState((current) => {
+        if (sourceRef.current.kind === 'search') {
+          const files = replaceResult(current.files, file)
+          return files === current.files ? current : { ...current, files }
+        }
         if (!belongsTo(file, sourceRef.current)) {
           return current.files.some((f) => f.id === file.id) ? { ...current, files: current.files.filter((f) => f.id !== file.id) } : current
         }
