@@ -1,5 +1,6 @@
 import offline from './offline'
 import player from './player'
+import search from './search'
 import unpack from './unpack'
 
 /** The drive pages (/drive, /drive/:folderId, /drive/starred, /drive/trash). `{ one, other }` groups are plural forms. */
@@ -49,6 +50,7 @@ export default {
   },
   actions: {
     open: 'Open',
+    reveal: 'Show in folder',
     preview: 'Preview',
     download: 'Download',
     rename: 'Rename',
@@ -198,5 +200,6 @@ export default {
   },
   offline,
   player,
+  search,
   unpack,
 }

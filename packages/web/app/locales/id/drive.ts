@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import search from './search'
 import unpack from './unpack'
 
 export default {
@@ -49,6 +50,7 @@ export default {
   },
   actions: {
     open: 'Buka',
+    reveal: 'Tampilkan di folder',
     preview: 'Pratinjau',
     download: 'Unduh',
     rename: 'Ganti nama',
@@ -198,5 +200,6 @@ export default {
   },
   offline,
   player,
+  search,
   unpack,
 } satisfies Messages['drive']

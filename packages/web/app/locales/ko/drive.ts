@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import search from './search'
 import unpack from './unpack'
 
 export default {
@@ -49,6 +50,7 @@ export default {
   },
   actions: {
     open: '열기',
+    reveal: '폴더에서 보기',
     preview: '미리 보기',
     download: '다운로드',
     rename: '이름 바꾸기',
@@ -198,5 +200,6 @@ export default {
   },
   offline,
   player,
+  search,
   unpack,
 } satisfies Messages['drive']

@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import search from './search'
 import unpack from './unpack'
 
 export default {
@@ -49,6 +50,7 @@ export default {
   },
   actions: {
     open: '打开',
+    reveal: '在文件夹中显示',
     preview: '预览',
     download: '下载',
     rename: '重命名',
@@ -198,5 +200,6 @@ export default {
   },
   offline,
   player,
+  search,
   unpack,
 } satisfies Messages['drive']

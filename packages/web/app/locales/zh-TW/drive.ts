@@ -1,6 +1,7 @@
 import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
+import search from './search'
 import unpack from './unpack'
 
 export default {
@@ -49,6 +50,7 @@ export default {
   },
   actions: {
     open: '開啟',
+    reveal: '在資料夾中顯示',
     preview: '預覽',
     download: '下載',
     rename: '重新命名',
@@ -198,5 +200,6 @@ export default {
   },
   offline,
   player,
+  search,
   unpack,
 } satisfies Messages['drive']

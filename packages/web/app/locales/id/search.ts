@@ -1,0 +1,32 @@
+import type { Messages } from '../shape'
+
+export default {
+  title: 'Cari',
+  label: 'Cari di drive Anda',
+  placeholder: 'Cari di Drive',
+  open: 'Cari di drive Anda',
+  close: 'Tutup pencarian',
+  suggestions: 'Saran',
+  suggestionCount: { one: '{{count}} saran', other: '{{count}} saran' },
+  noSuggestions: 'Tidak ada nama yang cocok. Tekan Enter untuk mencari.',
+  suggestionsFailed: 'Saran tidak dapat dimuat. Tekan Enter untuk mencari.',
+  recent: 'Pencarian terakhir',
+  clearRecent: 'Hapus',
+  resultsFor: 'Hasil untuk “{{query}}”',
+  count: { one: '{{count}} hasil', other: '{{count}} hasil' },
+  countAtLeast: { one: '{{count}} hasil atau lebih', other: '{{count}} hasil atau lebih' },
+  openFolder: 'Buka {{folder}}',
+  idleTitle: 'Cari di drive Anda',
+  idleText: 'Ketik nama di kotak pencarian untuk menemukan file dan folder di semua folder. Nama berbahasa Tionghoa juga dapat dicari dengan pinyin.',
+  emptyTitle: 'Tidak ada yang cocok dengan “{{query}}”',
+  emptyText: 'Periksa ejaan atau coba sebagian nama. Nama berbahasa Tionghoa juga dapat dicari dengan pinyin.',
+  emptyFiltered: 'Tidak ada yang cocok dengan filter ini. Hapus filter untuk mencari di semua file.',
+  clearFilters: 'Hapus filter',
+  filters: {
+    label: 'Filter',
+    kind: { label: 'Jenis', any: 'Semua jenis', file: 'File', folder: 'Folder' },
+    category: { label: 'Kategori', any: 'Semua kategori', VIDEO: 'Video', AUDIO: 'Audio', IMAGE: 'Gambar', TEXT: 'Dokumen', ARCHIVE: 'Arsip', OTHER: 'File lainnya' },
+    modified: { label: 'Diubah', any: 'Kapan saja', day: '24 jam terakhir', week: '7 hari terakhir', month: '30 hari terakhir', year: 'Setahun terakhir' },
+    size: { label: 'Ukuran', any: 'Semua ukuran', small: 'Di bawah 1 MiB', medium: '1 sampai 100 MiB', large: '100 MiB sampai 1 GiB', huge: 'Di atas 1 GiB' },
+  },
+} satisfies Messages['drive']['search']

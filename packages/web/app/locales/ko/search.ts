@@ -1,0 +1,32 @@
+import type { Messages } from '../shape'
+
+export default {
+  title: '검색',
+  label: '드라이브 검색',
+  placeholder: '드라이브에서 검색',
+  open: '드라이브 검색',
+  close: '검색 닫기',
+  suggestions: '추천 항목',
+  suggestionCount: { one: '추천 항목 {{count}}개', other: '추천 항목 {{count}}개' },
+  noSuggestions: '일치하는 이름이 없습니다. Enter 키를 눌러 검색하세요.',
+  suggestionsFailed: '추천 항목을 불러오지 못했습니다. Enter 키를 눌러 검색하세요.',
+  recent: '최근 검색어',
+  clearRecent: '지우기',
+  resultsFor: '“{{query}}” 검색 결과',
+  count: { one: '결과 {{count}}개', other: '결과 {{count}}개' },
+  countAtLeast: { one: '결과 {{count}}개 이상', other: '결과 {{count}}개 이상' },
+  openFolder: '{{folder}} 열기',
+  idleTitle: '드라이브 검색',
+  idleText: '검색창에 이름을 입력하면 모든 폴더에서 파일과 폴더를 찾습니다. 중국어 이름은 병음으로도 찾을 수 있습니다.',
+  emptyTitle: '“{{query}}”와(과) 일치하는 항목이 없습니다',
+  emptyText: '맞춤법을 확인하거나 이름의 일부로 검색해 보세요. 중국어 이름은 병음으로도 찾을 수 있습니다.',
+  emptyFiltered: '이 필터와 일치하는 항목이 없습니다. 필터를 지우고 전체에서 검색해 보세요.',
+  clearFilters: '필터 지우기',
+  filters: {
+    label: '필터',
+    kind: { label: '유형', any: '모든 유형', file: '파일', folder: '폴더' },
+    category: { label: '분류', any: '모든 분류', VIDEO: '동영상', AUDIO: '오디오', IMAGE: '사진', TEXT: '문서', ARCHIVE: '압축 파일', OTHER: '기타 파일' },
+    modified: { label: '수정한 날짜', any: '전체 기간', day: '지난 24시간', week: '지난 7일', month: '지난 30일', year: '지난 1년' },
+    size: { label: '크기', any: '모든 크기', small: '1MiB 미만', medium: '1~100MiB', large: '100MiB~1GiB', huge: '1GiB 초과' },
+  },
+} satisfies Messages['drive']['search']

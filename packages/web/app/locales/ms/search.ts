@@ -1,0 +1,32 @@
+import type { Messages } from '../shape'
+
+export default {
+  title: 'Cari',
+  label: 'Cari dalam pemacu anda',
+  placeholder: 'Cari dalam Pemacu',
+  open: 'Cari dalam pemacu anda',
+  close: 'Tutup carian',
+  suggestions: 'Cadangan',
+  suggestionCount: { one: '{{count}} cadangan', other: '{{count}} cadangan' },
+  noSuggestions: 'Tiada nama yang sepadan. Tekan Enter untuk mencari.',
+  suggestionsFailed: 'Cadangan tidak dapat dimuatkan. Tekan Enter untuk mencari.',
+  recent: 'Carian terkini',
+  clearRecent: 'Kosongkan',
+  resultsFor: 'Hasil untuk “{{query}}”',
+  count: { one: '{{count}} hasil', other: '{{count}} hasil' },
+  countAtLeast: { one: '{{count}} hasil atau lebih', other: '{{count}} hasil atau lebih' },
+  openFolder: 'Buka {{folder}}',
+  idleTitle: 'Cari dalam pemacu anda',
+  idleText: 'Taip nama dalam kotak carian untuk mencari fail dan folder dalam semua folder. Nama dalam bahasa Cina juga boleh dicari dengan pinyin.',
+  emptyTitle: 'Tiada yang sepadan dengan “{{query}}”',
+  emptyText: 'Semak ejaan atau cuba sebahagian daripada nama. Nama dalam bahasa Cina juga boleh dicari dengan pinyin.',
+  emptyFiltered: 'Tiada yang sepadan dengan penapis ini. Kosongkan penapis untuk mencari dalam semua fail.',
+  clearFilters: 'Kosongkan penapis',
+  filters: {
+    label: 'Penapis',
+    kind: { label: 'Jenis', any: 'Semua jenis', file: 'Fail', folder: 'Folder' },
+    category: { label: 'Kategori', any: 'Semua kategori', VIDEO: 'Video', AUDIO: 'Audio', IMAGE: 'Gambar', TEXT: 'Dokumen', ARCHIVE: 'Arkib', OTHER: 'Fail lain' },
+    modified: { label: 'Diubah suai', any: 'Bila-bila masa', day: '24 jam lalu', week: '7 hari lalu', month: '30 hari lalu', year: 'Setahun lalu' },
+    size: { label: 'Saiz', any: 'Semua saiz', small: 'Bawah 1 MiB', medium: '1 hingga 100 MiB', large: '100 MiB hingga 1 GiB', huge: 'Melebihi 1 GiB' },
+  },
+} satisfies Messages['drive']['search']

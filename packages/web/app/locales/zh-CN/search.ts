@@ -1,0 +1,32 @@
+import type { Messages } from '../shape'
+
+export default {
+  title: '搜索',
+  label: '搜索云盘',
+  placeholder: '在云盘中搜索',
+  open: '搜索云盘',
+  close: '关闭搜索',
+  suggestions: '搜索建议',
+  suggestionCount: { one: '{{count}} 条建议', other: '{{count}} 条建议' },
+  noSuggestions: '没有匹配的名称。按 Enter 键搜索。',
+  suggestionsFailed: '无法加载搜索建议。按 Enter 键搜索。',
+  recent: '最近搜索',
+  clearRecent: '清除',
+  resultsFor: '“{{query}}”的搜索结果',
+  count: { one: '{{count}} 个结果', other: '{{count}} 个结果' },
+  countAtLeast: { one: '至少 {{count}} 个结果', other: '至少 {{count}} 个结果' },
+  openFolder: '打开“{{folder}}”',
+  idleTitle: '搜索云盘',
+  idleText: '在搜索框中输入名称，即可在所有文件夹中查找文件和文件夹。中文名称也可以用拼音查找。',
+  emptyTitle: '没有与“{{query}}”匹配的内容',
+  emptyText: '请检查拼写，或只输入名称的一部分试试。中文名称也可以用拼音查找。',
+  emptyFiltered: '没有符合这些筛选条件的内容。清除筛选即可搜索全部内容。',
+  clearFilters: '清除筛选',
+  filters: {
+    label: '筛选',
+    kind: { label: '类型', any: '所有类型', file: '文件', folder: '文件夹' },
+    category: { label: '分类', any: '所有分类', VIDEO: '视频', AUDIO: '音频', IMAGE: '图片', TEXT: '文档', ARCHIVE: '压缩包', OTHER: '其他文件' },
+    modified: { label: '修改时间', any: '任何时间', day: '过去 24 小时', week: '过去 7 天', month: '过去 30 天', year: '过去一年' },
+    size: { label: '大小', any: '任意大小', small: '小于 1 MiB', medium: '1–100 MiB', large: '100 MiB–1 GiB', huge: '大于 1 GiB' },
+  },
+} satisfies Messages['drive']['search']

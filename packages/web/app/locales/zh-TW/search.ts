@@ -1,0 +1,32 @@
+import type { Messages } from '../shape'
+
+export default {
+  title: '搜尋',
+  label: '搜尋雲端硬碟',
+  placeholder: '在雲端硬碟中搜尋',
+  open: '搜尋雲端硬碟',
+  close: '關閉搜尋',
+  suggestions: '搜尋建議',
+  suggestionCount: { one: '{{count}} 則建議', other: '{{count}} 則建議' },
+  noSuggestions: '沒有相符的名稱。按 Enter 鍵即可搜尋。',
+  suggestionsFailed: '無法載入搜尋建議。按 Enter 鍵即可搜尋。',
+  recent: '最近的搜尋',
+  clearRecent: '清除',
+  resultsFor: '「{{query}}」的搜尋結果',
+  count: { one: '{{count}} 項結果', other: '{{count}} 項結果' },
+  countAtLeast: { one: '至少 {{count}} 項結果', other: '至少 {{count}} 項結果' },
+  openFolder: '開啟「{{folder}}」',
+  idleTitle: '搜尋雲端硬碟',
+  idleText: '在搜尋框中輸入名稱，即可在所有資料夾中尋找檔案和資料夾。中文名稱也可以用漢語拼音尋找。',
+  emptyTitle: '沒有與「{{query}}」相符的項目',
+  emptyText: '請檢查拼字，或只輸入名稱的一部分試試。中文名稱也可以用漢語拼音尋找。',
+  emptyFiltered: '沒有符合這些篩選條件的項目。清除篩選即可搜尋全部內容。',
+  clearFilters: '清除篩選',
+  filters: {
+    label: '篩選',
+    kind: { label: '類型', any: '所有類型', file: '檔案', folder: '資料夾' },
+    category: { label: '類別', any: '所有類別', VIDEO: '影片', AUDIO: '音訊', IMAGE: '圖片', TEXT: '文件', ARCHIVE: '壓縮檔', OTHER: '其他檔案' },
+    modified: { label: '修改時間', any: '任何時間', day: '過去 24 小時', week: '過去 7 天', month: '過去 30 天', year: '過去一年' },
+    size: { label: '大小', any: '任何大小', small: '小於 1 MiB', medium: '1–100 MiB', large: '100 MiB–1 GiB', huge: '大於 1 GiB' },
+  },
+} satisfies Messages['drive']['search']
