@@ -2,10 +2,11 @@ import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 import type { ReactNode } from 'react'
 import { useT } from '../i18n/use-locale'
 import type { FileAction } from './file-actions'
-import { ArchiveIcon, CopyIcon, DownloadIcon, MoveIcon, PlayIcon, RenameIcon, RestoreIcon, StarIcon, TrashIcon } from './icons'
+import { ArchiveIcon, CopyIcon, DownloadIcon, FolderOpenIcon, MoveIcon, PlayIcon, RenameIcon, RestoreIcon, StarIcon, TrashIcon } from './icons'
 
 const ICONS: Record<FileAction, (cls: string) => ReactNode> = {
   open: (cls) => <PlayIcon className={cls} />,
+  reveal: (cls) => <FolderOpenIcon className={cls} />,
   archive: (cls) => <ArchiveIcon className={cls} />,
   download: (cls) => <DownloadIcon className={cls} />,
   rename: (cls) => <RenameIcon className={cls} />,
@@ -30,6 +31,8 @@ export function useActionLabel(): (action: FileAction, targets?: readonly DriveF
     switch (action) {
       case 'open':
         return targets[0]?.kind === FOLDER_KIND ? t('drive.actions.open') : t('drive.actions.preview')
+      case 'reveal':
+        return t('drive.actions.reveal')
       case 'archive':
         return t('drive.actions.unpack')
       case 'download':

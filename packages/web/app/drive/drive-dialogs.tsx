@@ -89,11 +89,14 @@ export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listi
           if (dialog.type === 'move') {
             await inEachBatch(files, (batch) => api.move(batch, folder.id))
             for (const file of files) rememberFolder({ ...file, parent_id: folder.id })
-            if (view === 'folder' && folder.id !== folderId) listing.remove(files.map((file) => file.id))
+            // Search results say which folder each is in: searched again, they say the new one.
+            if (view === 'search') listing.reload()
+            else if (view === 'folder' && folder.id !== folderId) listing.remove(files.map((file) => file.id))
             toasts.show({ tone: 'success', text: tp('drive.toast.moved', files.length, one) })
           } else {
             await inEachBatch(files, (batch) => api.copy(batch, folder.id))
-            if (view === 'folder' && folder.id === folderId) listing.reload()
+            // The copies are results too, when searching.
+            if (view === 'search' || (view === 'folder' && folder.id === folderId)) listing.reload()
             quota.refresh()
             toasts.show({ tone: 'success', text: tp('drive.toast.copied', files.length, one) })
           }

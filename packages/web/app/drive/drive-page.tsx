@@ -1,7 +1,7 @@
 import { DRIVE_DEFAULTS, type DriveFile, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { isIdentityError } from '@cumulus/sdk'
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react'
-import { useNavigate } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink, pagePath } from '../navigation/locale-link'
 import { PageTitle } from '../components/page-title'
@@ -21,9 +21,9 @@ import type { DriveView } from './file-actions'
 import { FileGrid } from './file-grid'
 import { FileTiles } from './file-tiles'
 import { type PathStep, rememberFolder, useFolderPath } from './folder-path'
-import { StarIcon, TrashIcon, UploadIcon } from './icons'
+import { SearchIcon, StarIcon, TrashIcon, UploadIcon } from './icons'
 import { useElementHeight, useSiteHeaderHeight } from './layout-hooks'
-import type { ListingSource } from './listing'
+import { DEFAULT_ORDER, type ListingSource } from './listing'
 import { QuotaBar, useQuota } from './quota-bar'
 import { Toasts, useToasts } from './toasts'
 import { UploadPanel } from './upload-panel'
@@ -33,8 +33,13 @@ import { useDescribeError, useErrorText } from './use-error-text'
 import { takeListFocusWish, useFileActions } from './use-file-actions'
 import { useFileDrop } from './use-file-drop'
 import { useListing } from './use-listing'
+import { usePlural } from './use-plural'
 import { useRememberedLayout } from './use-remembered-layout'
 import { useRememberedOrder } from './use-remembered-order'
+import { SELECT_PARAM } from './reveal'
+import { DriveSearchBox, ResultLocation, SearchEmpty, SearchIdle, type SearchRequest } from '../search/drive-search'
+import { SearchFilterBar } from '../search/search-filter-bar'
+import { hasFilters, NO_FILTERS, toSearchFilters, writeFilterChoice } from '../search/search-filters'
 
 /** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
 const PreviewDialog = lazyFrom(onDemand(() => import('./preview-dialog')), (module) => module.PreviewDialog)
@@ -60,39 +65,54 @@ const PANEL_CLEARANCE_PX = 16
 /** The folder input's attribute React does not know by name. */
 const FOLDER_INPUT = { webkitdirectory: '', directory: '' } as Record<string, string>
 
+const NO_SEARCH: SearchRequest = Object.freeze({ query: '', filters: NO_FILTERS })
+
 /**
- * A drive page: My drive and its folders, Starred, or Trash. It composes the list (data:
+ * A drive page: My drive and its folders, Starred, Trash, or search results. It composes the list (data:
  * `useListing`, `useFolderPath`, `useQuota`; selection: `useDriveSelection`), the actions
  * (`useFileActions`) and their dialogs (`DriveDialogs`), uploads by button or drop
- * (`useDriveUploads`, `useFileDrop`), the preview and the toasts.
+ * (`useDriveUploads`, `useFileDrop`), the preview, the toasts and the search box. A folder's
+ * URL may name an item to select (`?select=`, where a search takes the user).
  */
 export function DrivePage({
   view,
   folderId = '',
   accountId = '',
   trashRetentionDays = DRIVE_DEFAULTS.trashRetentionDays,
+  search = NO_SEARCH,
 }: {
   view: DriveView
   folderId?: string
   accountId?: string
   /** The server's TRASH_RETENTION_DAYS, which the trash view states. */
   trashRetentionDays?: number
+  /** The query and filters of the search view. */
+  search?: SearchRequest
 }) {
   const { t } = useT()
+  const tp = usePlural()
   const locale = useLocale()
   const navigate = useNavigate()
   const { api } = useDrive()
   const describe = useDescribeError()
   const [order, setOrder] = useRememberedOrder()
   const [layout, setLayout] = useRememberedLayout()
-  const source = useMemo<ListingSource>(() => (view === 'folder' ? { kind: 'folder', folderId } : { kind: view }), [view, folderId])
-  const listing = useListing(api, source, order, locale)
+  const [searchParams, setSearchParams] = useSearchParams()
+  const { query, filters: filterChoice } = search
+  // "Modified in the past week" counts back from when the filter was chosen, not from each render.
+  const searchFilters = useMemo(() => toSearchFilters(filterChoice, new Date()), [filterChoice.kind, filterChoice.category, filterChoice.modified, filterChoice.size])
+  const source = useMemo<ListingSource>(
+    () => (view === 'folder' ? { kind: 'folder', folderId } : view === 'search' ? { kind: 'search', query, filters: searchFilters } : { kind: view }),
+    [view, folderId, query, searchFilters],
+  )
+  // Search results keep the server's order, whatever the folders' remembered one.
+  const listing = useListing(api, source, view === 'search' ? DEFAULT_ORDER : order, locale)
   const listingError = useErrorText(listing.error)
   const rootName = t('drive.nav.myDrive')
   const path = useFolderPath(api, view === 'folder' ? folderId : '', rootName)
   const quota = useQuota(api)
   const toasts = useToasts()
-  const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, `${view}/${folderId}`)
+  const { selection, setSelection, selectedFiles } = useDriveSelection(listing.files, view === 'search' ? `search/${JSON.stringify(source)}` : `${view}/${folderId}`)
   const [dialog, setDialog] = useState<DriveDialog>(null)
   // Once a dialog has opened, the dialogs stay mounted, so closing one runs Radix's focus return.
   const [dialogsMounted, setDialogsMounted] = useState(false)
@@ -123,11 +143,60 @@ export function DrivePage({
     document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')?.focus({ preventScroll: true })
   }, [listing.loading, folderId])
 
+  // `?select=id` (a search result shown in its folder): once the list has the item, select it,
+  // scroll to it and give it the focus; pages are read on until it arrives.
+  const revealId = view === 'folder' ? searchParams.get(SELECT_PARAM) : null
+  const revealed = useRef<string | null>(null)
+  useEffect(() => {
+    if (revealId === null || listing.loading) return
+    if (!listing.files.some((file) => file.id === revealId)) {
+      if (!listing.complete && !listing.error) {
+        listing.loadMore()
+        return
+      }
+    } else {
+      setSelection({ selected: new Set([revealId]), anchor: revealId, focus: revealId })
+      revealed.current = revealId
+    }
+    setSearchParams(
+      (params) => {
+        params.delete(SELECT_PARAM)
+        return params
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }, [revealId, listing.files, listing.loading, listing.complete, listing.error])
+  useEffect(() => {
+    const id = revealed.current
+    if (id === null || selection.focus !== id) return
+    const item = document.querySelector<HTMLElement>(`[data-id="${CSS.escape(id)}"]`)
+    if (!item) return
+    revealed.current = null
+    item.scrollIntoView?.({ block: 'center' })
+    item.focus({ preventScroll: true })
+  })
+
   const previewable = useMemo(() => listing.files.filter((file) => file.kind !== FOLDER_KIND), [listing.files])
   const previewIndex = previewId === null ? -1 : previewable.findIndex((file) => file.id === previewId)
   const current: PathStep = path.steps[path.steps.length - 1] ?? { id: '', name: rootName }
   const folderMissing = view === 'folder' && (isNotFound(listing.error) || (path.status === 'error' && isNotFound(path.error)))
-  const viewTitle = view === 'starred' ? t('drive.nav.starred') : view === 'trash' ? t('drive.nav.trash') : folderId === '' ? rootName : path.status === 'ready' ? current.name : t('drive.title')
+  const viewTitle =
+    view === 'search'
+      ? query === ''
+        ? t('drive.search.title')
+        : t('drive.search.resultsFor', { query })
+      : view === 'starred'
+        ? t('drive.nav.starred')
+        : view === 'trash'
+          ? t('drive.nav.trash')
+          : folderId === ''
+            ? rootName
+            : path.status === 'ready'
+              ? current.name
+              : t('drive.title')
+  const filtered = hasFilters(filterChoice)
+  const changeFilters = (next: typeof filterChoice) => setSearchParams((params) => writeFilterChoice(params, next), { replace: true, preventScrollReset: true })
+  const resultCount = listing.loading || listing.files.length === 0 ? '' : listing.complete ? tp('drive.search.count', listing.files.length) : tp('drive.search.countAtLeast', listing.files.length)
   const gridTop = siteHeader + toolbarHeight
 
   const heading =
@@ -144,9 +213,9 @@ export function DrivePage({
         onChoose={(step) => void navigate(step.id === '' ? pagePath('drive', locale) : pagePath('drive-folder', locale, { folderId: step.id }))}
       />
     ) : (
-      <h1 className="flex items-center gap-2 px-2 text-lg font-semibold tracking-tight text-slate-900 dark:text-white">
-        {view === 'starred' ? <StarIcon className="size-5 text-amber-500" /> : <TrashIcon className="size-5 text-slate-500" />}
-        {viewTitle}
+      <h1 className="flex min-w-0 items-center gap-2 px-2 text-lg font-semibold tracking-tight text-slate-900 dark:text-white">
+        {view === 'starred' ? <StarIcon className="size-5 shrink-0 text-amber-500" /> : view === 'search' ? <SearchIcon className="size-5 shrink-0 text-slate-500" /> : <TrashIcon className="size-5 shrink-0 text-slate-500" />}
+        <span className="truncate">{viewTitle}</span>
       </h1>
     )
 
@@ -161,6 +230,8 @@ export function DrivePage({
         </LocaleLink>
       </div>
     )
+  } else if (view === 'search' && query === '') {
+    content = <SearchIdle />
   } else if (listing.loading) {
     content = <SkeletonRows label={t('drive.list.loading')} />
   } else if (listing.error && listing.files.length === 0) {
@@ -175,6 +246,8 @@ export function DrivePage({
         </Button>
       </div>
     )
+  } else if (listing.files.length === 0 && view === 'search') {
+    content = <SearchEmpty query={query} filtered={filtered} onClearFilters={() => changeFilters(NO_FILTERS)} />
   } else if (listing.files.length === 0) {
     content = <EmptyState view={view} onUploadFiles={() => filesInput.current?.click()} onUploadFolder={() => folderInput.current?.click()} />
   } else {
@@ -192,7 +265,14 @@ export function DrivePage({
     }
     content = (
       <>
-        {layout === 'grid' ? <FileTiles {...itemsProps} /> : <FileGrid {...itemsProps} order={order} onOrderChange={setOrder} stickyTop={gridTop} />}
+        {view === 'search' ? (
+          // Results in the server's order, each with the folder it is in (no tiles: they have no room for it).
+          <FileGrid {...itemsProps} detail={(file) => <ResultLocation file={file} />} stickyTop={gridTop} />
+        ) : layout === 'grid' ? (
+          <FileTiles {...itemsProps} />
+        ) : (
+          <FileGrid {...itemsProps} order={order} onOrderChange={setOrder} stickyTop={gridTop} />
+        )}
         {listing.loadingMore ? (
           <div role="status" className="flex items-center justify-center gap-2 py-4 text-sm text-slate-500 dark:text-slate-400">
             <Spinner className="size-4" />
@@ -246,9 +326,11 @@ export function DrivePage({
             onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
             hasItems={listing.files.length > 0}
             itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}
-            note={view === 'trash' ? t('drive.trashNotice', { days: trashRetentionDays }) : undefined}
+            note={view === 'trash' ? t('drive.trashNotice', { days: trashRetentionDays }) : view === 'search' ? resultCount : undefined}
             layout={layout}
             onLayoutChange={setLayout}
+            search={<DriveSearchBox api={api} accountId={accountId} request={view === 'search' ? search : undefined} onError={showError} />}
+            filters={view === 'search' && query !== '' ? <SearchFilterBar choice={filterChoice} onChange={changeFilters} /> : undefined}
           />
         </div>
         {content}

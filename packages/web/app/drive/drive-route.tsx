@@ -11,6 +11,7 @@ import { useLocale, useT } from '../i18n/use-locale'
 import { REDIRECT_PARAM, requireSignedIn } from '../middleware/auth'
 import { pagePath } from '../navigation/locale-link'
 import { usePublicConfig } from '../root'
+import type { SearchRequest } from '../search/drive-search'
 import { useSession } from '../session/use-session'
 
 /**
@@ -38,7 +39,7 @@ export function DriveHydrateFallback() {
   )
 }
 
-export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: string }) {
+export function DriveRoute({ view, folderId, search }: { view: DriveView; folderId?: string; search?: SearchRequest }) {
   // Client-loader data is not serialized: the client object arrives as it is.
   const { api } = useLoaderData() as Awaited<ReturnType<typeof driveClientLoader>>
   const session = useSession()
@@ -56,7 +57,7 @@ export function DriveRoute({ view, folderId }: { view: DriveView; folderId?: str
   return (
     <DriveProvider api={api}>
       {/* Keyed by account: after switching accounts nothing of the previous one's lists stays. */}
-      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} accountId={session.user?.userId ?? ''} trashRetentionDays={trashRetentionDays} />
+      <DrivePage key={session.user?.userId ?? ''} view={view} folderId={folderId} accountId={session.user?.userId ?? ''} trashRetentionDays={trashRetentionDays} search={search} />
     </DriveProvider>
   )
 }

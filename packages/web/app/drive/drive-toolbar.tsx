@@ -49,6 +49,10 @@ export interface DriveToolbarProps {
   note?: string
   layout?: DriveLayout
   onLayoutChange?(layout: DriveLayout): void
+  /** The search box, between the title and the actions. */
+  search?: ReactNode
+  /** The search results' filters, in place of the sort and layout controls. */
+  filters?: ReactNode
 }
 
 const LAYOUT_ICONS: Record<DriveLayout, string> = {
@@ -63,7 +67,7 @@ const LAYOUT_ICONS: Record<DriveLayout, string> = {
  * selected, what can be done to them; it keeps its height either way, so the list does not
  * jump. On a phone the selection's actions fold into a menu after the most used one.
  */
-export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note, layout, onLayoutChange }: DriveToolbarProps) {
+export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note, layout, onLayoutChange, search, filters }: DriveToolbarProps) {
   const { t } = useT()
   const tp = usePlural()
   const actionLabel = useActionLabel()
@@ -156,14 +160,23 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
         </div>
       </div>
     )
+  } else if (filters) {
+    second = (
+      <div className="flex h-12 items-center gap-3 px-2">
+        <div className="min-w-0 flex-1">{filters}</div>
+        <p className="shrink-0 text-xs text-slate-500 max-sm:hidden sm:text-sm dark:text-slate-400" data-testid="item-count">
+          {note ?? ''}
+        </p>
+      </div>
+    )
   } else {
     second = (
       <div className="flex h-12 items-center gap-2 px-2">
         <p className="min-w-0 flex-1 text-xs leading-snug text-slate-500 sm:text-sm dark:text-slate-400" data-testid="item-count">
           {note ?? (itemCount !== null ? tp('drive.list.count', itemCount) : '')}
         </p>
-        {hasItems ? sortMenu : null}
-        {hasItems && layout && onLayoutChange ? (
+        {hasItems && view !== 'search' ? sortMenu : null}
+        {hasItems && view !== 'search' && layout && onLayoutChange ? (
           <div role="radiogroup" aria-label={t('drive.toolbar.layout')} className="flex items-center rounded-lg bg-slate-100 p-0.5 dark:bg-slate-800" data-testid="layout-switch">
             {(['list', 'grid'] as const).map((option) => (
               <button
@@ -189,8 +202,9 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
 
   return (
     <>
-      <div className="flex h-14 items-center gap-2">
+      <div className="relative flex h-14 items-center gap-2">
         <div className="min-w-0 flex-1">{heading}</div>
+        {search}
         <div role="toolbar" aria-label={t('drive.toolbar.label')} className="flex shrink-0 items-center gap-1">
           {view === 'folder' ? (
             <>

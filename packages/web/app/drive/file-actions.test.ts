@@ -12,3 +12,12 @@ describe('actionsFor', () => {
     expect(actionsFor([archive], 'trash')).toEqual(['restore', 'delete'])
   })
 })
+
+describe('actionsFor a search result', () => {
+  it('offers Show in folder after open, for one result only', () => {
+    const file = aFile({ name: 'report.pdf' })
+    expect(actionsFor([file], 'search').slice(0, 3)).toEqual(['open', 'reveal', 'download'])
+    expect(actionsFor([file, aFile({ name: 'b.pdf' })], 'search')).not.toContain('reveal')
+    expect(actionsFor([file], 'folder')).not.toContain('reveal')
+  })
+})

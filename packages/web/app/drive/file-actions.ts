@@ -1,15 +1,17 @@
 import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 
 /** What can be done to files from a menu, the toolbar or a key. */
-export type FileAction = 'open' | 'archive' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
+export type FileAction = 'open' | 'reveal' | 'archive' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
 
-export type DriveView = 'folder' | 'starred' | 'trash'
+/** The drive's views; `search` lists results of a query from every folder. */
+export type DriveView = 'folder' | 'starred' | 'trash' | 'search'
 
 /**
  * The actions offered for `targets` in a view, in menu order. The trash offers only restore and
  * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
  * download for files only (a folder has no content link). An archive also offers "Unpack…",
- * which opens the archive page: its contents to choose from, then the unpacking.
+ * which opens the archive page: its contents to choose from, then the unpacking. A search result
+ * also offers "Show in folder", which opens the folder it is in with it selected.
  */
 export function actionsFor(targets: readonly DriveFile[], view: DriveView): FileAction[] {
   if (targets.length === 0) return []
@@ -17,6 +19,7 @@ export function actionsFor(targets: readonly DriveFile[], view: DriveView): File
   const single = targets.length === 1
   const actions: FileAction[] = []
   if (single) actions.push('open')
+  if (single && view === 'search') actions.push('reveal')
   if (single && targets[0]!.file_category === 'ARCHIVE' && targets[0]!.kind !== FOLDER_KIND) actions.push('archive')
   if (targets.every((file) => file.kind !== FOLDER_KIND)) actions.push('download')
   if (single) actions.push('rename')

@@ -1,5 +1,5 @@
 import { type DriveFile, type DriveOrderField, FOLDER_KIND } from '@cumulus/protocol'
-import { type CSSProperties, type KeyboardEvent, type MouseEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocale, useT } from '../i18n/use-locale'
 import { DeferredMenu } from '../components/lazy/deferred-menu'
 import { menuContentClass } from '../components/ui/menu-styles'
@@ -53,8 +53,11 @@ export interface FileGridProps {
   label: string
   selection: SelectionState
   onSelectionChange(next: SelectionState): void
-  order: ListingOrder
-  onOrderChange(order: ListingOrder): void
+  /** How the rows are sorted; without it (and `onOrderChange`) the columns cannot sort the rows, which keep the server's order (search results, best first). */
+  order?: ListingOrder
+  onOrderChange?(order: ListingOrder): void
+  /** A line under each name in place of the phone's size and date (a search result's folder). */
+  detail?(file: DriveFile): ReactNode
   /** Every page is loaded (the row count is known). */
   complete: boolean
   onLoadMore(): void
@@ -73,7 +76,7 @@ export interface FileGridProps {
  * context-menu key for the row's menu. On a touch screen a tap opens, and the icon (or a long
  * press) selects.
  */
-export function FileGrid({ files, view, label, selection, onSelectionChange, order, onOrderChange, complete, onLoadMore, onOpen, onAction, stickyTop }: FileGridProps) {
+export function FileGrid({ files, view, label, selection, onSelectionChange, order, onOrderChange, detail, complete, onLoadMore, onOpen, onAction, stickyTop }: FileGridProps) {
   const { t } = useT()
   const locale = useLocale()
   const actionLabel = useActionLabel()
@@ -163,6 +166,13 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   }, [files.length, complete])
 
   const sortHeader = (field: DriveOrderField, text: string, className = '') => {
+    if (!order || !onOrderChange) {
+      return (
+        <div role="columnheader" className={className}>
+          <span className="inline-flex h-8 items-center px-1.5 text-xs font-semibold tracking-wide uppercase">{text}</span>
+        </div>
+      )
+    }
     const active = order.field === field
     const direction = active ? order.direction : undefined
     return (
@@ -247,7 +257,11 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
               </span>
             ) : null}
           </div>
-          <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{isFolder ? t('drive.list.folder') : [size, modified].filter(Boolean).join(' · ')}</p>
+          {detail ? (
+            <div className="truncate text-xs text-slate-500 dark:text-slate-400">{detail(file)}</div>
+          ) : (
+            <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{isFolder ? t('drive.list.folder') : [size, modified].filter(Boolean).join(' · ')}</p>
+          )}
         </div>
         <div role="gridcell" className="hidden text-sm text-slate-600 tabular-nums sm:block dark:text-slate-300">
           {isFolder ? <span className="text-slate-400 dark:text-slate-500">—</span> : size}

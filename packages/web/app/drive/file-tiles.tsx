@@ -125,6 +125,7 @@ export function FileTiles({ files, view, label, selection, onSelectionChange, co
               aria-selected={selected}
               tabIndex={tabIndexOf(index)}
               data-testid="drive-tile"
+              data-id={file.id}
               data-name={file.name}
               onClick={(event) => {
                 if (event.shiftKey || event.ctrlKey || event.metaKey) onSelectionChange(clickItem(selection, ids, index, { range: event.shiftKey, toggle: event.ctrlKey || event.metaKey }))

@@ -29,6 +29,9 @@ export const RestoreIcon = (p: P) => <Icon {...p}><path d="M4 12a8 8 0 1 0 2.3-5
 export const RenameIcon = (p: P) => <Icon {...p}><path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" /></Icon>
 export const MoveIcon = (p: P) => <Icon {...p}><path d="M3 7.5A1.5 1.5 0 0 1 4.5 6h4l2 2h9A1.5 1.5 0 0 1 21 9.5v8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" /><path d="M9 13.5h6m0 0-2.3-2.3M15 13.5l-2.3 2.3" /></Icon>
 export const ArchiveIcon = (p: P) => <Icon {...p}><path d="M4 8h16v10.5a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 18.5zM3 4.5h18V8H3zM10 12h4" /></Icon>
+export const FolderOpenIcon = (p: P) => <Icon {...p}><path d="M3 17.5V6.5A1.5 1.5 0 0 1 4.5 5h4l2 2h7A1.5 1.5 0 0 1 19 8.5V10" /><path d="M3 17.5 5.6 11a1.5 1.5 0 0 1 1.4-1h13a1 1 0 0 1 .95 1.3l-2.1 6.3a1.5 1.5 0 0 1-1.4 1.4H4.5A1.5 1.5 0 0 1 3 17.5z" /></Icon>
+export const SearchIcon = (p: P) => <Icon {...p}><circle cx="11" cy="11" r="6.5" /><path d="m16 16 4 4" /></Icon>
+export const ClockIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="8.5" /><path d="M12 7.5V12l3 2" /></Icon>
 export const CopyIcon = (p: P) => <Icon {...p}><rect x="8" y="8" width="12" height="12" rx="2" /><path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" /></Icon>
 export const CloseIcon = (p: P) => <Icon {...p}><path d="M6 6l12 12M18 6 6 18" /></Icon>
 export const ChevronRightIcon = (p: P) => <Icon {...p}><path d="m9 6 6 6-6 6" /></Icon>

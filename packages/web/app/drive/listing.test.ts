@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { FOLDER_KIND } from '@cumulus/protocol'
 import { describe, expect, it } from 'vitest'
-import { aFile, aFolder } from './fake-drive-api'
-import { belongsTo, compareFiles, DEFAULT_ORDER, insertFile, listInput } from './listing'
+import { aFile, aFolder, FakeDriveApi } from './fake-drive-api'
+import { belongsTo, compareFiles, DEFAULT_ORDER, fetchListingPage, insertFile, listInput, replaceResult } from './listing'
 
 const names = (files: readonly { name: string }[]) => files.map((f) => f.name)
 
@@ -42,5 +42,26 @@ describe('placing a file among those shown', () => {
     expect(belongsTo({ ...file, trashed: true }, { kind: 'starred' })).toBe(false)
     expect(belongsTo({ ...file, trashed: true }, { kind: 'trash' })).toBe(true)
     expect(belongsTo(file, { kind: 'folders', folderId: 'p' })).toBe(false)
+  })
+})
+
+describe('search results as a listing', () => {
+  it('asks nothing for an empty query, and sends filters only when some are set', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'report.pdf' })])
+    await expect(fetchListingPage(api, { kind: 'search', query: '', filters: {} }, DEFAULT_ORDER)).resolves.toMatchObject({ files: [], next_page_token: '' })
+    expect(api.callsOf('search')).toEqual([])
+    await fetchListingPage(api, { kind: 'search', query: 'rep', filters: {} }, DEFAULT_ORDER, 'tok')
+    await fetchListingPage(api, { kind: 'search', query: 'rep', filters: { kind: { eq: FOLDER_KIND } } }, DEFAULT_ORDER)
+    expect(api.callsOf('search')).toEqual([[{ q: 'rep', limit: 100, pageToken: 'tok' }], [{ q: 'rep', limit: 100, filters: { kind: { eq: FOLDER_KIND } } }]])
+  })
+
+  it('keeps a changed result in place with its search params, drops a trashed one, and adds nothing new', () => {
+    const a = aFile({ name: 'b report.pdf', params: { path: '/Docs', parent_name: 'Docs', match: 'word' } })
+    const b = aFile({ name: 'report.txt', params: { path: '/', parent_name: '', match: 'prefix' } })
+    const renamed = replaceResult([b, a], { ...a, name: 'a report.pdf', params: {} })
+    expect(renamed.map((f) => [f.name, f.params.path])).toEqual([['report.txt', '/'], ['a report.pdf', '/Docs']])
+    expect(names(replaceResult([b, a], { ...a, trashed: true }))).toEqual(['report.txt'])
+    const files = [b, a]
+    expect(replaceResult(files, aFile({ name: 'new report.pdf' }))).toBe(files)
   })
 })

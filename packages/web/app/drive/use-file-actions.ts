@@ -6,6 +6,7 @@ import type { DriveApi } from './drive-api'
 import type { DriveDialog } from './drive-dialogs'
 import { type DriveView, type FileAction, inEachBatch } from './file-actions'
 import { forgetFolder, rememberFolder } from './folder-path'
+import { revealPath } from './reveal'
 import type { Listing } from './use-listing'
 import type { useToasts } from './toasts'
 import { usePlural } from './use-plural'
@@ -99,6 +100,9 @@ export function useFileActions({ api, view, listing, quota, toasts, openDialog, 
     switch (action) {
       case 'open':
         open(targets[0]!)
+        return
+      case 'reveal':
+        void navigate(revealPath(locale, targets[0]!.parent_id, targets[0]!.id))
         return
       case 'archive':
         void navigate(pagePath('decompress-id', locale, { id: targets[0]!.id }))
