@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseArchiveEntries, parseArchiveLevel, parseAssociateSuggestions, UnexpectedReplyError } from './drive-replies'
-
-describe('parseAssociateSuggestions', () => {
-  it('reads a list of words or of objects with a text field, dropping duplicates and blanks', () => {
-    expect(parseAssociateSuggestions(['a.mp4', 'b.mp4', 'a.mp4', ''])).toEqual(['a.mp4', 'b.mp4'])
-    expect(parseAssociateSuggestions({ data: [{ keyword: 'report' }, { name: 'report 2024' }, { id: 3 }, 42] })).toEqual(['report', 'report 2024'])
-  })
-
-  it('refuses a reply without a list', () => {
-    expect(() => parseAssociateSuggestions({ message: 'ok' })).toThrow(UnexpectedReplyError)
-    expect(() => parseAssociateSuggestions(null)).toThrow(UnexpectedReplyError)
-  })
-})
+import { parseArchiveEntries, parseArchiveLevel, UnexpectedReplyError } from './drive-replies'
 
 describe('parseArchiveEntries', () => {
   it('reads entries with their sizes (strings, as the drive sends large numbers) and folders', () => {

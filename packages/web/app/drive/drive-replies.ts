@@ -1,8 +1,7 @@
 /**
- * Readers for the drive replies the search and decompress pages show. protocol/drive.md lists
- * these calls among the "later parts" of the API and does not fix their reply bodies yet, so the
- * readers accept the shapes the commercial service's clients use and keep only what they can
- * read: an entry they cannot read is dropped, never guessed at.
+ * Readers for the drive replies the decompress page shows. They accept the shapes the
+ * commercial service's clients use and keep only what they can read: an entry they cannot read
+ * is dropped, never guessed at.
  */
 
 /** The reply is not the kind of document this page expects (shown as an error, not as "empty"). */
@@ -15,25 +14,6 @@ export class UnexpectedReplyError extends Error {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-const SUGGESTION_LISTS = ['suggestions', 'associates', 'words', 'data', 'list', 'items'] as const
-const SUGGESTION_TEXTS = ['keyword', 'word', 'text', 'name'] as const
-
-/**
- * `GET /drive/v1/search/associate` -> the suggested words, in the server's order, without
- * duplicates. Accepts a bare array or an object holding one; items are strings or objects
- * with a text field.
- */
-export function parseAssociateSuggestions(body: unknown): string[] {
-  const list = Array.isArray(body) ? body : isRecord(body) ? SUGGESTION_LISTS.map((key) => body[key]).find(Array.isArray) : undefined
-  if (!list) throw new UnexpectedReplyError('no suggestion list')
-  const words: string[] = []
-  for (const item of list as unknown[]) {
-    const text = typeof item === 'string' ? item : isRecord(item) ? SUGGESTION_TEXTS.map((key) => item[key]).find((v) => typeof v === 'string') : undefined
-    if (typeof text === 'string' && text.trim() !== '' && !words.includes(text)) words.push(text)
-  }
-  return words
 }
 
 export interface ArchiveEntry {

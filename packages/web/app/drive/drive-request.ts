@@ -6,7 +6,7 @@ import { getIdentityClient } from '../session/identity-client'
 import { useSession } from '../session/use-session'
 
 /**
- * The request helper decompress and search-associate share (spec 2). It calls the drive API
+ * The request helper of the decompress pages (spec 2). It calls the drive API
  * (protocol/drive.md) through the SDK's `request()`, with the usual headers, retries and the
  * bearer token when someone is signed in, and turns the answer into what the page shows.
  * Pages never show anything the server did not send: no placeholder results.
@@ -22,7 +22,7 @@ export interface DriveCall {
 
 /** What a page shows for a drive call. */
 export type DriveViewState<T> =
-  /** Nothing asked yet (an empty search box). */
+  /** Nothing asked yet. */
   | { status: 'idle' }
   /** Waiting for the session to be known or for the answer. */
   | { status: 'loading' }

@@ -18,7 +18,7 @@ export interface DriveStateNoticeProps {
 }
 
 /**
- * What decompress and search-associate show for every state but `ready` and `idle`: waiting, the
+ * What the decompress pages show for every state but `ready` and `idle`: waiting, the
  * feature arriving later, a sign-in (coming back to this page), a missing file, or an error.
  */
 export function DriveStateNotice({ state, unavailableText, notFoundText, loadingText, onRetry }: DriveStateNoticeProps) {
