@@ -17,6 +17,8 @@
 //                  'numbered' a new body for every request: `body` (string) with each `{{n}}`
 //                            replaced by a token unique within the run (phase initial and a
 //                            counter), e.g. for creates that must not clash on a name
+//                  'paths'   a different path for each request, in turn from `paths`: { warmup: string[],
+//                            main: string[] } (searches over a sample of queries)
 //                  'refresh' OAuth refresh chains (`chains`: { warmup: string[], main: string[] },
 //                            `bodyBase`: object merged with { refresh_token }); each connection owns
 //                            one chain and always sends the newest refresh token of it.
@@ -76,6 +78,22 @@ function requestsFor(phase) {
         ...base,
         setupRequest(req) {
           req.body = spec.body.replaceAll('{{n}}', `${tag}${next++}`)
+          return req
+        },
+        onResponse(status, body) {
+          if (status < 200 || status > 299) noteFailure(status, body)
+        },
+      },
+    ]
+  }
+  if (spec.kind === 'paths') {
+    const paths = spec.paths[phase]
+    let next = 0
+    return [
+      {
+        ...base,
+        setupRequest(req) {
+          req.path = paths[next++ % paths.length]
           return req
         },
         onResponse(status, body) {

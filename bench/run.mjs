@@ -39,6 +39,10 @@ const BENCHMARKS = {
     description: 'archives: the first listing of a 100,000-entry zip over HTTP vs yauzl reading its central directory; a 1,000-file page of its kept tree, p50/p99 vs a bare Fastify route (goal p99 < 50 ms)',
     load: () => import('./decompress.mjs'),
   },
+  search: {
+    description: 'search over BENCH_SEARCH_FILES (1,000,000) files of one user on SQLite and PostgreSQL: suggestions p99 (goal < 30 ms) and first page p99 (goal < 50 ms) over HTTP per query class (one, two, three characters, pinyin), with a bare Fastify route as the baseline; index build time and bytes',
+    load: () => import('./search.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),

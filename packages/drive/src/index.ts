@@ -4,6 +4,8 @@ export { type DriveConfig, TRANSCODE_TRIGGERS, type TranscodeTrigger, X264_PRESE
 export { FREE_PLAN_NAME, type ActivePlan, type PaidPlan, type PlanLimits, type PlanTable, limitsOf, planOf } from './domain/plans.js'
 export type { Caller, DriveDeps } from './deps.js'
 export { migrateDrive } from './db/migrations.js'
+/** Drop and build the search indexes around a bulk load (the search benchmark). */
+export { createSearchIndexes, dropSearchIndexes } from './db/search-index.js'
 /** The columns an item's name decides (natural-order key, extension, MIME type, category); tools that seed rows use it. */
 export { nameColumns } from './domain/items.js'
 export { DRIVE_HOUSEKEEPING_QUEUE, registerDriveJobs, runDriveHousekeeping } from './housekeeping.js'

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
 import { searchColumns } from '../domain/search-text.js'
+import { createSearchIndexes } from './search-index.js'
 
 /** Text compared byte-wise on both databases (SQLite's default; PostgreSQL needs the C collation). */
 function byteWiseText(isPostgres: boolean) {
@@ -243,52 +244,11 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         // Decision 029. The folded name and its pinyin are columns of the item, written with the
         // name (items.ts nameColumns), so every create, rename, move, trash and delete keeps the
         // index right in the same transaction.
-        if (isPostgres) {
-          await sql`create extension if not exists pg_trgm`.execute(db)
-        }
         await db.schema.alterTable('drive_files').addColumn('search_text', byteWiseText(isPostgres), (c) => c.notNull().defaultTo('')).execute()
         await db.schema.alterTable('drive_files').addColumn('search_extra', 'text', (c) => c.notNull().defaultTo('')).execute()
         await db.schema.alterTable('drive_files').addColumn('search_words', 'text', (c) => c.notNull().defaultTo('')).execute()
         await backfillSearchColumns(db, isPostgres)
-        // Exact and prefix matches: one range of the user's live names, in order.
-        await sql`create index drive_files_search_prefix on drive_files (user_id, search_text, id) where trashed = 0`.execute(db)
-        if (isPostgres) {
-          // Word starts, substrings and pinyin of three characters or more: trigrams.
-          await sql`create index drive_files_search_trgm on drive_files using gin (search_text gin_trgm_ops)`.execute(db)
-          await sql`create index drive_files_search_pinyin on drive_files using gin (search_extra gin_trgm_ops)`.execute(db)
-          // One and two characters, which trigrams cannot serve: words (each CJK character one) and
-          // pinyin words, with prefix queries. An expression, not a stored column, so listings never carry it.
-          await sql`create index drive_files_search_words on drive_files using gin ((setweight(to_tsvector('simple', search_words), 'A') || setweight(to_tsvector('simple', search_extra), 'B')))`.execute(db)
-          return
-        }
-        // SQLite: FTS5 tables keyed by a document number of their own (drive_files has no
-        // INTEGER PRIMARY KEY, and VACUUM may renumber its rowids), kept by triggers.
-        await sql`create table drive_search_docs (doc integer primary key, file_id text not null unique)`.execute(db)
-        await sql`create virtual table drive_search_trigram using fts5(text, extra, content='', contentless_delete=1, tokenize='trigram')`.execute(db)
-        await sql`create virtual table drive_search_words using fts5(words, extra, content='', contentless_delete=1, prefix='1 2', tokenize='unicode61')`.execute(db)
-        await sql`insert into drive_search_docs (file_id) select id from drive_files`.execute(db)
-        await sql`insert into drive_search_trigram (rowid, text, extra) select d.doc, f.search_text, f.search_extra from drive_search_docs d join drive_files f on f.id = d.file_id`.execute(db)
-        await sql`insert into drive_search_words (rowid, words, extra) select d.doc, f.search_words, f.search_extra from drive_search_docs d join drive_files f on f.id = d.file_id`.execute(db)
-        await sql`
-          create trigger drive_files_search_insert after insert on drive_files begin
-            insert into drive_search_docs (file_id) values (new.id);
-            insert into drive_search_trigram (rowid, text, extra) values ((select doc from drive_search_docs where file_id = new.id), new.search_text, new.search_extra);
-            insert into drive_search_words (rowid, words, extra) values ((select doc from drive_search_docs where file_id = new.id), new.search_words, new.search_extra);
-          end`.execute(db)
-        await sql`
-          create trigger drive_files_search_update after update of search_text, search_extra, search_words on drive_files
-          when old.search_text is not new.search_text or old.search_extra is not new.search_extra or old.search_words is not new.search_words begin
-            delete from drive_search_trigram where rowid = (select doc from drive_search_docs where file_id = new.id);
-            delete from drive_search_words where rowid = (select doc from drive_search_docs where file_id = new.id);
-            insert into drive_search_trigram (rowid, text, extra) values ((select doc from drive_search_docs where file_id = new.id), new.search_text, new.search_extra);
-            insert into drive_search_words (rowid, words, extra) values ((select doc from drive_search_docs where file_id = new.id), new.search_words, new.search_extra);
-          end`.execute(db)
-        await sql`
-          create trigger drive_files_search_delete after delete on drive_files begin
-            delete from drive_search_trigram where rowid = (select doc from drive_search_docs where file_id = old.id);
-            delete from drive_search_words where rowid = (select doc from drive_search_docs where file_id = old.id);
-            delete from drive_search_docs where file_id = old.id;
-          end`.execute(db)
+        await createSearchIndexes(db)
       },
     },
   }

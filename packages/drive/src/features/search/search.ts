@@ -108,7 +108,12 @@ function limitOf(raw: string | number | undefined, fallback: number, max: number
   return Math.min(n, max)
 }
 
-/** Where a tier stands: the prefix tier's (search_text, id); an FTS5 tier's document number (SQLite) or id (PostgreSQL). */
+/**
+ * Where a tier stands: the prefix tier's (search_text, id); an FTS5 tier's document number
+ * (SQLite), or how many of the tier were shown (PostgreSQL). A GIN index yields its matches in no
+ * order: ordering them would read and sort every match (thousands for "y" over a million names)
+ * to show 20, so PostgreSQL takes them in the order it finds them and pages by count (decision 029).
+ */
 type TierKey = [string, string] | number | string
 
 interface Found {
@@ -165,13 +170,13 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
   const trigram = (column: 'text' | 'extra', pattern: string, exclude: RawBuilder<unknown>): ((tier: number) => Tier) => (tier) => ({
     async fetch(after, count) {
       if (pg) {
-        const from = typeof after === 'string' ? sql`and f.id > ${after}` : sql``
+        const skip = typeof after === 'number' ? after : 0
         const target = column === 'text' ? sql.ref('f.search_text') : sql.ref('f.search_extra')
         const { rows } = await sql<FilesTable>`
           select f.* from drive_files f
-          where ${sql.join(conditions, sql` and `)} and ${target} like ${`%${pattern}%`} and ${exclude} ${from}
-          order by f.id limit ${count}`.execute(db)
-        return rows.map((row) => ({ row, tier, key: row.id }))
+          where ${sql.join(conditions, sql` and `)} and ${target} like ${`%${pattern}%`} and ${exclude}
+          offset ${skip} limit ${count}`.execute(db)
+        return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
       }
       const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
       const { rows } = await sql<FilesTable & { doc: number }>`
@@ -189,16 +194,14 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
     async fetch(after, count) {
       const tokens = wordsOf(folded).split(' ')
       if (pg) {
-        const weight = column === 'words' ? 'A' : 'B'
-        const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}':${i === tokens.length - 1 ? '*' : ''}${weight}`).join(' <-> ')
-        const from = typeof after === 'string' ? sql`and f.id > ${after}` : sql``
+        const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}'${i === tokens.length - 1 ? ':*' : ''}`).join(' <-> ')
+        const skip = typeof after === 'number' ? after : 0
+        const target = column === 'words' ? sql.ref('f.search_words') : sql.ref('f.search_extra')
         const { rows } = await sql<FilesTable>`
           select f.* from drive_files f
-          where ${sql.join(conditions, sql` and `)}
-            and (setweight(to_tsvector('simple', f.search_words), 'A') || setweight(to_tsvector('simple', f.search_extra), 'B')) @@ to_tsquery('simple', ${query})
-            and ${exclude} ${from}
-          order by f.id limit ${count}`.execute(db)
-        return rows.map((row) => ({ row, tier, key: row.id }))
+          where ${sql.join(conditions, sql` and `)} and to_tsvector('simple', ${target}) @@ to_tsquery('simple', ${query}) and ${exclude}
+          offset ${skip} limit ${count}`.execute(db)
+        return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
       }
       const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
       const { rows } = await sql<FilesTable & { doc: number }>`
