@@ -34,12 +34,16 @@ export interface Listing extends ListingState {
  * already seen, which a folder of 100,000 files could not afford after every rename.
  */
 export function useListing(api: DriveApi, source: ListingSource, order: ListingOrder, locale: string): Listing {
-  const [state, setState] = useState<ListingState>(INITIAL)
+  const key = `${JSON.stringify(source)}|${order.field}|${order.direction}`
+  // Which source and order the state is about: in the render after they change, before the first
+  // page is asked for, the state still holds the previous list, which must not pass for this one.
+  const [state, setState] = useState<ListingState & { key: string }>(() => ({ ...INITIAL, key }))
+  const keyRef = useRef(key)
+  keyRef.current = key
   const token = useRef('')
   // Answers to an older source or order are dropped: each load has its generation.
   const generation = useRef(0)
   const inFlight = useRef(false)
-  const key = `${JSON.stringify(source)}|${order.field}|${order.direction}`
   const sourceRef = useRef(source)
   sourceRef.current = source
   const orderRef = useRef(order)
@@ -51,7 +55,7 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
       const mine = first ? ++generation.current : generation.current
       inFlight.current = true
       if (first) token.current = ''
-      setState((current) => (first ? INITIAL : { ...current, loadingMore: true, error: null }))
+      setState((current) => (first ? { ...INITIAL, key: keyRef.current } : { ...current, loadingMore: true, error: null }))
       fetchListingPage(api, sourceRef.current, orderRef.current, first ? undefined : token.current).then(
         (page) => {
           if (mine !== generation.current) return
@@ -60,7 +64,7 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
           setState((current) => {
             const seen = new Set(first ? [] : current.files.map((f) => f.id))
             const added = page.files.filter((f) => !seen.has(f.id))
-            return { files: first ? added : [...current.files, ...added], loading: false, loadingMore: false, complete: page.next_page_token === '', error: null }
+            return { key: current.key, files: first ? added : [...current.files, ...added], loading: false, loadingMore: false, complete: page.next_page_token === '', error: null }
           })
         },
         (error: unknown) => {
@@ -112,5 +116,6 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
     setState((current) => (current.files.some((f) => gone.has(f.id)) ? { ...current, files: current.files.filter((f) => !gone.has(f.id)) } : current))
   }, [])
 
-  return { ...state, loadMore, reload, put, remove }
+  const { key: stateKey, ...shown } = state
+  return { ...shown, loading: shown.loading || stateKey !== key, loadMore, reload, put, remove }
 }

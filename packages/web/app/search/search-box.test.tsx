@@ -1,4 +1,4 @@
-import type { DriveAssociate, DriveAssociateList } from '@cumulus/protocol'
+import type { DriveAssociate, DriveAssociateList, Locale } from '@cumulus/protocol'
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderPage } from '../../test/render'
@@ -11,7 +11,7 @@ import { SUGGEST_DELAY_MS } from './use-suggestions'
 
 const texts = en.drive.search
 
-function show(api: Pick<FakeDriveApi, 'associate'>, { accountId = 'u1', query = '', locale = 'en-US' as const } = {}) {
+function show(api: Pick<FakeDriveApi, 'associate'>, { accountId = 'u1', query = '', locale = 'en-US' }: { accountId?: string; query?: string; locale?: Locale } = {}) {
   const onSearch = vi.fn<(query: string) => void>()
   const onChoose = vi.fn<(suggestion: DriveAssociate) => void>()
   const view = renderPage(<SearchBox api={api} accountId={accountId} query={query} onSearch={onSearch} onChoose={onChoose} />, { locale })

@@ -88,11 +88,17 @@ export function SearchBox({ api, accountId, query = '', collapsible = false, onS
     setActive(-1)
   }
 
+  /** Done with the box (a search run, a suggestion chosen): on a phone the bar shows the page again. */
+  function finish() {
+    close()
+    setExpanded(false)
+  }
+
   function runSearch(value: string) {
     const next = value.trim().slice(0, SEARCH_QUERY_MAX_CHARS)
     if (next === '') return
     recent.remember(next)
-    close()
+    finish()
     setText(next)
     onSearch(next)
   }
@@ -103,7 +109,7 @@ export function SearchBox({ api, accountId, query = '', collapsible = false, onS
       return
     }
     recent.remember(typed)
-    close()
+    finish()
     onChoose(option.suggestion)
   }
 
