@@ -79,8 +79,11 @@ export function SearchBox({ api, accountId, query = '', collapsible = false, onS
     document.getElementById(optionId(activeOption))?.scrollIntoView?.({ block: 'nearest' })
   }, [activeOption])
 
+  // Opened from its icon: the focus goes to the box, its query chosen, so typing starts afresh.
   useEffect(() => {
-    if (expanded) input.current?.focus()
+    if (!expanded) return
+    input.current?.focus()
+    input.current?.select()
   }, [expanded])
 
   function close() {
