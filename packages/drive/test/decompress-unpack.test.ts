@@ -232,6 +232,12 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       expect([name, done.phase, done.error_description]).toEqual([name, 'PHASE_TYPE_COMPLETE', ''])
       expect([name, await treeOf(token, done.file_id)]).toEqual([name, [...expected].sort()])
     }
+    // Unpacked items are in the search index as they land (issue 15): by name, substring and pinyin.
+    const search = async (q: string) => (await t.call('GET', '/drive/v1/search', { token, query: { q } })).body.files.map((f: { name: string; params: { path: string } }) => `${f.params.path}/${f.name}`)
+    expect(await search('工作报告')).toEqual(['/gbk/新建文件夹/工作报告.txt'])
+    expect(await search('gzbg')).toEqual(['/gbk/新建文件夹/工作报告.txt'])
+    expect(await search('東京')).toEqual(['/sjis/写真/東京.txt'])
+    expect(await search('cafe')).toEqual(['/cp437/naïve/café.txt'])
   })
 
   it('unpacks chosen paths only, into a chosen folder, and the bytes match', async () => {

@@ -90,6 +90,9 @@ describe('offline downloads over HTTP, end to end', () => {
     expect(Buffer.compare(await content(token, done.file_id), FILES.get('/film.mp4')!)).toBe(0)
     expect(existsSync(offlineStagingPath(t.server.drive.config, task.id))).toBe(false)
     expect(hits.get('/film.mp4')).toBe(1)
+    // The downloaded file is in the search index as it lands (issue 15).
+    const found = (await t.call('GET', '/drive/v1/search', { token, query: { q: 'film' } })).body.files
+    expect(found.map((f: { id: string }) => f.id)).toEqual([done.file_id])
 
     // Another account adds the same link: it lands at once from the stored blob.
     const other = await t.signUp()

@@ -29,9 +29,9 @@ export default function HomePage() {
   const features: Feature[] = [
     { key: 'drive', icon: FEATURE_ICONS.drive, title: t('pages.home.features.drive.title'), body: t('pages.home.features.drive.body'), status: 'available' },
     { key: 'download', icon: FEATURE_ICONS.download, title: t('pages.home.features.download.title'), body: t('pages.home.features.download.body'), status: 'available' },
-    { key: 'decompress', icon: FEATURE_ICONS.decompress, title: t('pages.home.features.decompress.title'), body: t('pages.home.features.decompress.body'), status: 'later' },
-    { key: 'search', icon: FEATURE_ICONS.search, title: t('pages.home.features.search.title'), body: t('pages.home.features.search.body'), status: 'later' },
-    { key: 'vip', icon: FEATURE_ICONS.vip, title: t('pages.home.features.vip.title'), body: t('pages.home.features.vip.body'), status: 'later' },
+    { key: 'decompress', icon: FEATURE_ICONS.decompress, title: t('pages.home.features.decompress.title'), body: t('pages.home.features.decompress.body'), status: 'available' },
+    { key: 'search', icon: FEATURE_ICONS.search, title: t('pages.home.features.search.title'), body: t('pages.home.features.search.body'), status: 'available' },
+    { key: 'vip', icon: FEATURE_ICONS.vip, title: t('pages.home.features.vip.title'), body: t('pages.home.features.vip.body'), status: 'available' },
     { key: 'account', icon: FEATURE_ICONS.account, title: t('pages.home.features.account.title'), body: t('pages.home.features.account.body'), status: 'available' },
   ]
 

@@ -14,7 +14,7 @@ const STEPS: { key: StepKey; status: FeatureStatus; Illustration: ComponentType<
   { key: 'account', status: 'available', Illustration: AccountIllustration },
   { key: 'upload', status: 'available', Illustration: UploadIllustration },
   { key: 'link', status: 'available', Illustration: LinkIllustration },
-  { key: 'unpack', status: 'later', Illustration: ArchiveIllustration },
+  { key: 'unpack', status: 'available', Illustration: ArchiveIllustration },
   { key: 'install', status: 'available', Illustration: DevicesIllustration },
 ]
 

@@ -66,6 +66,21 @@ describe('the drive, as a signed-out visitor meets it', () => {
     expect(await card.getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
   })
 
+  // Regression: with archives, search and membership working, the home and about pages still
+  // said "Archives and search arrive in the coming releases" and marked their cards as later.
+  test('archives, search and membership are marked available on the home page and the guide', async ({ openPage }) => {
+    const { page } = await openPage()
+    await page.goto('/')
+    for (const key of ['decompress', 'search', 'vip'] as const) {
+      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: en.pages.home.features[key].title, exact: true }) })
+      expect(await card.getByText(en.pages.status.available, { exact: true }).count(), key).toBe(1)
+    }
+    expect(await page.getByText(en.pages.status.later, { exact: true }).count()).toBe(0)
+    for (const text of [en.pages.home.hero.today, en.pages.about.product.today]) expect(text).not.toMatch(/coming releases/)
+    await page.goto('/newbie/guide')
+    expect(await page.locator('#step-unpack').getByText(en.pages.status.available, { exact: true }).count()).toBe(1)
+  })
+
   test("the header's Drive link leads a signed-out visitor to sign in, and the neutral header turns into Sign in", async ({ openPage }) => {
     const { page } = await openPage()
     await page.goto('/about')

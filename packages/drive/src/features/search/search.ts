@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { type RawBuilder, sql } from 'kysely'
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { fileView, foldQuery, hasCjk, highlightOf, isPostgres, wordsOf } from '../../domain/index.js'
+import { fileView, foldQuery, highlightOf, isPostgres, wordsOf } from '../../domain/index.js'
 import { folderPaths } from './paths.js'
 
 export interface SearchQuery {
@@ -179,11 +179,12 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
         return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
       }
       const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
+      const table = sql.id(column === 'text' ? 'drive_search_text' : 'drive_search_pinyin')
       const { rows } = await sql<FilesTable & { doc: number }>`
-        select f.*, s.rowid as doc from drive_search_trigram s
+        select f.*, s.rowid as doc from ${table} s
         join drive_search_docs d on d.doc = s.rowid
         join drive_files f on f.id = d.file_id
-        where drive_search_trigram match ${`${column} : "${pattern}"`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
+        where ${table} match ${`"${pattern}"`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
         order by s.rowid limit ${count}`.execute(db)
       return rows.map(({ doc, ...row }) => ({ row, tier, key: doc }))
     },
@@ -204,22 +205,29 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
         return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
       }
       const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
+      const table = sql.id(column === 'words' ? 'drive_search_words' : 'drive_search_pinyin_words')
       const { rows } = await sql<FilesTable & { doc: number }>`
-        select f.*, s.rowid as doc from drive_search_words s
+        select f.*, s.rowid as doc from ${table} s
         join drive_search_docs d on d.doc = s.rowid
         join drive_files f on f.id = d.file_id
-        where drive_search_words match ${`${column} : "${tokens.join(' ')}" *`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
+        where ${table} match ${`"${tokens.join(' ')}" *`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
         order by s.rowid limit ${count}`.execute(db)
       return rows.map(({ doc, ...row }) => ({ row, tier, key: doc }))
     },
   })
 
   const makers: ((tier: number) => Tier)[] = []
-  // Words: " q" is a trigram from two characters on; one character asks the words index.
-  makers.push(length >= 2 ? trigram('text', starting, notStarting) : words('words', notStarting))
-  // Substrings inside words: trigrams from three characters; two CJK characters are a phrase of two words.
-  if (length >= 3) makers.push(trigram('text', folded, notAtWord))
-  else if (length === 2 && hasCjk(folded)) makers.push(words('words', notAtWord))
+  if (length >= 3) {
+    // Word starts (" q") and then substrings: trigrams.
+    makers.push(trigram('text', starting, notStarting))
+    makers.push(trigram('text', folded, notAtWord))
+  } else {
+    // One or two characters ask the words index, where a token prefix is a word start and each
+    // CJK character is a word (so "中国" is two adjacent words, wherever it is in a name).
+    // Trigrams would be a scan: pg_trgm finds no trigram in "%ab%" and only "  a", " ab" (every
+    // word that starts with a) in "% ab%".
+    makers.push(words('words', notStarting))
+  }
   // Pinyin, for queries in Latin letters (and digits) only.
   if (/^[a-z0-9 ]+$/.test(folded) && /[a-z]/.test(folded)) makers.push(length >= 3 ? trigram('extra', folded, notAnywhere) : words('extra', notAtWord))
   return [prefix, ...makers.map((make, i) => make(i + 1))]

@@ -45,7 +45,7 @@ export default {
       signIn: 'Sign in to get started',
       guide: 'Read the guide',
       illustration: 'A Cumulus drive window with folders, a video, a photo and an archive, while a download lands from the cloud',
-      today: 'Available today: accounts, sign-in, VIP membership, your drive, where you upload, preview and organise your files, and cloud download, which fetches links straight into it. Archives and search arrive in the coming releases.',
+      today: 'Available today: accounts, sign-in, VIP membership, your drive, where you upload, preview and organise your files, and cloud download, which fetches links straight into it. Archives unpack in the cloud, and search finds any file by part of its name, in pinyin too.',
       openDrive: 'Open my drive',
     },
     features: {
@@ -150,7 +150,7 @@ export default {
     product: {
       heading: 'The product',
       body: 'Keep your files, download links straight into your cloud, unpack archives without downloading them and find anything by name, from a browser, your desktop or your phone, in English, Indonesian, Korean, Malay and Chinese.',
-      today: 'Today Cumulus runs accounts, sign-in, VIP membership, the drive (upload files and whole folders, preview them, and move, star, trash and restore them) and cloud download, which fetches the links you add into your drive even while your devices are off. Archives and search arrive in the coming releases.',
+      today: 'Today Cumulus runs accounts, sign-in, VIP membership, the drive (upload files and whole folders, preview them, and move, star, trash and restore them) and cloud download, which fetches the links you add into your drive even while your devices are off. Archives unpack in the cloud, and search finds any file by part of its name, in pinyin too.',
       openDrive: 'Open my drive',
     },
     selfHost: {
@@ -265,7 +265,7 @@ export default {
     loading: 'Opening the archive…',
     empty: 'This archive is empty.',
     notFound: 'This archive does not exist or is no longer in your drive.',
-    unavailable: 'Unpacking archives in the cloud arrives with the drive in a later release. When it does, this page will list the archive’s files so you can extract the ones you need.',
+    unavailable: 'Unpacking archives is not available on this server right now. Try again in a moment; if it keeps failing, the server’s operator can check that the archive tools are installed.',
     passwordPrompt: 'This archive is protected by a password.',
     passwordLabel: 'Password',
     passwordSubmit: 'Open',

@@ -47,7 +47,7 @@ export default {
       signIn: 'Masuk untuk memulai',
       guide: 'Baca panduan',
       illustration: 'Jendela drive Cumulus berisi folder, video, foto, dan arsip, sementara sebuah unduhan turun dari cloud',
-      today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file, serta unduhan cloud, yang mengambil tautan langsung ke drive Anda. Arsip dan pencarian hadir di rilis-rilis berikutnya.',
+      today: 'Tersedia sekarang: akun, masuk, keanggotaan VIP, drive Anda, tempat Anda mengunggah, melihat pratinjau, dan menata file, serta unduhan cloud, yang mengambil tautan langsung ke drive Anda. Arsip dapat diekstrak di cloud, dan pencarian menemukan file mana pun dari sebagian namanya, juga lewat pinyin.',
       openDrive: 'Buka drive saya',
     },
     features: {
@@ -152,7 +152,7 @@ export default {
     product: {
       heading: 'Produknya',
       body: 'Simpan file, unduh tautan langsung ke cloud, ekstrak arsip tanpa mengunduhnya, dan temukan apa pun berdasarkan nama, dari browser, desktop, atau ponsel, dalam bahasa Inggris, Indonesia, Korea, Melayu, dan Tionghoa.',
-      today: 'Saat ini Cumulus menjalankan akun, masuk, keanggotaan VIP, drive (unggah file dan seluruh folder, lihat pratinjaunya, lalu pindahkan, beri bintang, buang ke sampah, dan pulihkan), serta unduhan cloud, yang mengunduh tautan yang Anda tambahkan ke drive Anda bahkan saat perangkat Anda mati. Arsip dan pencarian hadir di rilis-rilis berikutnya.',
+      today: 'Saat ini Cumulus menjalankan akun, masuk, keanggotaan VIP, drive (unggah file dan seluruh folder, lihat pratinjaunya, lalu pindahkan, beri bintang, buang ke sampah, dan pulihkan), serta unduhan cloud, yang mengunduh tautan yang Anda tambahkan ke drive Anda bahkan saat perangkat Anda mati. Arsip dapat diekstrak di cloud, dan pencarian menemukan file mana pun dari sebagian namanya, juga lewat pinyin.',
       openDrive: 'Buka drive saya',
     },
     selfHost: {
@@ -267,7 +267,7 @@ export default {
     loading: 'Membuka arsip…',
     empty: 'Arsip ini kosong.',
     notFound: 'Arsip ini tidak ada atau sudah tidak ada di drive Anda.',
-    unavailable: 'Ekstrak arsip di cloud hadir bersama drive di rilis berikutnya. Saat itu, halaman ini akan menampilkan file dalam arsip agar Anda bisa mengekstrak yang Anda perlukan.',
+    unavailable: 'Ekstrak arsip sedang tidak tersedia di server ini. Coba lagi sebentar lagi; jika terus gagal, operator server dapat memeriksa apakah alat arsip sudah terpasang.',
     passwordPrompt: 'Arsip ini dilindungi kata sandi.',
     passwordLabel: 'Kata sandi',
     passwordSubmit: 'Buka',

@@ -47,7 +47,7 @@ export default {
       signIn: 'Log masuk untuk bermula',
       guide: 'Baca panduan',
       illustration: 'Tetingkap pemacu Cumulus dengan folder, video, foto dan arkib, sambil satu muat turun tiba dari awan',
-      today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP, pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda, serta muat turun awan, yang mengambil pautan terus ke dalam pemacu anda. Arkib dan carian akan tiba dalam keluaran akan datang.',
+      today: 'Tersedia hari ini: akaun, log masuk, keahlian VIP, pemacu anda, tempat anda memuat naik, pratonton dan menyusun fail anda, serta muat turun awan, yang mengambil pautan terus ke dalam pemacu anda. Arkib boleh dinyahmampat dalam awan, dan carian menemui sebarang fail melalui sebahagian namanya, termasuk pinyin.',
       openDrive: 'Buka pemacu saya',
     },
     features: {
@@ -152,7 +152,7 @@ export default {
     product: {
       heading: 'Produk',
       body: 'Simpan fail anda, muat turun pautan terus ke awan, nyahmampat arkib tanpa memuat turunnya dan cari apa sahaja mengikut nama, dari pelayar, desktop atau telefon anda, dalam bahasa Inggeris, Indonesia, Korea, Melayu dan Cina.',
-      today: 'Hari ini Cumulus menjalankan akaun, log masuk, keahlian VIP, pemacu (muat naik fail dan seluruh folder, pratontonnya, dan alihkan, bintangkan, buang ke sampah serta pulihkannya) dan muat turun awan, yang memuat turun pautan yang anda tambah ke dalam pemacu anda walaupun peranti anda dimatikan. Arkib dan carian akan tiba dalam keluaran akan datang.',
+      today: 'Hari ini Cumulus menjalankan akaun, log masuk, keahlian VIP, pemacu (muat naik fail dan seluruh folder, pratontonnya, dan alihkan, bintangkan, buang ke sampah serta pulihkannya) dan muat turun awan, yang memuat turun pautan yang anda tambah ke dalam pemacu anda walaupun peranti anda dimatikan. Arkib boleh dinyahmampat dalam awan, dan carian menemui sebarang fail melalui sebahagian namanya, termasuk pinyin.',
       openDrive: 'Buka pemacu saya',
     },
     selfHost: {
@@ -267,7 +267,7 @@ export default {
     loading: 'Membuka arkib…',
     empty: 'Arkib ini kosong.',
     notFound: 'Arkib ini tidak wujud atau tiada lagi dalam pemacu anda.',
-    unavailable: 'Nyahmampat arkib dalam awan akan tiba bersama pemacu dalam keluaran seterusnya. Apabila tiba, halaman ini akan menyenaraikan fail dalam arkib supaya anda boleh mengekstrak yang anda perlukan.',
+    unavailable: 'Nyahmampat arkib tidak tersedia pada pelayan ini buat masa ini. Cuba lagi sebentar lagi; jika terus gagal, pengendali pelayan boleh menyemak sama ada alat arkib telah dipasang.',
     passwordPrompt: 'Arkib ini dilindungi kata laluan.',
     passwordLabel: 'Kata laluan',
     passwordSubmit: 'Buka',
