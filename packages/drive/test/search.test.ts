@@ -1,5 +1,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backfillSearchColumns } from '../src/db/migrations.js'
+import { createSearchIndexes, dropSearchIndexes } from '../src/db/search-index.js'
+import { isPostgres } from '../src/domain/items.js'
 import { foldQuery, searchColumns, wordsOf } from '../src/domain/search-text.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { uploadFile } from './upload-kit.js'
@@ -315,5 +318,23 @@ describe('properties', () => {
       }),
       { numRuns: 40 },
     )
+  })
+})
+
+describe('migration', () => {
+  it('indexes the items a drive held before search existed (migration 0008 fills the columns, then builds the index)', async () => {
+    const token = await t.signUp()
+    const kept = await folder(token, '旧的照片 Old photos')
+    const db = t.server.drive.db
+    // The drive as it was before 0008: no search columns filled, no index.
+    await dropSearchIndexes(db)
+    await db.updateTable('drive_files').set({ search_text: '', search_extra: '', search_words: '' }).execute()
+    await backfillSearchColumns(db as never, isPostgres(db))
+    await createSearchIndexes(db)
+    for (const q of ['old', 'photos', '照', '照片', 'jiude', 'jd']) expect((await search(token, q)).map((r) => r.id), q).toEqual([kept.id])
+    // And the triggers keep it afterwards.
+    await t.call('PATCH', `/drive/v1/files/${kept.id}`, { token, body: { name: 'renamed' } })
+    expect(await search(token, 'photos')).toEqual([])
+    expect(names(await search(token, 'renamed'))).toEqual(['renamed'])
   })
 })

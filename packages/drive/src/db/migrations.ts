@@ -254,8 +254,8 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
   }
 }
 
-/** Fills the search columns of the items that existed before search, a thousand at a time. */
-async function backfillSearchColumns(db: Kysely<unknown>, isPostgres: boolean): Promise<void> {
+/** Fills the search columns of the items that existed before search, a thousand at a time (migration 0008; exported for its test). */
+export async function backfillSearchColumns(db: Kysely<unknown>, isPostgres: boolean): Promise<void> {
   let after = ''
   for (;;) {
     const { rows } = await sql<{ id: string; name: string }>`select id, name from drive_files where id > ${after} order by id limit 1000`.execute(db)
