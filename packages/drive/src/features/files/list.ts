@@ -1,8 +1,9 @@
-import { AppError, DRIVE_LIST_LIMIT_MAX, type DriveFileList, type DriveOrderField, FILE_KIND, FOLDER_KIND, GenericErrors, PHASES } from '@cumulus/protocol'
+import { DRIVE_LIST_LIMIT_MAX, type DriveFileList, type DriveOrderField, FILE_KIND, FOLDER_KIND, PHASES } from '@cumulus/protocol'
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { fileView, liveFolder } from '../../domain/index.js'
+import { filterConditions, filterTime, invalidFilter } from '../../lib/filters.js'
 import { pageLimit } from '../../lib/paging.js'
 
 export interface ListQuery {
@@ -27,11 +28,7 @@ export interface ParsedFilters {
   ids?: string[]
 }
 
-function invalid(description: string, field: string): AppError {
-  return new AppError(GenericErrors.invalid_argument, { description, metadata: { field } })
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const invalid = invalidFilter
 
 function boolOf(value: unknown, field: string): boolean {
   if (typeof value === 'boolean') return value
@@ -39,28 +36,10 @@ function boolOf(value: unknown, field: string): boolean {
   throw invalid(`filters.${field}.eq must be true or false`, `filters.${field}`)
 }
 
-function timeOf(value: unknown, field: string): number {
-  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN
-  if (!Number.isFinite(ms)) throw invalid(`filters.modified_time.${field} must be an RFC 3339 time`, 'filters.modified_time')
-  return ms
-}
-
 export function parseFilters(raw: string | undefined): ParsedFilters {
   const parsed: ParsedFilters = { trashed: false }
-  if (raw === undefined || raw.trim() === '') return parsed
-  let json: unknown
-  try {
-    json = JSON.parse(raw)
-  } catch {
-    throw invalid('filters is not valid JSON', 'filters')
-  }
-  if (!isObject(json)) throw invalid('filters must be a JSON object', 'filters')
-  const condition = (key: string): Record<string, unknown> | undefined => {
-    const value = json[key]
-    if (value === undefined || value === null) return undefined
-    if (!isObject(value)) throw invalid(`filters.${key} must be an object`, `filters.${key}`)
-    return value
-  }
+  const condition = filterConditions(raw)
+  if (!condition) return parsed
   const trashed = condition('trashed')
   if (trashed && 'eq' in trashed) parsed.trashed = boolOf(trashed['eq'], 'trashed')
   const starred = condition('starred')
@@ -81,8 +60,8 @@ export function parseFilters(raw: string | undefined): ParsedFilters {
     parsed.mimePrefix = mime['prefix']
   }
   const modified = condition('modified_time')
-  if (modified && 'gt' in modified) parsed.modifiedAfterMs = timeOf(modified['gt'], 'gt')
-  if (modified && 'lt' in modified) parsed.modifiedBeforeMs = timeOf(modified['lt'], 'lt')
+  if (modified && 'gt' in modified) parsed.modifiedAfterMs = filterTime(modified['gt'], 'gt')
+  if (modified && 'lt' in modified) parsed.modifiedBeforeMs = filterTime(modified['lt'], 'lt')
   const ids = condition('id')
   if (ids && 'in' in ids) {
     const value = ids['in']

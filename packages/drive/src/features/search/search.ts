@@ -1,5 +1,4 @@
 import {
-  AppError,
   ASSOCIATE_LIMIT_DEFAULT,
   ASSOCIATE_LIMIT_MAX,
   type DriveAssociateList,
@@ -7,7 +6,6 @@ import {
   FILE_CATEGORIES,
   FILE_KIND,
   FOLDER_KIND,
-  GenericErrors,
   SEARCH_LIMIT_DEFAULT,
   SEARCH_LIMIT_MAX,
   SEARCH_QUERY_MAX_CHARS,
@@ -18,6 +16,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { fileView, foldQuery, highlightOf, isPostgres, wordsOf } from '../../domain/index.js'
+import { filterConditions, filterTime, invalidFilter } from '../../lib/filters.js'
 import { folderPaths } from './paths.js'
 
 export interface SearchQuery {
@@ -28,11 +27,7 @@ export interface SearchQuery {
   filters?: string | undefined
 }
 
-function invalid(description: string, field: string): AppError {
-  return new AppError(GenericErrors.invalid_argument, { description, metadata: { field } })
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const invalid = invalidFilter
 
 /** `filters` of a search (decision 029): kind, categories, size and modified-time bounds. */
 export interface SearchFilters {
@@ -46,20 +41,8 @@ export interface SearchFilters {
 
 export function parseSearchFilters(raw: string | undefined): SearchFilters {
   const parsed: SearchFilters = {}
-  if (raw === undefined || raw.trim() === '') return parsed
-  let json: unknown
-  try {
-    json = JSON.parse(raw)
-  } catch {
-    throw invalid('filters is not valid JSON', 'filters')
-  }
-  if (!isObject(json)) throw invalid('filters must be a JSON object', 'filters')
-  const condition = (key: string): Record<string, unknown> | undefined => {
-    const value = json[key]
-    if (value === undefined || value === null) return undefined
-    if (!isObject(value)) throw invalid(`filters.${key} must be an object`, `filters.${key}`)
-    return value
-  }
+  const condition = filterConditions(raw)
+  if (!condition) return parsed
   const kind = condition('kind')
   if (kind && 'eq' in kind) {
     if (kind['eq'] !== FILE_KIND && kind['eq'] !== FOLDER_KIND) throw invalid('filters.kind.eq must be drive#file or drive#folder', 'filters.kind')
@@ -83,13 +66,8 @@ export function parseSearchFilters(raw: string | undefined): SearchFilters {
   if (size && 'gt' in size) parsed.sizeAbove = bytes(size['gt'], 'gt')
   if (size && 'lt' in size) parsed.sizeBelow = bytes(size['lt'], 'lt')
   const modified = condition('modified_time')
-  const time = (value: unknown, bound: string): number => {
-    const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN
-    if (!Number.isFinite(ms)) throw invalid(`filters.modified_time.${bound} must be an RFC 3339 time`, 'filters.modified_time')
-    return ms
-  }
-  if (modified && 'gt' in modified) parsed.modifiedAfterMs = time(modified['gt'], 'gt')
-  if (modified && 'lt' in modified) parsed.modifiedBeforeMs = time(modified['lt'], 'lt')
+  if (modified && 'gt' in modified) parsed.modifiedAfterMs = filterTime(modified['gt'], 'gt')
+  if (modified && 'lt' in modified) parsed.modifiedBeforeMs = filterTime(modified['lt'], 'lt')
   return parsed
 }
 
@@ -166,59 +144,50 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
     },
   }
 
-  /** Trigram containment of `pattern` (three characters or more) in `column`. */
-  const trigram = (column: 'text' | 'extra', pattern: string, exclude: RawBuilder<unknown>): ((tier: number) => Tier) => (tier) => ({
+  /** PostgreSQL: the rows `match` selects, in the order the index finds them, paged by count. */
+  const pgTier = (match: RawBuilder<unknown>, exclude: RawBuilder<unknown>) => (tier: number): Tier => ({
     async fetch(after, count) {
-      if (pg) {
-        const skip = typeof after === 'number' ? after : 0
-        const target = column === 'text' ? sql.ref('f.search_text') : sql.ref('f.search_extra')
-        const { rows } = await sql<FilesTable>`
-          select f.* from drive_files f
-          where ${sql.join(conditions, sql` and `)} and ${target} like ${`%${pattern}%`} and ${exclude}
-          offset ${skip} limit ${count}`.execute(db)
-        return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
-      }
+      const skip = typeof after === 'number' ? after : 0
+      const { rows } = await sql<FilesTable>`
+        select f.* from drive_files f
+        where ${sql.join(conditions, sql` and `)} and ${match} and ${exclude}
+        offset ${skip} limit ${count}`.execute(db)
+      return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
+    },
+  })
+
+  /** SQLite: the rows an FTS5 `table` matches for `query`, in document order, paged by document number. */
+  const ftsTier = (table: string, query: string, exclude: RawBuilder<unknown>) => (tier: number): Tier => ({
+    async fetch(after, count) {
       const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
-      const table = sql.id(column === 'text' ? 'drive_search_text' : 'drive_search_pinyin')
       const { rows } = await sql<FilesTable & { doc: number }>`
-        select f.*, s.rowid as doc from ${table} s
+        select f.*, s.rowid as doc from ${sql.id(table)} s
         join drive_search_docs d on d.doc = s.rowid
         join drive_files f on f.id = d.file_id
-        where ${table} match ${`"${pattern}"`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
+        where ${sql.id(table)} match ${query} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
         order by s.rowid limit ${count}`.execute(db)
       return rows.map(({ doc, ...row }) => ({ row, tier, key: doc }))
     },
   })
 
+  /** Trigram containment of `pattern` (three characters or more) in `column`. */
+  const trigram = (column: 'text' | 'extra', pattern: string, exclude: RawBuilder<unknown>) =>
+    pg
+      ? pgTier(sql`${sql.ref(column === 'text' ? 'f.search_text' : 'f.search_extra')} like ${`%${pattern}%`}`, exclude)
+      : ftsTier(column === 'text' ? 'drive_search_text' : 'drive_search_pinyin', `"${pattern}"`, exclude)
+
   /** Words (or pinyin words) in a row, the last one as a prefix: the path of one- and two-character queries. */
-  const words = (column: 'words' | 'extra', exclude: RawBuilder<unknown>): ((tier: number) => Tier) => (tier) => ({
-    async fetch(after, count) {
-      const tokens = wordsOf(folded).split(' ')
-      if (pg) {
-        // Two words (two CJK characters) must be adjacent. A tsquery phrase would make PostgreSQL
-        // rebuild every candidate's tsvector to check positions; both words from the index and
-        // adjacency by LIKE on the words column finds the same rows at a fraction of the cost.
-        const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}'${i === tokens.length - 1 ? ':*' : ''}`).join(' & ')
-        const adjacent = tokens.length > 1 ? sql`and (' ' || ${sql.ref(column === 'words' ? 'f.search_words' : 'f.search_extra')}) like ${`% ${tokens.join(' ')}%`}` : sql``
-        const skip = typeof after === 'number' ? after : 0
-        const target = column === 'words' ? sql.ref('f.search_words') : sql.ref('f.search_extra')
-        const { rows } = await sql<FilesTable>`
-          select f.* from drive_files f
-          where ${sql.join(conditions, sql` and `)} and to_tsvector('simple', ${target}) @@ to_tsquery('simple', ${query}) ${adjacent} and ${exclude}
-          offset ${skip} limit ${count}`.execute(db)
-        return rows.map((row, i) => ({ row, tier, key: skip + i + 1 }))
-      }
-      const from = typeof after === 'number' ? sql`and s.rowid > ${after}` : sql``
-      const table = sql.id(column === 'words' ? 'drive_search_words' : 'drive_search_pinyin_words')
-      const { rows } = await sql<FilesTable & { doc: number }>`
-        select f.*, s.rowid as doc from ${table} s
-        join drive_search_docs d on d.doc = s.rowid
-        join drive_files f on f.id = d.file_id
-        where ${table} match ${`"${tokens.join(' ')}" *`} ${from} and ${sql.join(conditions, sql` and `)} and ${exclude}
-        order by s.rowid limit ${count}`.execute(db)
-      return rows.map(({ doc, ...row }) => ({ row, tier, key: doc }))
-    },
-  })
+  const words = (column: 'words' | 'extra', exclude: RawBuilder<unknown>) => {
+    const tokens = wordsOf(folded).split(' ')
+    if (!pg) return ftsTier(column === 'words' ? 'drive_search_words' : 'drive_search_pinyin_words', `"${tokens.join(' ')}" *`, exclude)
+    // Two words (two CJK characters) must be adjacent. A tsquery phrase would make PostgreSQL
+    // rebuild every candidate's tsvector to check positions; both words from the index and
+    // adjacency by LIKE on the words column find the same rows at a fraction of the cost.
+    const target = sql.ref(column === 'words' ? 'f.search_words' : 'f.search_extra')
+    const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}'${i === tokens.length - 1 ? ':*' : ''}`).join(' & ')
+    const adjacent = tokens.length > 1 ? sql`and (' ' || ${target}) like ${`% ${tokens.join(' ')}%`}` : sql``
+    return pgTier(sql`to_tsvector('simple', ${target}) @@ to_tsquery('simple', ${query}) ${adjacent}`, exclude)
+  }
 
   const makers: ((tier: number) => Tier)[] = []
   if (length >= 3) {
