@@ -231,7 +231,7 @@ function decodeCursor(token: string, hash: string, tiers: number): Cursor {
   try {
     const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor>
     const k = value.k
-    const keyOk = typeof k === 'number' ? Number.isSafeInteger(k) : typeof k === 'string' ? k.length <= 128 : Array.isArray(k) && k.length === 2 && k.every((v) => typeof v === 'string' && v.length <= 1024)
+    const keyOk = typeof k === 'number' ? Number.isSafeInteger(k) && k >= 0 : typeof k === 'string' ? k.length <= 128 : Array.isArray(k) && k.length === 2 && k.every((v) => typeof v === 'string' && v.length <= 1024)
     if (value.h === hash && typeof value.t === 'number' && Number.isInteger(value.t) && value.t >= 0 && value.t < tiers && keyOk) return value as Cursor
   } catch {
     // fall through: a token this server did not make
