@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { type RawBuilder, sql } from 'kysely'
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { fileView, foldQuery, highlightOf, isPostgres, wordsOf } from '../../domain/index.js'
+import { fileView, foldQuery, hasCjk, highlightOf, isPostgres, wordsOf } from '../../domain/index.js'
 import { filterConditions, filterTime, invalidFilter } from '../../lib/filters.js'
 import { folderPaths } from './paths.js'
 
@@ -184,7 +184,9 @@ function tiersFor(deps: DriveDeps, userId: string, folded: string, filters: Sear
     // rebuild every candidate's tsvector to check positions; both words from the index and
     // adjacency by LIKE on the words column find the same rows at a fraction of the cost.
     const target = sql.ref(column === 'words' ? 'f.search_words' : 'f.search_extra')
-    const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}'${i === tokens.length - 1 ? ':*' : ''}`).join(' & ')
+    // A CJK character is a word of its own, so it is matched whole: a prefix match makes GIN
+    // gather every entry that starts with it into a bitmap first (16 ms instead of 6 for 고서).
+    const query = tokens.map((t, i) => `'${t.replace(/'/g, "''")}'${i === tokens.length - 1 && !hasCjk(t) ? ':*' : ''}`).join(' & ')
     const adjacent = tokens.length > 1 ? sql`and (' ' || ${target}) like ${`% ${tokens.join(' ')}%`}` : sql``
     return pgTier(sql`to_tsvector('simple', ${target}) @@ to_tsquery('simple', ${query}) ${adjacent}`, exclude)
   }
