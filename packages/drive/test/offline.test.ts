@@ -138,8 +138,9 @@ describe('offline downloads over HTTP, end to end', () => {
   it('holds the plan\'s running cap, and a cancelled download leaves no partial data', async () => {
     const token = await t.signUp()
     const slow = await add(token, `${origin.origin}/slow`)
-    const waiting = await add(token, `${origin.origin}/again.bin?cap`)
-    // The slow one runs; the cap of 1 keeps the second PENDING while it does.
+    // The slow one runs; the cap of 1 keeps a second PENDING while it does. The second is added
+    // once the first holds the slot: added together, either job may be picked first, and a small
+    // download that takes the slot first is done before the slow one starts (seen once in CI).
     const deadline = Date.now() + 10_000
     let running: any
     for (;;) {
@@ -148,6 +149,7 @@ describe('offline downloads over HTTP, end to end', () => {
       if (Date.now() > deadline) throw new Error(`slow task is ${running.phase}`)
       await sleep(100)
     }
+    const waiting = await add(token, `${origin.origin}/again.bin?cap`)
     await sleep(1500)
     expect((await t.call('GET', `/drive/v1/tasks/${waiting.task.id}`, { token })).body.phase).toBe('PHASE_TYPE_PENDING')
 
