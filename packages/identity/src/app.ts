@@ -8,6 +8,8 @@ import { signUpRoutes } from './features/sign-up/routes.js'
 import { tokenRoutes } from './features/tokens/routes.js'
 import { userRoutes } from './features/users/routes.js'
 import { membershipRoutes } from './features/membership/routes.js'
+import { oauthRoutes } from './features/oauth/routes.js'
+import { providerRoutes } from './features/providers/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
 import { clientErrorHandler } from './http/client-error.js'
@@ -37,6 +39,8 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
   await typed.register(userRoutes, { deps })
   await typed.register(membershipRoutes, { deps })
   await typed.register(accountRoutes, { deps })
+  await typed.register(providerRoutes, { deps })
+  await typed.register(oauthRoutes, { deps })
 }
 
 /** Fastify options every Cumulus app uses: request ids, body limit, proxy trust, logger. */

@@ -2,15 +2,64 @@
  * The identity service's slice of the configuration. The server parses the environment once
  * (packages/server/src/config.ts) and passes this down; nothing here reads process.env.
  */
+/**
+ * `first_party`: the product's own apps (the web app, the Android app); they are trusted, so the
+ * user is never asked to consent. `confidential`: a third-party server app holding a secret.
+ * `public`: a third-party app that cannot keep a secret (mobile, desktop, browser, TV); it must
+ * use PKCE with S256 and refreshes without a secret.
+ */
+export type ClientType = 'first_party' | 'confidential' | 'public'
+
 export interface RegisteredClient {
   clientId: string
   /** Absent for public clients (the web app); present for confidential ones, compared in constant time. */
   clientSecret?: string | undefined
+  /** For clients registered with the CLI: the SHA-256 (hex) of the secret, which is never stored. */
+  clientSecretHash?: string | undefined
   name: string
-  /** Redirect URIs the client may use (captcha challenge, authorization code). */
+  /** Redirect URIs the client may use (captcha challenge, authorization code), matched exactly. */
   redirectUris: string[]
   /** OAuth grant types the client may use at the token endpoint. */
   grantTypes: string[]
+  /** Default: first_party for configured clients, as before this field existed. */
+  type?: ClientType | undefined
+  /** The scopes the client may ask for; default: the product's (`pan user offline`) and OpenID Connect's. */
+  scopes?: string[] | undefined
+  /** An image URL the consent page shows; '' for none. */
+  logo?: string | undefined
+}
+
+/** How the profile's fields are read from a plain OAuth 2 provider's user-info reply (dotted paths). */
+export interface ProviderClaimMapping {
+  sub: string
+  name: string
+  email: string
+  emailVerified: string
+  picture: string
+}
+
+/** An identity provider the operator configured (AUTH_PROVIDERS). */
+export interface IdentityProviderConfig {
+  id: string
+  /** `oidc`: discovered from `issuer`, ID token checked. `oauth2`: the endpoints below, profile from user-info. */
+  kind: 'oidc' | 'oauth2'
+  name: string
+  icon: string
+  clientId: string
+  clientSecret?: string | undefined
+  scopes: string[]
+  issuer?: string | undefined
+  authorizationEndpoint?: string | undefined
+  tokenEndpoint?: string | undefined
+  userinfoEndpoint?: string | undefined
+  claims: ProviderClaimMapping
+  /** An identity nobody has yet signs up (true), or is refused with user_not_exist (false). */
+  signUp: boolean
+  /**
+   * Audiences an ID token from a native SDK (`provider_id_token`) may carry besides `clientId`:
+   * the Android app's own client id at that provider, say.
+   */
+  extraAudiences: string[]
 }
 
 export type CaptchaMode = 'auto' | 'always' | 'off'
@@ -18,7 +67,11 @@ export type CaptchaMode = 'auto' | 'always' | 'off'
 export interface IdentityConfig {
   /** Absolute base URL this service is reached at (links in mail, the captcha challenge URL). */
   publicUrl: string
+  /** The web app's base URL (the consent and device pages); default: publicUrl. */
+  webUrl?: string | undefined
   clients: RegisteredClient[]
+  /** Identity providers users may sign in with; none by default. */
+  providers?: IdentityProviderConfig[] | undefined
   /** Allowed CORS origins; '*' allows any. */
   corsOrigins: string[]
   captcha: {

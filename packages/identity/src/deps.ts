@@ -9,6 +9,9 @@ import type { PasswordHasher } from './lib/hasher.js'
 import type { Mailer } from './lib/mailer.js'
 import type { SmsSender } from './lib/sms.js'
 import type { MembershipStore } from './stores/membership-store.js'
+import type { OAuthStore } from './stores/oauth-store.js'
+import type { ProviderStore } from './stores/provider-store.js'
+import type { ProviderClients } from './features/providers/provider-clients.js'
 import type { SessionStore } from './stores/session-store.js'
 import type { UserStore } from './stores/user-store.js'
 import type { VerificationStore } from './stores/verification-store.js'
@@ -29,6 +32,10 @@ export interface IdentityDeps {
   sessions: SessionStore
   verifications: VerificationStore
   memberships: MembershipStore
+  oauth: OAuthStore
+  providerStore: ProviderStore
+  /** The configured identity providers, with their discovered metadata. */
+  providers: ProviderClients
   /** Told after a commit that wrote domain events, so they are delivered at once (the dispatcher). */
   events: EventNotifier
   logger: Logger

@@ -1,6 +1,7 @@
 /** @cumulus/identity: the identity service. Everything else in this package is private. */
 export { buildIdentityApp, identityRoutes, baseServerOptions, type IdentityRoutesOptions } from './app.js'
-export { IDENTITY_DEFAULTS, type IdentityConfig, type RegisteredClient, type CaptchaMode } from './config.js'
+export { IDENTITY_DEFAULTS, type IdentityConfig, type RegisteredClient, type CaptchaMode, type ClientType, type IdentityProviderConfig, type ProviderClaimMapping } from './config.js'
+export { addClient, listClients, removeClient, CLIENT_TYPES, CLIENT_GRANT_TYPES, type NewClientInput } from './features/oauth/clients.js'
 export type { IdentityDeps } from './deps.js'
 export { createIdentityDeps, type CreateIdentityDepsInput } from './create-deps.js'
 export { migrateIdentity } from './db/migrations.js'

@@ -36,6 +36,9 @@ export async function aUser(
   return { user, password: password ?? '' }
 }
 
+/** The configured web client (configured clients need no database read). */
 export function webClient(deps: IdentityDeps): RegisteredClient {
-  return deps.clients.require(WEB_CLIENT_ID)
+  const client = deps.clients.all().find((c) => c.clientId === WEB_CLIENT_ID)
+  if (!client) throw new Error('the test configuration has no web client')
+  return client
 }

@@ -101,7 +101,7 @@ async function buildFuzzApp(mode: IdentityConfig['captcha']['mode']): Promise<Fu
   const app = await buildIdentityApp({ ...testDeps.deps, logger })
   await app.ready()
   const { sub } = await signUpByEmail({ ...testDeps, app }, FUZZ_USER.email, FUZZ_USER.password)
-  const webClient = testDeps.deps.clients.require('cumulus-web')
+  const webClient = await testDeps.deps.clients.require('cumulus-web')
   return {
     ...testDeps,
     app,

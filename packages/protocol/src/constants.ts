@@ -121,3 +121,19 @@ export const DRIVE_DEFAULTS = Object.freeze({
 } as const)
 /** The tus protocol version the upload endpoints speak. */
 export const TUS_VERSION = '1.0.0'
+
+/**
+ * The scopes a client may ask for. `pan` (the drive), `user` (the account), `offline` (offline
+ * downloads) are the product's; `openid`, `profile`, `email`, `phone` are OpenID Connect's.
+ */
+export const OAUTH_SCOPES = ['pan', 'user', 'offline', 'openid', 'profile', 'email', 'phone'] as const
+export type OAuthScope = (typeof OAUTH_SCOPES)[number]
+
+/** Device flow (RFC 8628): seconds a device code lives, and the least seconds between polls. */
+export const DEVICE_CODE_TTL_SECONDS = 600
+export const DEVICE_POLL_INTERVAL_SECONDS = 5
+/** An authorization code lives this long (RFC 6749 4.1.2 recommends at most ten minutes). */
+export const AUTHORIZATION_CODE_TTL_SECONDS = 60
+/** A provider token (POST /v1/auth/provider/token) lives this long; PATCH renews it up to PROVIDER_TOKEN_MAX_AGE_SECONDS after the sign-in at the provider. */
+export const PROVIDER_TOKEN_TTL_SECONDS = 600
+export const PROVIDER_TOKEN_MAX_AGE_SECONDS = 3600

@@ -1,9 +1,21 @@
 import {
   type ActivationCodeReply,
+  type AuthorizeDetectReply,
+  type AuthorizeInfoReply,
+  type AuthorizeReply,
+  type DeviceInfoReply,
+  type ProviderBinding,
+  type ProviderBindingsReply,
+  type ProviderInfo,
+  type ProviderTokenReply,
+  type ProviderUriReply,
+  type ProvidersReply,
   CLIENT_UNKNOWN_LOCALE_FALLBACK,
   DEFAULT_SCOPE,
+  AccountErrors,
   GenericErrors,
   HEADERS,
+  OAuthErrors,
   LocalErrors,
   type SudoReply,
   TOKEN_REFRESH_THROTTLE_SECONDS,
@@ -24,7 +36,7 @@ import { type Credentials, CredentialStore, credentialsFromToken, isExpired } fr
 import { CREDENTIAL_CLEARING_ERRORS, IdentityError, errorMessage } from './errors.js'
 import { CrossTabLock, ReentrantLock, findLockManager } from './lock.js'
 import { type Environment, type IdentityClientOptions, type ResolvedOptions, resolveOptions } from './options.js'
-import { newDeviceId } from './random.js'
+import { newDeviceId, randomUuid } from './random.js'
 import { type KeyValueStorage, type StorageKeys, defaultStorage, readJson, storageKeys, writeJson } from './storage.js'
 import { type HttpMethod, type QueryValue, Transport } from './transport.js'
 import { type UserInfo, buildUserInfo, userInfoFromHost } from './user-info.js'
@@ -83,11 +95,40 @@ export type SignUpInput = ContactInput & {
 }
 export type ResetPasswordInput = ContactInput & { verificationId: string; code: string; password: string }
 
-/** Stored state of a third-party sign-in in progress (the provider flows arrive later). */
+/**
+ * Stored state of a third-party sign-in in progress: written before the browser leaves for the
+ * provider, completed by `completeProviderRedirect` (or `initialize()`) when it comes back.
+ */
 export interface PendingProviderSignIn {
   providerId: string
   state: string
+  /** The redirect URI the provider sends the browser back to (registered at the provider). */
+  redirectUri?: string
+  /** Sign in (or up) with the identity, or bind it to the signed-in account. */
+  mode?: 'signin' | 'bind'
+  /** Where the app goes once done (a path of its own). */
+  returnTo?: string
+  /** Set once the provider redirected back with a code. */
+  code?: string
   [key: string]: unknown
+}
+
+/** The parameters of an authorization request (GET /v1/auth/authorize), as the consent page reads them. */
+export interface AuthorizeParams {
+  client_id: string
+  response_type: string
+  redirect_uri: string
+  scope?: string
+  state?: string
+  code_challenge?: string
+  code_challenge_method?: string
+  nonce?: string
+}
+
+/** What a completed provider redirect did. */
+export interface ProviderRedirectResult {
+  mode: 'signin' | 'bind'
+  returnTo: string | undefined
 }
 
 const PATHS = {
@@ -101,6 +142,17 @@ const PATHS = {
   reset: '/v1/auth/reset',
   me: '/v1/user/me',
   sudo: '/v1/user/sudo',
+  providers: '/v1/auth/providers',
+  providerUri: '/v1/auth/provider/uri',
+  providerToken: '/v1/auth/provider/token',
+  signInWithProvider: '/v1/auth/signin/with/provider',
+  providerBind: '/v1/user/provider/bind',
+  providerBindings: '/v1/user/provider',
+  authorizeInfo: '/v1/user/authorize/info',
+  authorizeDetect: '/v1/user/authorize/detect',
+  authorize: '/v1/user/authorize',
+  deviceInfo: '/v1/user/device/info',
+  deviceAuthorize: '/v1/user/device/authorize',
   activationCode: '/vip/v1/order/activation-code',
   inviteCode: '/vip/v1/activity/inviteCode',
 } as const
@@ -605,13 +657,102 @@ export class IdentityClient {
     else this.#storage.removeItem(this.#keys.pendingProvider)
   }
 
-  /** Continues a third-party sign-in after its redirect. Not built yet: always rejects `unimplemented`. */
-  async continueProviderSignIn(pending: PendingProviderSignIn): Promise<Credentials> {
-    throw IdentityError.of(
-      GenericErrors.unimplemented,
-      `third-party sign-in (provider ${String(pending.providerId)}) is not implemented in this SDK version`,
-      { status: 0 },
-    )
+  /** The identity providers the operator configured (the login page's buttons). */
+  async providers(): Promise<ProviderInfo[]> {
+    const reply = await this.request<ProvidersReply>('GET', PATHS.providers)
+    return reply.providers
+  }
+
+  /**
+   * Starts a sign-in (or, with `mode: 'bind'`, a binding) at a provider: asks the server for the
+   * provider's authorize URL under a fresh random `state`, stores the pending sign-in, and
+   * resolves with the URL to send the browser to.
+   */
+  async startProviderSignIn(input: { providerId: string; redirectUri: string; mode?: 'signin' | 'bind'; returnTo?: string }): Promise<string> {
+    const state = randomUuid().replace(/-/g, '')
+    const reply = await this.request<ProviderUriReply>('GET', PATHS.providerUri, {
+      query: { client_id: this.clientId, provider_id: input.providerId, redirect_uri: input.redirectUri, state },
+    })
+    this.setPendingProviderSignIn({ providerId: input.providerId, state, redirectUri: input.redirectUri, mode: input.mode ?? 'signin', ...(input.returnTo ? { returnTo: input.returnTo } : {}) })
+    return reply.uri
+  }
+
+  /**
+   * The provider sent the browser back (`?code&state`, or `?error`). Checks the `state` against the
+   * pending sign-in (a mismatch is a forged or stale redirect: `invalid_request`), forgets it, and
+   * completes it: a sign-in stores the new account's tokens; a binding adds the identity to the
+   * signed-in account.
+   */
+  async completeProviderRedirect(query: { code?: string | null; state?: string | null; error?: string | null; error_description?: string | null }): Promise<ProviderRedirectResult> {
+    const pending = readJson<PendingProviderSignIn>(this.#storage, this.#keys.pendingProvider)
+    this.#storage.removeItem(this.#keys.pendingProvider)
+    if (!pending || typeof pending.state !== 'string' || !query.state || query.state !== pending.state) {
+      throw IdentityError.of(OAuthErrors.invalid_request, 'this sign-in was not started here, or was started again since; start it again', { status: 0 })
+    }
+    if (query.error) throw IdentityError.of(query.error === 'access_denied' ? OAuthErrors.access_denied : AccountErrors.provider_error, query.error_description || query.error, { status: 0 })
+    if (!query.code) throw IdentityError.of(OAuthErrors.invalid_request, 'the provider sent no code', { status: 0 })
+    await this.continueProviderSignIn({ ...pending, code: query.code })
+    return { mode: pending.mode === 'bind' ? 'bind' : 'signin', returnTo: typeof pending.returnTo === 'string' ? pending.returnTo : undefined }
+  }
+
+  /** Completes a provider sign-in or binding whose redirect brought a code. */
+  async continueProviderSignIn(pending: PendingProviderSignIn): Promise<Credentials | null> {
+    if (typeof pending.code !== 'string' || pending.code === '') {
+      throw IdentityError.of(OAuthErrors.invalid_request, `the sign-in with provider ${String(pending.providerId)} did not come back with a code`, { status: 0 })
+    }
+    const token = await this.request<ProviderTokenReply>('POST', PATHS.providerToken, {
+      body: { client_id: this.clientId, provider_id: pending.providerId, provider_redirect_uri: pending.redirectUri, provider_code: pending.code, state: pending.state },
+    })
+    if (pending.mode === 'bind') {
+      await this.request('POST', PATHS.providerBind, { auth: true, body: { provider_token: token.provider_token } })
+      await this.getUser().catch(() => undefined)
+      return this.#store.current()
+    }
+    const reply = await this.request<TokenReply>('POST', PATHS.signInWithProvider, { body: { client_id: this.clientId, provider_token: token.provider_token } })
+    return this.#acceptTokens(reply, 'sign_in', { method: 'provider', provider: pending.providerId })
+  }
+
+  /** The provider identities bound to the signed-in account. */
+  async providerBindings(): Promise<ProviderBinding[]> {
+    const reply = await this.request<ProviderBindingsReply>('GET', PATHS.providerBindings, { auth: true })
+    return reply.data
+  }
+
+  /** Unbinds a provider (captcha-protected, spec 5); refused with `failed_precondition` when it is the account's last way to sign in. */
+  async unbindProvider(providerId: string): Promise<void> {
+    await this.request('DELETE', `${PATHS.providerBindings}/${encodeURIComponent(providerId)}`, { auth: true, captcha: true })
+    await this.getUser().catch(() => undefined)
+  }
+
+  // ---- consent (Cumulus as an authorization server) -----------------------------------------
+
+  /** What a client asks for (the consent page), in this client's locale. Needs no sign-in: it validates the request before the user is asked to sign in. */
+  authorizeInfo(params: AuthorizeParams): Promise<AuthorizeInfoReply> {
+    return this.request<AuthorizeInfoReply>('GET', PATHS.authorizeInfo, { query: { ...params, locale: this.#locale } })
+  }
+
+  /** Whether the signed-in user already granted `scope` to the client. */
+  async authorizeDetect(clientId: string, scope: string): Promise<boolean> {
+    const reply = await this.request<AuthorizeDetectReply>('GET', PATHS.authorizeDetect, { query: { client_id: clientId, scope }, auth: true })
+    return reply.authorized
+  }
+
+  /**
+   * Grants (or denies) an authorization request. Resolves with the code and the redirect to send
+   * the browser to; a denial rejects `access_denied` whose `metadata.redirect_uri` carries `error=access_denied`.
+   */
+  authorize(params: AuthorizeParams, consent: boolean): Promise<AuthorizeReply> {
+    return this.request<AuthorizeReply>('POST', PATHS.authorize, { body: { ...params, consent }, auth: true })
+  }
+
+  /** What the device behind a user code asks for (the device verification page). */
+  deviceInfo(userCode: string): Promise<DeviceInfoReply> {
+    return this.request<DeviceInfoReply>('GET', PATHS.deviceInfo, { query: { user_code: userCode, locale: this.#locale }, auth: true })
+  }
+
+  /** Approves (or denies) the device behind a user code (RFC 8628). */
+  async authorizeDevice(userCode: string, consent: boolean): Promise<void> {
+    await this.request('POST', PATHS.deviceAuthorize, { body: { user_code: userCode, consent }, auth: true })
   }
 
   async #initializeAndroid(host: AndroidHostBridge): Promise<UserInfo> {

@@ -2,7 +2,9 @@
 export {
   IdentityClient,
   type ContactInput,
+  type AuthorizeParams,
   type PendingProviderSignIn,
+  type ProviderRedirectResult,
   type RequestOptions,
   type ResetPasswordInput,
   type SendVerificationInput,

@@ -3,8 +3,8 @@ import { inspect } from 'node:util'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
-import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, WEB_CLIENT_ID } from '@cumulus/protocol'
+import { AUTHORIZATION_CODE_GRANT, type CaptchaMode, DEVICE_CODE_GRANT, IDENTITY_DEFAULTS, type IdentityConfig, type IdentityProviderConfig, type MailTransport, parseMailUrl, parseSmsUrl, REFRESH_TOKEN_GRANT, type RegisteredClient, type SmsTransport, type createTokenKeys } from '@cumulus/identity'
+import { DRIVE_DEFAULTS, DRIVE_LINK_MIN_TTL_SECONDS, OAUTH_SCOPES, WEB_CLIENT_ID } from '@cumulus/protocol'
 import { type DriveConfig, type PaidPlan, TRANSCODE_TRIGGERS, X264_PRESETS, type PlanLimits, type PlanTable, parseAllowedRanges, parseStorageUrl, type StorageConfig } from '@cumulus/drive'
 import { DEFAULT_WEB_PUBLIC_CONFIG, INSTALL_PWA_TARGET, type WebPublicConfig } from '@cumulus/web'
 import { z } from 'zod'
@@ -312,7 +312,115 @@ const clientEntry = z.strictObject({
     .array(z.enum(SUPPORTED_GRANT_TYPES, { error: `must be one of ${SUPPORTED_GRANT_TYPES.join(', ')}` }))
     .min(1, { error: 'must list at least one grant type' })
     .optional(),
+  type: z.enum(['first_party', 'confidential', 'public'], { error: 'must be first_party, confidential or public' }).optional(),
+  scopes: z.array(z.enum(OAUTH_SCOPES, { error: `must be one of ${OAUTH_SCOPES.join(', ')}` })).min(1).optional(),
+  logo: z.url({ error: 'must be an absolute URL' }).optional(),
 })
+
+/**
+ * Ready-made providers: AUTH_PROVIDERS entries with `"preset": "google"` need only the client
+ * id and secret. Google, Microsoft and Apple are OpenID Connect (discovered from the issuer);
+ * GitHub is plain OAuth 2, its profile read from its user API.
+ */
+const PROVIDER_PRESETS = {
+  google: { kind: 'oidc', name: 'Google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'] },
+  microsoft: { kind: 'oidc', name: 'Microsoft', issuer: 'https://login.microsoftonline.com/consumers/v2.0', scopes: ['openid', 'email', 'profile'] },
+  apple: { kind: 'oidc', name: 'Apple', issuer: 'https://appleid.apple.com', scopes: ['openid', 'email', 'name'] },
+  github: {
+    kind: 'oauth2',
+    name: 'GitHub',
+    authorization_endpoint: 'https://github.com/login/oauth/authorize',
+    token_endpoint: 'https://github.com/login/oauth/access_token',
+    userinfo_endpoint: 'https://api.github.com/user',
+    scopes: ['read:user', 'user:email'],
+    claims: { sub: 'id', name: 'name', email: 'email', email_verified: 'email_verified', picture: 'avatar_url' },
+  },
+} as const
+const PROVIDER_PRESET_NAMES = Object.keys(PROVIDER_PRESETS) as (keyof typeof PROVIDER_PRESETS)[]
+
+const providerEntry = z.strictObject({
+  id: z.string({ error: 'is required (a string)' }).regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be 1 to 64 letters, digits or . _ -' }),
+  preset: z.enum(PROVIDER_PRESET_NAMES as [string, ...string[]], { error: `must be one of ${PROVIDER_PRESET_NAMES.join(', ')}` }).optional(),
+  kind: z.enum(['oidc', 'oauth2'], { error: 'must be oidc or oauth2' }).optional(),
+  name: z.string().trim().min(1).max(64).optional(),
+  icon: z.url({ error: 'must be an absolute URL' }).optional(),
+  client_id: z.string({ error: 'is required (a string)' }).min(1).max(512),
+  client_secret: z.string().min(1).max(4096).optional(),
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, { error: 'must be a scope token' })).optional(),
+  issuer: z.url({ error: 'must be an absolute URL' }).optional(),
+  authorization_endpoint: z.url({ error: 'must be an absolute URL' }).optional(),
+  token_endpoint: z.url({ error: 'must be an absolute URL' }).optional(),
+  userinfo_endpoint: z.url({ error: 'must be an absolute URL' }).optional(),
+  claims: z.strictObject({ sub: z.string().optional(), name: z.string().optional(), email: z.string().optional(), email_verified: z.string().optional(), picture: z.string().optional() }).optional(),
+  sign_up: z.boolean().optional(),
+  extra_audiences: z.array(z.string().min(1).max(512)).optional(),
+})
+
+const providers = z
+  .string()
+  .transform((raw, ctx): unknown => {
+    try {
+      return JSON.parse(raw)
+    } catch (err) {
+      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an array like [{"id":"google","preset":"google","client_id":"…","client_secret":"…"}]` })
+      return z.NEVER
+    }
+  })
+  .pipe(z.array(providerEntry, { error: 'must be a JSON array of provider objects' }))
+  .superRefine((entries, ctx) => {
+    const seen = new Set<string>()
+    entries.forEach((entry, index) => {
+      if (seen.has(entry.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `"${entry.id}" is listed twice` })
+      seen.add(entry.id)
+      const preset = entry.preset ? PROVIDER_PRESETS[entry.preset as keyof typeof PROVIDER_PRESETS] : undefined
+      const kind = entry.kind ?? preset?.kind ?? (entry.issuer ? 'oidc' : 'oauth2')
+      if (kind === 'oidc' && !entry.issuer && !(preset && 'issuer' in preset)) ctx.addIssue({ code: 'custom', path: [index, 'issuer'], message: 'an OpenID Connect provider needs its issuer URL' })
+      if (kind === 'oauth2') {
+        for (const key of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint'] as const) {
+          if (!entry[key] && !(preset && key in preset)) ctx.addIssue({ code: 'custom', path: [index, key], message: 'a plain OAuth 2 provider needs its authorize, token and user-info endpoints' })
+        }
+      }
+    })
+  })
+
+function providerConfigs(entries: z.output<typeof providers>): IdentityProviderConfig[] {
+  return entries.map((entry) => {
+    const preset = (entry.preset ? PROVIDER_PRESETS[entry.preset as keyof typeof PROVIDER_PRESETS] : {}) as Partial<{
+      kind: 'oidc' | 'oauth2'
+      name: string
+      issuer: string
+      authorization_endpoint: string
+      token_endpoint: string
+      userinfo_endpoint: string
+      scopes: readonly string[]
+      claims: Record<string, string>
+    }>
+    const kind = entry.kind ?? preset.kind ?? (entry.issuer ? 'oidc' : 'oauth2')
+    const claims = { ...preset.claims, ...entry.claims }
+    return {
+      id: entry.id,
+      kind,
+      name: entry.name ?? preset.name ?? entry.id,
+      icon: entry.icon ?? '',
+      clientId: entry.client_id,
+      clientSecret: entry.client_secret,
+      scopes: [...(entry.scopes ?? preset.scopes ?? (kind === 'oidc' ? ['openid', 'email', 'profile'] : []))],
+      issuer: entry.issuer ?? preset.issuer,
+      authorizationEndpoint: entry.authorization_endpoint ?? preset.authorization_endpoint,
+      tokenEndpoint: entry.token_endpoint ?? preset.token_endpoint,
+      userinfoEndpoint: entry.userinfo_endpoint ?? preset.userinfo_endpoint,
+      claims: {
+        sub: claims['sub'] ?? 'sub',
+        name: claims['name'] ?? 'name',
+        email: claims['email'] ?? 'email',
+        emailVerified: claims['email_verified'] ?? 'email_verified',
+        picture: claims['picture'] ?? 'picture',
+      },
+      signUp: entry.sign_up ?? true,
+      extraAudiences: entry.extra_audiences ?? [],
+    }
+  })
+}
 
 /** A count where -1 means "no limit". */
 const limitCount = z.number().int({ error: 'must be a whole number' }).min(-1, { error: 'must be -1 (no limit) or more' }).max(1e12)
@@ -390,6 +498,7 @@ const envSchema = z.object({
   INVITE_REWARDS_PER_30_DAYS: wholeNumber(0, 100_000).optional(),
   SESSION_CACHE_SECONDS: wholeNumber(0, 60).optional(),
   CUMULUS_CLIENTS: clients.optional(),
+  AUTH_PROVIDERS: providers.optional(),
   CORS_ORIGINS: corsOrigins.optional(),
   TRUST_PROXY: trustProxy.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
@@ -487,6 +596,9 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     name: c.name ?? c.client_id,
     redirectUris: c.redirect_uris ?? [],
     grantTypes: c.grant_types ?? ['refresh_token'],
+    type: c.type ?? 'first_party',
+    scopes: c.scopes,
+    logo: c.logo ?? '',
   }))
 
   const plans = plansOf(values)
@@ -495,6 +607,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     ...defaults,
     publicUrl,
     clients: [webClient, ...extraClients],
+    providers: providerConfigs(values.AUTH_PROVIDERS ?? []),
     corsOrigins: values.CORS_ORIGINS ?? [origin],
     captcha: { ...defaults.captcha, mode: (values.CAPTCHA_MODE ?? defaults.captcha.mode) as CaptchaMode },
     tokens: { ...defaults.tokens, sessionCacheSeconds: values.SESSION_CACHE_SECONDS ?? defaults.tokens.sessionCacheSeconds },
@@ -637,6 +750,7 @@ export function redactConfig(config: CumulusConfig) {
     identity: {
       ...config.identity,
       clients: config.identity.clients.map((c) => ({ ...c, clientSecret: c.clientSecret === undefined ? undefined : REDACTED })),
+      providers: (config.identity.providers ?? []).map((p) => ({ ...p, clientSecret: p.clientSecret === undefined ? undefined : REDACTED })),
     },
     drive: config.drive,
     // The secret key is hidden; the access key id stays: it names the credentials.

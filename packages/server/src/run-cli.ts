@@ -1,6 +1,7 @@
 import { AppError, messageForReason } from '@cumulus/protocol'
 import { CONFIG_FLAGS, ConfigError } from './config.js'
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cli-io.js'
+import { clientCommand } from './client-commands.js'
 import { serveCommand } from './serve-command.js'
 import { userCommand } from './user-commands.js'
 import { vipCommand } from './vip-commands.js'
@@ -19,6 +20,11 @@ Commands:
   user restore <user id or e-mail>             Cancel a pending account deletion
   vip codes create --plan vip --days N [--count N] [--valid-days N] [--json]
                                                Print N activation codes (default 1, valid 365 days)
+  client add <id> --name N [--type public|confidential|first_party]
+             --redirect-uri U [--redirect-uri U2] [--grant G] [--scope S] [--logo URL] [--json]
+                                               Register an OAuth client (prints a confidential client's secret once)
+  client list [--json]                         List OAuth clients (configured and registered)
+  client remove <id>                           Remove a registered OAuth client
   help                                         Show this text
 
 Configuration comes from environment variables (see README.md). These flags
@@ -42,6 +48,8 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
         return await userCommand(args, env, io)
       case 'vip':
         return await vipCommand(args, env, io)
+      case 'client':
+        return await clientCommand(args, env, io)
       case 'help':
       case '--help':
       case '-h':

@@ -164,6 +164,119 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('identity_invitations_inviter').on('identity_invitations').column('inviter_id').execute()
     },
   },
+  '0005_oauth': {
+    async up(db: Kysely<unknown>) {
+      // Provider identities bound to accounts: one identity belongs to one account, and an
+      // account holds at most one identity of each provider.
+      await db.schema
+        .createTable('identity_provider_bindings')
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('provider_user_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('identity_users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('identity_provider_bindings_pk', ['provider_id', 'provider_user_id'])
+        .addUniqueConstraint('identity_provider_bindings_user', ['user_id', 'provider_id'])
+        .execute()
+
+      // Sign-ins started at a provider (GET /v1/auth/provider/uri): the PKCE verifier and nonce
+      // stay here, keyed by a hash of (client, provider, state); each is used once.
+      await db.schema
+        .createTable('identity_provider_flows')
+        .addColumn('key_hash', 'text', (c) => c.primaryKey())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('code_verifier', 'text', (c) => c.notNull())
+        .addColumn('nonce', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('consumed_at', 'bigint')
+        .execute()
+      await db.schema.createIndex('identity_provider_flows_expires').on('identity_provider_flows').column('expires_at').execute()
+
+      // Proof that the caller signed in at a provider as someone (POST /v1/auth/provider/token),
+      // spent by one sign-in, bind or transfer. Stored as a hash.
+      await db.schema
+        .createTable('identity_provider_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('provider_user_id', 'text', (c) => c.notNull())
+        .addColumn('profile', 'text', (c) => c.notNull())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('authenticated_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('consumed_at', 'bigint')
+        .execute()
+      await db.schema.createIndex('identity_provider_tokens_expires').on('identity_provider_tokens').column('expires_at').execute()
+
+      // Third-party clients registered with `cumulus client add` (the configured ones live in
+      // the configuration). Only a hash of the secret is kept.
+      await db.schema
+        .createTable('identity_clients')
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text')
+        .addColumn('redirect_uris', 'text', (c) => c.notNull())
+        .addColumn('grant_types', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('logo', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute()
+
+      // Authorization codes (RFC 6749 4.1), as hashes. `session_id` is the session the code was
+      // exchanged for: a second use of the code revokes it (RFC 6749 4.1.2).
+      await db.schema
+        .createTable('identity_auth_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('identity_users.id').onDelete('cascade'))
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('code_challenge', 'text', (c) => c.notNull())
+        .addColumn('code_challenge_method', 'text', (c) => c.notNull())
+        .addColumn('nonce', 'text', (c) => c.notNull())
+        .addColumn('auth_time', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('consumed_at', 'bigint')
+        .addColumn('session_id', 'text')
+        .execute()
+      await db.schema.createIndex('identity_auth_codes_expires').on('identity_auth_codes').column('expires_at').execute()
+
+      // What each user granted each client (GET /v1/user/authorize/detect).
+      await db.schema
+        .createTable('identity_consents')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('identity_users.id').onDelete('cascade'))
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('granted_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('identity_consents_pk', ['user_id', 'client_id'])
+        .execute()
+
+      // Device authorization (RFC 8628). `next_poll_at` holds the polling interval: a poll before
+      // it is slow_down and pushes it further; the check and the push are one UPDATE.
+      await db.schema
+        .createTable('identity_device_codes')
+        .addColumn('device_code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_code', 'text', (c) => c.notNull().unique())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.references('identity_users.id').onDelete('cascade'))
+        .addColumn('interval_seconds', 'integer', (c) => c.notNull())
+        .addColumn('next_poll_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('decided_at', 'bigint')
+        .addColumn('session_id', 'text')
+        .execute()
+      await db.schema.createIndex('identity_device_codes_expires').on('identity_device_codes').column('expires_at').execute()
+    },
+  },
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

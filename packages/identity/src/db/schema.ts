@@ -14,6 +14,13 @@ export interface IdentityDatabase {
   identity_refresh_tokens: RefreshTokensTable
   identity_verifications: VerificationsTable
   identity_sudo_tokens: SudoTokensTable
+  identity_provider_bindings: ProviderBindingsTable
+  identity_provider_flows: ProviderFlowsTable
+  identity_provider_tokens: ProviderTokensTable
+  identity_clients: ClientsTable
+  identity_auth_codes: AuthCodesTable
+  identity_consents: ConsentsTable
+  identity_device_codes: DeviceCodesTable
   domain_events: DomainEventsTable
   domain_event_deliveries: DomainEventDeliveriesTable
 }
@@ -145,4 +152,93 @@ export interface DomainEventDeliveriesTable {
   lease_until: number
   last_error: string | null
   updated_at: number
+}
+
+export interface ProviderBindingsTable {
+  provider_id: string
+  provider_user_id: string
+  user_id: string
+  name: string
+  email: string
+  created_at: number
+}
+
+export interface ProviderFlowsTable {
+  key_hash: string
+  provider_id: string
+  client_id: string
+  redirect_uri: string
+  code_verifier: string
+  nonce: string
+  created_at: number
+  expires_at: number
+  consumed_at: number | null
+}
+
+export interface ProviderTokensTable {
+  token_hash: string
+  provider_id: string
+  client_id: string
+  provider_user_id: string
+  /** JSON of the ProviderProfile. */
+  profile: string
+  /** `sign_in` (from POST /v1/auth/provider/token) or `trans` (handed out when a bind found the identity on another account). */
+  purpose: string
+  authenticated_at: number
+  expires_at: number
+  consumed_at: number | null
+}
+
+export interface ClientsTable {
+  client_id: string
+  name: string
+  type: string
+  secret_hash: string | null
+  /** JSON arrays. */
+  redirect_uris: string
+  grant_types: string
+  /** Space-separated. */
+  scopes: string
+  logo: string
+  created_at: number
+}
+
+export interface AuthCodesTable {
+  code_hash: string
+  client_id: string
+  user_id: string
+  redirect_uri: string
+  scope: string
+  code_challenge: string
+  code_challenge_method: string
+  nonce: string
+  auth_time: number
+  created_at: number
+  expires_at: number
+  consumed_at: number | null
+  session_id: string | null
+}
+
+export interface ConsentsTable {
+  user_id: string
+  client_id: string
+  scope: string
+  granted_at: number
+}
+
+export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'consumed'
+
+export interface DeviceCodesTable {
+  device_code_hash: string
+  user_code: string
+  client_id: string
+  scope: string
+  status: DeviceCodeStatus
+  user_id: string | null
+  interval_seconds: number
+  next_poll_at: number
+  created_at: number
+  expires_at: number
+  decided_at: number | null
+  session_id: string | null
 }

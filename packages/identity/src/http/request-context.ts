@@ -1,7 +1,8 @@
 import { AppError, GenericErrors, HEADERS, OAuthErrors } from '@cumulus/protocol'
 import type { FastifyRequest } from 'fastify'
 import type { RegisteredClient } from '../config.js'
-import { safeEqual } from '../lib/secrets.js'
+import { hashSecret, safeEqual } from '../lib/secrets.js'
+import type { OAuthStore } from '../stores/oauth-store.js'
 
 /** Where the caller is: used for lockouts, captcha risk and session records. */
 export interface CallerContext {
@@ -37,15 +38,46 @@ export function clientIdOf(request: FastifyRequest): string | undefined {
   return stringField(request.body, 'client_id') ?? stringField(request.query, 'client_id') ?? (typeof header === 'string' && header !== '' ? header : undefined)
 }
 
+/** Clients registered with the CLI are looked up in the database, and remembered this long per node. */
+const STORED_CLIENT_CACHE_MS = 30_000
+const STORED_CLIENT_CACHE_SIZE = 1_000
+/** The ids `cumulus client add` accepts. */
+const STORED_CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The registered clients: those in the configuration, then those the CLI stored in the database
+ * (`cumulus client add`). A stored client is remembered for 30 s per node, so one removed with the
+ * CLI stops working everywhere within that.
+ */
 export class ClientRegistry {
   private readonly byId: Map<string, RegisteredClient>
+  private readonly cached = new Map<string, { client: RegisteredClient | null; until: number }>()
 
-  constructor(clients: RegisteredClient[]) {
+  constructor(
+    clients: RegisteredClient[],
+    private readonly stored: Pick<OAuthStore, 'findClient'> | null = null,
+    private readonly nowMs: () => number = Date.now,
+  ) {
     this.byId = new Map(clients.map((c) => [c.clientId, c]))
   }
 
-  find(clientId: string): RegisteredClient | null {
-    return this.byId.get(clientId) ?? null
+  async find(clientId: string): Promise<RegisteredClient | null> {
+    const configured = this.byId.get(clientId)
+    // Only a well-formed id reaches the database (no NUL, which PostgreSQL text cannot hold).
+    if (configured || !this.stored || !STORED_CLIENT_ID.test(clientId)) return configured ?? null
+    const now = this.nowMs()
+    const hit = this.cached.get(clientId)
+    if (hit && hit.until > now) return hit.client
+    const client = await this.stored.findClient(clientId)
+    if (this.cached.size >= STORED_CLIENT_CACHE_SIZE) this.cached.delete(this.cached.keys().next().value!)
+    // Unknown ids are not remembered: a flood of random ids must not push the real ones out.
+    if (client) this.cached.set(clientId, { client, until: now + STORED_CLIENT_CACHE_MS })
+    return client
+  }
+
+  /** Forgets a stored client at once on this node (after the CLI removed it in-process, in tests). */
+  forget(clientId: string): void {
+    this.cached.delete(clientId)
   }
 
   /**
@@ -53,19 +85,25 @@ export class ClientRegistry {
    * unknown → unauthorized_client (4122). When `secret` is given or the client is confidential,
    * the secret must match.
    */
-  require(clientId: string | undefined, options: { secret?: string | undefined; checkSecret?: boolean } = {}): RegisteredClient {
+  async require(clientId: string | undefined, options: { secret?: string | undefined; checkSecret?: boolean } = {}): Promise<RegisteredClient> {
     if (!clientId) throw new AppError(GenericErrors.invalid_argument, { description: 'client_id is required', metadata: { field: 'client_id' } })
-    const client = this.byId.get(clientId)
+    const client = await this.find(clientId)
     if (!client) throw new AppError(OAuthErrors.unauthorized_client, { description: 'unknown client_id' })
-    if (options.checkSecret && client.clientSecret !== undefined) {
-      if (options.secret === undefined || !safeEqual(options.secret, client.clientSecret)) {
-        throw new AppError(OAuthErrors.unauthorized_client, { description: 'client authentication failed' })
-      }
+    if (options.checkSecret && !secretMatches(client, options.secret)) {
+      throw new AppError(OAuthErrors.unauthorized_client, { description: 'client authentication failed' })
     }
     return client
   }
 
+  /** The configured clients (the CLI lists the stored ones itself). */
   all(): RegisteredClient[] {
     return [...this.byId.values()]
   }
+}
+
+/** Whether `secret` authenticates the client; a client without a secret (public) needs none. */
+export function secretMatches(client: RegisteredClient, secret: string | undefined): boolean {
+  if (client.clientSecret !== undefined) return secret !== undefined && safeEqual(secret, client.clientSecret)
+  if (client.clientSecretHash !== undefined) return secret !== undefined && safeEqual(hashSecret(secret), client.clientSecretHash)
+  return true
 }

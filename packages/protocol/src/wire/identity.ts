@@ -70,6 +70,8 @@ export interface TokenReply {
   expires_in: number
   sub: string
   scope: string
+  /** With the `openid` scope (authorization-code and device grants): an OpenID Connect ID token. */
+  id_token?: string
 }
 
 export interface IntrospectReply {
@@ -80,6 +82,8 @@ export interface IntrospectReply {
   exp?: number
   iat?: number
   token_type?: string
+  iss?: string
+  aud?: string
 }
 
 export interface VipInfo {
@@ -115,4 +119,105 @@ export interface PublicProfile {
 export interface SudoReply {
   sudo_token: string
   expires_in: number
+}
+
+// ---- provider sign-in, consent and device flow (identity.md "Provider sign-in, consent and device flow") ----
+
+/** One identity provider the operator configured, as the login page shows it (GET /v1/auth/providers). */
+export interface ProviderInfo {
+  id: string
+  name: string
+  /** An image URL, or '' for the product's generic icon. */
+  icon: string
+}
+
+export interface ProvidersReply {
+  providers: ProviderInfo[]
+}
+
+export interface ProviderUriReply {
+  uri: string
+  /** The `state` the provider will send back: the caller's own, or one the server made when none was given. */
+  state: string
+}
+
+export interface ProviderProfile {
+  sub: string
+  name: string
+  email: string
+  email_verified: boolean
+  picture: string
+}
+
+export interface ProviderTokenReply {
+  provider_token: string
+  expires_in: number
+  provider_profile: ProviderProfile
+}
+
+/** One provider identity bound to the account (`providers` of /v1/user/me, GET /v1/user/provider). */
+export interface ProviderBinding {
+  id: string
+  provider_user_id: string
+  name: string
+}
+
+export interface ProviderBindingsReply {
+  data: ProviderBinding[]
+}
+
+/** What a scope lets a client do, in the caller's language. */
+export interface ScopeDescription {
+  id: string
+  description: string
+}
+
+export interface OAuthClientInfo {
+  client_id: string
+  name: string
+  logo: string
+}
+
+export interface AuthorizeInfoReply {
+  client: OAuthClientInfo
+  scopes: ScopeDescription[]
+  redirect_uri: string
+}
+
+export interface AuthorizeDetectReply {
+  authorized: boolean
+}
+
+export interface AuthorizeReply {
+  code: string
+  state: string
+  redirect_uri: string
+}
+
+export interface DeviceCodeReply {
+  device_code: string
+  user_code: string
+  verification_uri: string
+  verification_uri_complete: string
+  expires_in: number
+  interval: number
+}
+
+/** GET /v1/user/device/info: what the device behind a user code asks for, before the user agrees. */
+export interface DeviceInfoReply {
+  user_code: string
+  client: OAuthClientInfo
+  scopes: ScopeDescription[]
+  expires_in: number
+}
+
+/** OpenID Connect UserInfo (GET /v1/auth/userinfo): the claims the token's scopes allow. */
+export interface UserInfoClaims {
+  sub: string
+  name?: string
+  picture?: string
+  email?: string
+  email_verified?: boolean
+  phone_number?: string
+  phone_number_verified?: boolean
 }

@@ -1,6 +1,6 @@
 import type { IdentityDeps } from '../../deps.js'
 
-type Deps = Pick<IdentityDeps, 'users' | 'sessions' | 'verifications' | 'clock' | 'logger' | 'events'>
+type Deps = Pick<IdentityDeps, 'users' | 'sessions' | 'verifications' | 'clock' | 'logger' | 'events' | 'oauth' | 'providerStore'>
 
 /** Ended sessions are kept this long for support and audit questions before they are deleted. */
 const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000
@@ -9,6 +9,8 @@ export interface HousekeepingResult {
   erasedUserIds: string[]
   purgedSessions: number
   purgedVerifications: number
+  /** Expired provider sign-ins and tokens, authorization codes and device codes. */
+  purgedGrants: number
 }
 
 /**
@@ -20,10 +22,11 @@ export async function runHousekeeping(deps: Deps): Promise<HousekeepingResult> {
   const erasedUserIds = await deps.users.eraseDue(nowMs)
   const purgedSessions = await deps.sessions.purgeEnded(nowMs - ENDED_SESSION_RETENTION_MS)
   const purgedVerifications = await deps.verifications.purgeExpired(nowMs)
+  const purgedGrants = (await deps.oauth.purgeExpired(nowMs)) + (await deps.providerStore.purgeExpired(nowMs))
   if (erasedUserIds.length > 0) {
     deps.logger.info({ count: erasedUserIds.length }, 'erased accounts after their deletion grace period')
     // Their account.erased events were committed with the deletion; the other services purge now.
     await deps.events.eventsRecorded()
   }
-  return { erasedUserIds, purgedSessions, purgedVerifications }
+  return { erasedUserIds, purgedSessions, purgedVerifications, purgedGrants }
 }

@@ -14,7 +14,7 @@ export async function accountRoutes(base: FastifyInstance, { deps }: { deps: Ide
     '/v1/auth/reset',
     { schema: { body: Body({ ...ClientFields, email: OptStr(254), phone_number: OptStr(32), verification_token: Str(128), password: Str(1024) }) }, preHandler: captchaGuard(deps) },
     async (request) => {
-      deps.clients.require(clientIdOf(request))
+      await deps.clients.require(clientIdOf(request))
       const body = request.body
       return resetPassword(deps, { email: body.email, phoneNumber: body.phone_number, verificationToken: body.verification_token, password: body.password })
     },

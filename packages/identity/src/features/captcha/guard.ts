@@ -26,14 +26,16 @@ export function captchaTokenOf(request: FastifyRequest): string | undefined {
  * anything wrong with it → captcha_invalid (4002). An unknown or missing client fails first, with
  * the ClientRegistry's error. With captcha mode `off` it checks nothing.
  */
-export function captchaGuard(deps: IdentityDeps): preHandlerAsyncHookHandler {
+export function captchaGuard(deps: IdentityDeps, options: { concretePath?: boolean } = {}): preHandlerAsyncHookHandler {
   return async (request) => {
     if (deps.config.captcha.mode === 'off') return
-    const client = deps.clients.require(clientIdOf(request))
+    const client = await deps.clients.require(clientIdOf(request))
     const token = captchaTokenOf(request)
     if (token === undefined) throw new AppError(AccountErrors.captcha_required, { description: `a captcha token is required (${HEADERS.captchaToken})` })
     // The route pattern, not the raw URL: the query string and repeated slashes are not part of the action.
-    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? ''
+    // A route with a parameter (DELETE /v1/user/provider/{id}) asks for a token for the concrete
+    // path, as clients compute it (`METHOD:/path`): one for unbinding Google cannot unbind GitHub.
+    const path = options.concretePath ? concretePathOf(request.url) : (request.routeOptions.url ?? request.url.split('?')[0] ?? '')
     await verifyCaptchaToken(deps, {
       token,
       clientId: client.clientId,
@@ -43,5 +45,15 @@ export function captchaGuard(deps: IdentityDeps): preHandlerAsyncHookHandler {
       targets: targetIdentifiers(request.body),
       singleUse: true,
     })
+  }
+}
+
+/** The request's path as a client names it: no query, repeated slashes and a trailing slash dropped, %-escapes decoded. */
+function concretePathOf(url: string): string {
+  const raw = (url.split('?')[0] ?? '').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
   }
 }

@@ -22,7 +22,7 @@ export interface InitCaptchaInput {
  * the challenge URL itself, where the page checks it against the client's registered URIs.
  */
 export async function initCaptcha(deps: Pick<IdentityDeps, 'config' | 'clients' | 'clock' | 'counters' | 'hmacKey'>, input: InitCaptchaInput): Promise<CaptchaInitReply> {
-  const client = deps.clients.require(input.clientId)
+  const client = await deps.clients.require(input.clientId)
   // The token (and a challenge's token) names the account or address `meta` names, so it is
   // good only for a call acting on that target (identity.md: meta "holds the identity being acted on").
   const target = {

@@ -31,7 +31,7 @@ export async function captchaRoutes(base: FastifyInstance, { deps }: { deps: Ide
     // A redirect_uri the challenge's client has not registered is refused here, in the contract's
     // error shape, rather than carried into a page that would send a token to it.
     const claims = redirect_uri ? findLiveChallenge(deps, challenge) : null
-    const client = claims ? deps.clients.find(claims.clientId) : null
+    const client = claims ? await deps.clients.find(claims.clientId) : null
     if (client) requireRedirectTarget(client, redirect_uri ?? '')
     const page = renderChallengePage(deps, { challenge, redirectUri: redirect_uri ?? '', state: state ?? '', locale, acceptLanguage: request.headers['accept-language'] })
     return reply.headers(page.headers).type('text/html; charset=utf-8').send(page.html)

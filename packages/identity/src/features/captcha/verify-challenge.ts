@@ -34,7 +34,7 @@ export async function verifyChallenge(deps: Pick<IdentityDeps, 'config' | 'clien
   const claims = findLiveChallenge(deps, input.challenge)
   if (!claims) throw invalid('challenge is malformed, badly signed or expired')
   if (!isProofOfWork(input.challenge, input.nonce, claims.bits)) throw invalid('nonce does not solve the challenge')
-  const client = deps.clients.find(claims.clientId)
+  const client = await deps.clients.find(claims.clientId)
   if (!client) throw invalid('the challenge names a client that is no longer registered')
   const target = requireRedirectTarget(client, input.redirectUri)
   // Burnt only once the work checks out, atomically: two tabs (or a replayed request) posting

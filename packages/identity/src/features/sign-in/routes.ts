@@ -22,7 +22,7 @@ export async function signInRoutes(base: FastifyInstance, { deps }: { deps: Iden
   // The captcha token is single-use here: one solved challenge buys one guess.
   app.post('/v1/auth/signin', { schema: { body: SignInBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const body = request.body
-    const client = deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
+    const client = await deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
     const caller = callerContext(request)
     if (body.password !== undefined) {
       return signInWithPassword(deps, { username: body.username, password: body.password, client, ip: caller.ip, deviceId: caller.deviceId })

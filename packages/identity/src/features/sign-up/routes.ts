@@ -23,7 +23,7 @@ export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: Iden
 
   app.post('/v1/auth/signup', { schema: { body: SignUpBody }, preHandler: captchaGuard(deps) }, async (request) => {
     const body = request.body
-    const client = deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
+    const client = await deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
     return signUp(deps, {
       email: body.email,
       phoneNumber: body.phone_number,
@@ -37,7 +37,7 @@ export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: Iden
   })
 
   app.post('/v1/auth/signup/anonymously', { schema: { body: Body(ClientFields) } }, async (request) => {
-    const client = deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
+    const client = await deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
     const caller = callerContext(request)
     return signUpAnonymously(deps, { client, ip: caller.ip, deviceId: caller.deviceId })
   })

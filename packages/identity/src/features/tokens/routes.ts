@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { DEFAULT_SCOPE } from '@cumulus/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { bearerTokenOf } from '../../http/authenticate.js'
 import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { requireAuth } from './sessions.js'
-import { REFRESH_TOKEN_GRANT, exchangeToken, grantTokens, introspectToken, revokeToken } from './token-grants.js'
+import { exchangeToken, grantTokens, introspectToken, revokeToken } from './token-grants.js'
 
 const TokenBody = Body({
   ...ClientFields,
@@ -34,8 +33,18 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
 
   app.post('/v1/auth/token', { schema: { body: TokenBody } }, async (request) => {
     const basic = safeBasic(request)
-    const client = deps.clients.require(basic?.id ?? clientIdOf(request), { secret: basic?.secret ?? request.body.client_secret, checkSecret: true })
-    return grantTokens(deps, { grantType: request.body.grant_type, refreshToken: request.body.refresh_token, client })
+    const client = await deps.clients.require(basic?.id ?? clientIdOf(request), { secret: basic?.secret ?? request.body.client_secret, checkSecret: true })
+    const b = request.body
+    return grantTokens(deps, {
+      grantType: b.grant_type,
+      client,
+      refreshToken: b.refresh_token,
+      code: b.code,
+      redirectUri: b.redirect_uri,
+      codeVerifier: b.code_verifier,
+      deviceCode: b.device_code,
+      deviceId: callerContext(request).deviceId,
+    })
   })
 
   app.post('/v1/auth/revoke', { schema: { body: Body({ token: OptStr(4096), token_type_hint: OptStr(64), ...ClientFields }) } }, async (request) => {
@@ -47,8 +56,15 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
     introspectToken(deps, request.query.token),
   )
 
+  // RFC 7662 2.1: resource servers POST the token, form-encoded, authenticating as a client.
+  app.post('/v1/auth/token/introspect', { schema: { body: Body({ ...ClientFields, token: Str(4096), token_type_hint: OptStr(64) }) } }, async (request) => {
+    const basic = safeBasic(request)
+    await deps.clients.require(basic?.id ?? clientIdOf(request), { secret: basic?.secret ?? request.body.client_secret, checkSecret: true })
+    return introspectToken(deps, request.body.token)
+  })
+
   app.post('/v1/auth/signin/token', { schema: { body: Body({ ...ClientFields, token: Str(4096) }) } }, async (request) => {
-    const client = deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
+    const client = await deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
     return exchangeToken(deps, { token: request.body.token, client, deviceId: callerContext(request).deviceId })
   })
 
@@ -56,27 +72,9 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
     reply.header('cache-control', 'public, max-age=300')
     return deps.keys.jwks()
   })
-
-  app.get('/.well-known/openid-configuration', async () => {
-    const issuer = deps.config.publicUrl
-    return {
-      issuer,
-      jwks_uri: `${issuer}/.well-known/jwks.json`,
-      token_endpoint: `${issuer}/v1/auth/token`,
-      revocation_endpoint: `${issuer}/v1/auth/revoke`,
-      introspection_endpoint: `${issuer}/v1/auth/token/introspect`,
-      userinfo_endpoint: `${issuer}/v1/user/me`,
-      grant_types_supported: [REFRESH_TOKEN_GRANT],
-      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-      scopes_supported: DEFAULT_SCOPE.split(' '),
-      subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['ES256'],
-      response_types_supported: [],
-    }
-  })
 }
 
-function safeBasic(request: FastifyRequest) {
+export function safeBasic(request: FastifyRequest) {
   try {
     return basicCredentials(request)
   } catch {

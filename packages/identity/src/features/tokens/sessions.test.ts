@@ -63,7 +63,7 @@ describe('sessions and refresh rotation', () => {
 
   it('refuses a refresh token of another client, an unknown one, and after idle expiry', async () => {
     const { reply } = await session()
-    await grantError(refresh(reply.refresh_token, t.deps.clients.require(OTHER_CLIENT.clientId)))
+    await grantError(refresh(reply.refresh_token, await t.deps.clients.require(OTHER_CLIENT.clientId)))
     await grantError(refresh('not-a-token'))
     t.clock.advanceSeconds(t.deps.config.tokens.refreshIdleTtlSeconds + 1)
     await grantError(refresh(reply.refresh_token))

@@ -2,25 +2,41 @@ import { AppError, type IntrospectReply, OAuthErrors, type TokenReply } from '@c
 import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { hashSecret } from '../../lib/secrets.js'
+import { AUTHORIZATION_CODE_GRANT, exchangeAuthorizationCode } from '../oauth/authorize.js'
+import { DEVICE_CODE_GRANT, exchangeDeviceCode } from '../oauth/device.js'
 import { type AuthContext, authenticateAccessToken, refreshSession, startSession } from './sessions.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'hmacKey'>
+type GrantDeps = Deps & Pick<IdentityDeps, 'clients' | 'oauth' | 'counters'>
 
 export const REFRESH_TOKEN_GRANT = 'refresh_token'
-export const AUTHORIZATION_CODE_GRANT = 'authorization_code'
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+export { AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT }
 
-/** POST /v1/auth/token. The authorization-code and device grants arrive with a later issue. */
-export async function grantTokens(deps: Deps, input: { grantType: string; refreshToken?: string | undefined; client: RegisteredClient }): Promise<TokenReply> {
+export interface GrantInput {
+  grantType: string
+  client: RegisteredClient
+  refreshToken?: string | undefined
+  code?: string | undefined
+  redirectUri?: string | undefined
+  codeVerifier?: string | undefined
+  deviceCode?: string | undefined
+  deviceId?: string | undefined
+}
+
+/** POST /v1/auth/token: the refresh_token, authorization_code and device_code grants. */
+export async function grantTokens(deps: GrantDeps, input: GrantInput): Promise<TokenReply> {
   if (input.grantType === REFRESH_TOKEN_GRANT) {
     if (!input.client.grantTypes.includes(REFRESH_TOKEN_GRANT)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'this client may not use the refresh_token grant' })
     if (!input.refreshToken) throw new AppError(OAuthErrors.invalid_request, { description: 'refresh_token is required', metadata: { field: 'refresh_token' } })
     return refreshSession(deps, { refreshToken: input.refreshToken, client: input.client })
   }
-  if (input.grantType === AUTHORIZATION_CODE_GRANT || input.grantType === DEVICE_CODE_GRANT) {
-    throw new AppError(OAuthErrors.invalid_request, { description: `grant_type ${input.grantType} is not supported by this server yet` })
+  if (input.grantType === AUTHORIZATION_CODE_GRANT) {
+    return exchangeAuthorizationCode(deps, { client: input.client, code: input.code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier, deviceId: input.deviceId ?? '' })
   }
-  throw new AppError(OAuthErrors.invalid_request, { description: `unknown grant_type ${input.grantType}`, metadata: { field: 'grant_type' } })
+  if (input.grantType === DEVICE_CODE_GRANT) {
+    return exchangeDeviceCode(deps, { client: input.client, deviceCode: input.deviceCode, deviceId: input.deviceId ?? '' })
+  }
+  throw new AppError(OAuthErrors.invalid_request, { description: `unknown grant_type ${input.grantType.slice(0, 128)}`, metadata: { field: 'grant_type' } })
 }
 
 /**

@@ -21,6 +21,8 @@ export interface TokenKeys {
   /** The verified claims, or null for a token that is malformed, forged, of another issuer, or expired at `nowMs`. */
   verify(token: string, nowMs: number): Promise<AccessTokenClaims | null>
   jwks(): { keys: JWK[] }
+  /** Signs other JWTs with the same key (OpenID Connect ID tokens); `iss` is added. Never accepted by `verify`. */
+  signClaims(claims: Record<string, unknown>, typ?: string): Promise<string>
 }
 
 /** A fresh ES256 private key as a JWK (with a random `kid`), for the server to keep in its data directory. */
@@ -90,6 +92,11 @@ export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<
       return claims
     },
     jwks: () => ({ keys: [published] }),
+    async signClaims(claims, typ = 'JWT') {
+      // ID tokens carry no `sid`/`client_id` pair, so `check` refuses them as access tokens.
+      const data = `${b64json({ alg: ACCESS_TOKEN_ALG, kid, typ })}.${b64json({ ...claims, iss: issuer })}`
+      return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+    },
   }
 }
 

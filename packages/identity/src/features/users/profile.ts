@@ -1,11 +1,12 @@
-import { AppError, GenericErrors, type PublicProfile, type UserProfile, VIP_USER_VAS, type VipInfo } from '@cumulus/protocol'
+import { AppError, GenericErrors, type ProviderBinding, type PublicProfile, type UserProfile, VIP_USER_VAS, type VipInfo } from '@cumulus/protocol'
 import type { IdentityDeps } from '../../deps.js'
 import { toRfc3339 } from '../../lib/clock.js'
 import type { MembershipRecord } from '../../stores/membership-store.js'
 import type { UserRecord } from '../../stores/user-store.js'
 import type { AuthContext } from '../tokens/sessions.js'
+import { listBindings } from '../providers/providers.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'memberships'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'users' | 'memberships' | 'providerStore'>
 
 /** The VIP entry of `vip_info` (user_vas 2). Never a member: not VIP, expiring at account creation. */
 export function vipInfo(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: UserRecord, membership: MembershipRecord | null): VipInfo {
@@ -22,14 +23,14 @@ export function vipInfo(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: User
   }
 }
 
-export function toProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: UserRecord, membership: MembershipRecord | null): UserProfile {
+export function toProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: UserRecord, membership: MembershipRecord | null, providers: ProviderBinding[] = []): UserProfile {
   return {
     sub: user.id,
     name: user.name,
     email: user.email ?? '',
     phone_number: user.phoneNumber ?? '',
     picture: user.picture,
-    providers: [],
+    providers,
     password: user.passwordHash ? 'SET' : '',
     status: 'ACTIVE',
     created_at: toRfc3339(user.createdAtMs),
@@ -38,9 +39,9 @@ export function toProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, user: Us
   }
 }
 
-/** GET /v1/user/me: answered from what the session check already read, with no further query. */
-export function getProfile(deps: Pick<IdentityDeps, 'config' | 'clock'>, auth: AuthContext): UserProfile {
-  return toProfile(deps, auth.user, auth.membership)
+/** GET /v1/user/me: the account as the session check already read it, and its provider bindings (one indexed read). */
+export async function getProfile(deps: Pick<IdentityDeps, 'config' | 'clock' | 'providerStore'>, auth: AuthContext): Promise<UserProfile> {
+  return toProfile(deps, auth.user, auth.membership, await listBindings(deps, auth.userId))
 }
 
 const MAX_PICTURE_URL_LENGTH = 2048
@@ -58,7 +59,7 @@ export async function updateProfile(deps: Deps, auth: AuthContext, input: { name
   await deps.users.update(auth.userId, { name, picture }, deps.clock.nowMs())
   const found = await deps.users.findWithMembership(auth.userId)
   if (!found) throw new AppError(GenericErrors.unauthenticated, { description: 'the account no longer exists' })
-  return toProfile(deps, found.user, found.membership)
+  return toProfile(deps, found.user, found.membership, await listBindings(deps, auth.userId))
 }
 
 const MAX_QUERY_IDS = 100

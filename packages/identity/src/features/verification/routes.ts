@@ -24,7 +24,7 @@ export async function verificationRoutes(base: FastifyInstance, { deps }: { deps
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post('/v1/auth/verification', { schema: { body: SendBody }, preHandler: captchaGuard(deps) }, async (request) => {
-    const client = deps.clients.require(clientIdOf(request))
+    const client = await deps.clients.require(clientIdOf(request))
     const bearer = bearerTokenOf(request)
     const body = request.body
     return sendVerification(deps, {
@@ -40,7 +40,7 @@ export async function verificationRoutes(base: FastifyInstance, { deps }: { deps
   })
 
   app.post('/v1/auth/verification/verify', { schema: { body: VerifyBody } }, async (request) => {
-    const client = deps.clients.require(clientIdOf(request))
+    const client = await deps.clients.require(clientIdOf(request))
     return verifyCode(deps, { verificationId: request.body.verification_id, code: request.body.verification_code, clientId: client.clientId })
   })
 }

@@ -1,0 +1,237 @@
+import { type Kysely, sql } from 'kysely'
+import type { ClientType, RegisteredClient } from '../config.js'
+import type { ClientsTable, IdentityDatabase } from '../db/schema.js'
+import { asUniqueViolation } from './errors.js'
+import type { AuthCodeRecord, DeviceCodeRecord, DevicePoll, NewClient, OAuthStore } from './oauth-store.js'
+
+function clientOf(row: ClientsTable): RegisteredClient {
+  return {
+    clientId: row.client_id,
+    name: row.name,
+    type: row.type as ClientType,
+    clientSecretHash: row.secret_hash ?? undefined,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    grantTypes: JSON.parse(row.grant_types) as string[],
+    scopes: row.scopes === '' ? [] : row.scopes.split(' '),
+    logo: row.logo,
+  }
+}
+
+export class KyselyOAuthStore implements OAuthStore {
+  constructor(private readonly db: Kysely<IdentityDatabase>) {}
+
+  async createAuthCode(codeHash: string, r: AuthCodeRecord, nowMs: number) {
+    await this.db
+      .insertInto('identity_auth_codes')
+      .values({
+        code_hash: codeHash,
+        client_id: r.clientId,
+        user_id: r.userId,
+        redirect_uri: r.redirectUri,
+        scope: r.scope,
+        code_challenge: r.codeChallenge,
+        code_challenge_method: r.codeChallengeMethod,
+        nonce: r.nonce,
+        auth_time: r.authTimeMs,
+        created_at: nowMs,
+        expires_at: r.expiresAtMs,
+      })
+      .execute()
+  }
+
+  async consumeAuthCode(codeHash: string, nowMs: number) {
+    // One UPDATE decides which of many parallel exchanges wins; the losers see it spent.
+    const spent = await this.db
+      .updateTable('identity_auth_codes')
+      .set({ consumed_at: nowMs })
+      .where('code_hash', '=', codeHash)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', nowMs)
+      .returningAll()
+      .executeTakeFirst()
+    if (spent) {
+      const record: AuthCodeRecord = {
+        clientId: spent.client_id,
+        userId: spent.user_id,
+        redirectUri: spent.redirect_uri,
+        scope: spent.scope,
+        codeChallenge: spent.code_challenge,
+        codeChallengeMethod: spent.code_challenge_method,
+        nonce: spent.nonce,
+        authTimeMs: Number(spent.auth_time),
+        expiresAtMs: Number(spent.expires_at),
+      }
+      return { kind: 'ok' as const, record }
+    }
+    const row = await this.db.selectFrom('identity_auth_codes').select(['consumed_at', 'session_id']).where('code_hash', '=', codeHash).executeTakeFirst()
+    if (row && row.consumed_at !== null) return { kind: 'reused' as const, sessionId: row.session_id }
+    return { kind: 'invalid' as const }
+  }
+
+  async attachAuthCodeSession(codeHash: string, sessionId: string) {
+    await this.db.updateTable('identity_auth_codes').set({ session_id: sessionId }).where('code_hash', '=', codeHash).execute()
+  }
+
+  async findConsent(userId: string, clientId: string) {
+    const row = await this.db.selectFrom('identity_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
+    return row ? row.scope.split(' ').filter(Boolean) : null
+  }
+
+  async grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number) {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('identity_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
+      const merged = [...new Set([...(row ? row.scope.split(' ').filter(Boolean) : []), ...scopes])].join(' ')
+      await trx
+        .insertInto('identity_consents')
+        .values({ user_id: userId, client_id: clientId, scope: merged, granted_at: nowMs })
+        .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scope: merged, granted_at: nowMs }))
+        .execute()
+    })
+  }
+
+  async createDeviceCode(deviceCodeHash: string, r: DeviceCodeRecord, nowMs: number) {
+    try {
+      await this.db
+        .insertInto('identity_device_codes')
+        .values({
+          device_code_hash: deviceCodeHash,
+          user_code: r.userCode,
+          client_id: r.clientId,
+          scope: r.scope,
+          status: r.status,
+          user_id: r.userId,
+          interval_seconds: r.intervalSeconds,
+          next_poll_at: nowMs,
+          created_at: nowMs,
+          expires_at: r.expiresAtMs,
+        })
+        .execute()
+    } catch (error) {
+      throw asUniqueViolation(error) ?? error
+    }
+  }
+
+  async findDeviceCodeByUserCode(userCode: string, nowMs: number) {
+    const row = await this.db.selectFrom('identity_device_codes').selectAll().where('user_code', '=', userCode).where('expires_at', '>', nowMs).executeTakeFirst()
+    return row ? deviceOf(row) : null
+  }
+
+  async decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean }, nowMs: number) {
+    const result = await this.db
+      .updateTable('identity_device_codes')
+      .set({ status: decision.approve ? 'approved' : 'denied', user_id: decision.userId, decided_at: nowMs })
+      .where('user_code', '=', userCode)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', nowMs)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  async pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number): Promise<DevicePoll> {
+    // A poll inside the interval is slow_down and pushes the interval by a step (RFC 8628 3.5);
+    // one at or after it moves next_poll_at on. Each is one UPDATE, so parallel polls cannot
+    // all slip through one interval.
+    const onTime = await this.db
+      .updateTable('identity_device_codes')
+      .set({ next_poll_at: sql<number>`${nowMs} + interval_seconds * 1000` })
+      .where('device_code_hash', '=', deviceCodeHash)
+      .where('client_id', '=', clientId)
+      .where('next_poll_at', '<=', nowMs)
+      .returningAll()
+      .executeTakeFirst()
+    if (!onTime) {
+      const pushed = await this.db
+        .updateTable('identity_device_codes')
+        .set({ interval_seconds: sql<number>`interval_seconds + ${slowDownStepSeconds}`, next_poll_at: sql<number>`${nowMs} + (interval_seconds + ${slowDownStepSeconds}) * 1000` })
+        .where('device_code_hash', '=', deviceCodeHash)
+        .where('client_id', '=', clientId)
+        .where('status', 'in', ['pending', 'approved'])
+        .where('expires_at', '>', nowMs)
+        .returning('status')
+        .executeTakeFirst()
+      if (pushed) return { kind: 'slow_down' }
+      return this.finalState(deviceCodeHash, clientId, nowMs)
+    }
+    if (Number(onTime.expires_at) <= nowMs) return { kind: 'expired' }
+    if (onTime.status === 'pending') return { kind: 'pending' }
+    if (onTime.status === 'denied') return { kind: 'denied' }
+    if (onTime.status === 'consumed') return { kind: 'invalid' }
+    const spent = await this.db
+      .updateTable('identity_device_codes')
+      .set({ status: 'consumed' })
+      .where('device_code_hash', '=', deviceCodeHash)
+      .where('status', '=', 'approved')
+      .returningAll()
+      .executeTakeFirst()
+    if (!spent || spent.user_id === null) return { kind: 'invalid' }
+    return { kind: 'approved', record: { ...deviceOf(spent), userId: spent.user_id } }
+  }
+
+  private async finalState(deviceCodeHash: string, clientId: string, nowMs: number): Promise<DevicePoll> {
+    const row = await this.db.selectFrom('identity_device_codes').select(['status', 'expires_at']).where('device_code_hash', '=', deviceCodeHash).where('client_id', '=', clientId).executeTakeFirst()
+    if (!row) return { kind: 'invalid' }
+    if (Number(row.expires_at) <= nowMs && row.status !== 'consumed') return { kind: 'expired' }
+    if (row.status === 'denied') return { kind: 'denied' }
+    return { kind: 'invalid' }
+  }
+
+  async attachDeviceSession(deviceCodeHash: string, sessionId: string) {
+    await this.db.updateTable('identity_device_codes').set({ session_id: sessionId }).where('device_code_hash', '=', deviceCodeHash).execute()
+  }
+
+  async createClient(c: NewClient) {
+    try {
+      await this.db
+        .insertInto('identity_clients')
+        .values({
+          client_id: c.clientId,
+          name: c.name,
+          type: c.type,
+          secret_hash: c.secretHash,
+          redirect_uris: JSON.stringify(c.redirectUris),
+          grant_types: JSON.stringify(c.grantTypes),
+          scopes: c.scopes.join(' '),
+          logo: c.logo,
+          created_at: c.createdAtMs,
+        })
+        .execute()
+    } catch (error) {
+      throw asUniqueViolation(error) ?? error
+    }
+  }
+
+  async findClient(clientId: string) {
+    const row = await this.db.selectFrom('identity_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+    return row ? clientOf(row) : null
+  }
+
+  async listClients() {
+    const rows = await this.db.selectFrom('identity_clients').selectAll().orderBy('created_at').orderBy('client_id').execute()
+    return rows.map(clientOf)
+  }
+
+  async removeClient(clientId: string) {
+    const result = await this.db.deleteFrom('identity_clients').where('client_id', '=', clientId).executeTakeFirst()
+    return Number(result.numDeletedRows) > 0
+  }
+
+  async purgeExpired(nowMs: number) {
+    // Spent codes are kept a while past expiry so a replay still finds (and revokes) its session.
+    const keepMs = 24 * 3600 * 1000
+    const codes = await this.db.deleteFrom('identity_auth_codes').where('expires_at', '<', nowMs - keepMs).executeTakeFirst()
+    const devices = await this.db.deleteFrom('identity_device_codes').where('expires_at', '<', nowMs - keepMs).executeTakeFirst()
+    return Number(codes.numDeletedRows) + Number(devices.numDeletedRows)
+  }
+}
+
+function deviceOf(row: { user_code: string; client_id: string; scope: string; status: string; user_id: string | null; interval_seconds: number; expires_at: number }): DeviceCodeRecord {
+  return {
+    userCode: row.user_code,
+    clientId: row.client_id,
+    scope: row.scope,
+    status: row.status as DeviceCodeRecord['status'],
+    userId: row.user_id,
+    intervalSeconds: Number(row.interval_seconds),
+    expiresAtMs: Number(row.expires_at),
+  }
+}

@@ -1,0 +1,80 @@
+import type { ClientType, RegisteredClient } from '../config.js'
+import type { DeviceCodeStatus } from '../db/schema.js'
+
+export interface AuthCodeRecord {
+  clientId: string
+  userId: string
+  redirectUri: string
+  scope: string
+  codeChallenge: string
+  codeChallengeMethod: string
+  nonce: string
+  authTimeMs: number
+  expiresAtMs: number
+}
+
+export interface DeviceCodeRecord {
+  userCode: string
+  clientId: string
+  scope: string
+  status: DeviceCodeStatus
+  userId: string | null
+  intervalSeconds: number
+  expiresAtMs: number
+}
+
+/** The outcome of one poll of the device grant (RFC 8628 3.5). */
+export type DevicePoll =
+  | { kind: 'invalid' }
+  | { kind: 'slow_down' }
+  | { kind: 'expired' }
+  | { kind: 'pending' }
+  | { kind: 'denied' }
+  | { kind: 'approved'; record: DeviceCodeRecord & { userId: string } }
+
+export interface NewClient {
+  clientId: string
+  name: string
+  type: ClientType
+  secretHash: string | null
+  redirectUris: string[]
+  grantTypes: string[]
+  scopes: string[]
+  logo: string
+  createdAtMs: number
+}
+
+/** Cumulus as an authorization server: codes, consents, device codes and CLI-registered clients. */
+export interface OAuthStore {
+  createAuthCode(codeHash: string, record: AuthCodeRecord, nowMs: number): Promise<void>
+  /**
+   * Spends a code: returns it when unspent and unexpired. A code already spent returns
+   * `{ reused: sessionId }` with the session its first use opened (to be revoked), null if none.
+   */
+  consumeAuthCode(codeHash: string, nowMs: number): Promise<{ kind: 'ok'; record: AuthCodeRecord } | { kind: 'reused'; sessionId: string | null } | { kind: 'invalid' }>
+  /** Records the session a spent code opened. */
+  attachAuthCodeSession(codeHash: string, sessionId: string): Promise<void>
+
+  /** The scopes the user granted the client, or null when never. */
+  findConsent(userId: string, clientId: string): Promise<string[] | null>
+  /** Adds scopes to what the user granted the client. */
+  grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number): Promise<void>
+
+  /** Throws UniqueViolationError when the user code is taken (the caller draws another). */
+  createDeviceCode(deviceCodeHash: string, record: DeviceCodeRecord, nowMs: number): Promise<void>
+  findDeviceCodeByUserCode(userCode: string, nowMs: number): Promise<DeviceCodeRecord | null>
+  /** Approves or denies a pending, unexpired code; false when there is none. */
+  decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean }, nowMs: number): Promise<boolean>
+  /** One poll: checks the interval (and pushes it on slow_down) and, for an approved code, spends it, all atomically. */
+  pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number): Promise<DevicePoll>
+  attachDeviceSession(deviceCodeHash: string, sessionId: string): Promise<void>
+
+  /** Throws UniqueViolationError when the id is taken. */
+  createClient(client: NewClient): Promise<void>
+  findClient(clientId: string): Promise<RegisteredClient | null>
+  listClients(): Promise<RegisteredClient[]>
+  removeClient(clientId: string): Promise<boolean>
+
+  /** Deletes codes and device codes past their expiry. */
+  purgeExpired(nowMs: number): Promise<number>
+}
