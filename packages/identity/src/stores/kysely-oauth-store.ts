@@ -133,7 +133,7 @@ export class KyselyOAuthStore implements OAuthStore {
     // all slip through one interval.
     const onTime = await this.db
       .updateTable('identity_device_codes')
-      .set({ next_poll_at: sql<number>`${nowMs} + interval_seconds * 1000` })
+      .set({ next_poll_at: sql<number>`cast(${nowMs} as bigint) + interval_seconds * 1000` })
       .where('device_code_hash', '=', deviceCodeHash)
       .where('client_id', '=', clientId)
       .where('next_poll_at', '<=', nowMs)
@@ -142,7 +142,7 @@ export class KyselyOAuthStore implements OAuthStore {
     if (!onTime) {
       const pushed = await this.db
         .updateTable('identity_device_codes')
-        .set({ interval_seconds: sql<number>`interval_seconds + ${slowDownStepSeconds}`, next_poll_at: sql<number>`${nowMs} + (interval_seconds + ${slowDownStepSeconds}) * 1000` })
+        .set({ interval_seconds: sql<number>`interval_seconds + cast(${slowDownStepSeconds} as integer)`, next_poll_at: sql<number>`cast(${nowMs} as bigint) + (interval_seconds + cast(${slowDownStepSeconds} as integer)) * 1000` })
         .where('device_code_hash', '=', deviceCodeHash)
         .where('client_id', '=', clientId)
         .where('status', 'in', ['pending', 'approved'])
