@@ -455,11 +455,32 @@ describe('user info and start-up', () => {
     await expect(client(fake, { storage }).initialize()).resolves.toMatchObject({ isLogin: false })
   })
 
-  it('initialize hands a pending provider sign-in to continueProviderSignIn (unimplemented for now)', async () => {
+  it('initialize continues a pending provider sign-in; one that never came back with a code is dropped', async () => {
     const c = client(server({}))
     c.setPendingProviderSignIn({ providerId: 'google', state: 's' })
-    await expect(c.initialize()).rejects.toMatchObject({ error: 'unimplemented', errorCode: 12 })
+    await expect(c.initialize()).rejects.toMatchObject({ error: 'invalid_request', errorCode: 4121 })
     await expect(c.initialize()).resolves.toMatchObject({ isLogin: false })
+  })
+
+  it('completes a provider redirect: checks the state, trades the code, signs in', async () => {
+    const fake = server({
+      'GET /v1/auth/provider/uri': () => json({ uri: 'https://id.example/authorize?x=1', state: 'ignored' }),
+      'POST /v1/auth/provider/token': () => json({ provider_token: 'pt', expires_in: 600, provider_profile: { sub: 'p1', name: 'P', email: '', email_verified: false, picture: '' } }),
+      'POST /v1/auth/signin/with/provider': () => tokens(0, 'u9', 7200),
+    })
+    const c = client(fake)
+    const uri = await c.startProviderSignIn({ providerId: 'google', redirectUri: 'https://app.example/auth/callback', returnTo: '/account' })
+    expect(uri).toBe('https://id.example/authorize?x=1')
+    // A redirect with another state is refused, and forgets the pending sign-in.
+    await expect(c.completeProviderRedirect({ code: 'c', state: 'forged' })).rejects.toMatchObject({ error: 'invalid_request' })
+    await expect(c.completeProviderRedirect({ code: 'c', state: fake.of('GET /v1/auth/provider/uri')[0]!.url.searchParams.get('state') })).rejects.toMatchObject({ error: 'invalid_request' })
+    await c.startProviderSignIn({ providerId: 'google', redirectUri: 'https://app.example/auth/callback', returnTo: '/account' })
+    const state = fake.of('GET /v1/auth/provider/uri')[1]!.url.searchParams.get('state')
+    const result = await c.completeProviderRedirect({ code: 'the-code', state })
+    expect(result).toEqual({ mode: 'signin', returnTo: '/account' })
+    expect(fake.of('POST /v1/auth/provider/token')[0]!.body).toMatchObject({ provider_id: 'google', provider_code: 'the-code', provider_redirect_uri: 'https://app.example/auth/callback', state })
+    expect(fake.of('POST /v1/auth/signin/with/provider')[0]!.body).toMatchObject({ provider_token: 'pt' })
+    expect(c.credentials()?.sub).toBe('u9')
   })
 
   it('with an Android host: device id and user info from the host, tokens from an authorization code', async () => {

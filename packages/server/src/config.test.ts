@@ -73,6 +73,7 @@ describe('loadConfig defaults', () => {
       ...IDENTITY_DEFAULTS,
       publicUrl: 'http://localhost:3000',
       clients: [{ clientId: 'cumulus-web', name: 'Cumulus web', redirectUris: ['http://localhost:3000/'], grantTypes: ['refresh_token'] }],
+      providers: [],
       corsOrigins: ['http://localhost:3000'],
       deletionGraceSeconds: 15 * 86_400,
     })
@@ -333,9 +334,45 @@ describe('CUMULUS_CLIENTS', () => {
     })
     expect(config.identity.clients).toEqual([
       { clientId: 'cumulus-web', name: 'Cumulus web', redirectUris: ['https://drive.example.com/'], grantTypes: ['refresh_token'] },
-      { clientId: 'android', clientSecret: undefined, name: 'Android app', redirectUris: ['com.example.cumulus:/oauth'], grantTypes: ['authorization_code', 'refresh_token'] },
-      { clientId: 'backup-tool', clientSecret: 'a-long-enough-secret', name: 'backup-tool', redirectUris: [], grantTypes: ['refresh_token'] },
+      { clientId: 'android', clientSecret: undefined, name: 'Android app', redirectUris: ['com.example.cumulus:/oauth'], grantTypes: ['authorization_code', 'refresh_token'], type: 'first_party', scopes: undefined, logo: '' },
+      { clientId: 'backup-tool', clientSecret: 'a-long-enough-secret', name: 'backup-tool', redirectUris: [], grantTypes: ['refresh_token'], type: 'first_party', scopes: undefined, logo: '' },
     ])
+  })
+
+  it('takes a type, scopes and a logo', () => {
+    const config = loadConfig({
+      CUMULUS_CLIENTS: JSON.stringify([{ client_id: 'tv', type: 'public', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scopes: ['pan', 'openid'], logo: 'https://tv.example/logo.png' }]),
+    })
+    expect(config.identity.clients[1]).toMatchObject({ clientId: 'tv', type: 'public', scopes: ['pan', 'openid'], logo: 'https://tv.example/logo.png' })
+    expect(issuesOf({ CUMULUS_CLIENTS: JSON.stringify([{ client_id: 'tv', scopes: ['admin'] }]) })[0]).toMatchObject({ key: 'CUMULUS_CLIENTS[0].scopes[0]' })
+    expect(issuesOf({ CUMULUS_CLIENTS: JSON.stringify([{ client_id: 'tv', type: 'robot' }]) })[0]).toMatchObject({ key: 'CUMULUS_CLIENTS[0].type' })
+  })
+})
+
+describe('AUTH_PROVIDERS', () => {
+  it('fills a preset, and reads a custom OpenID Connect and a plain OAuth 2 provider', () => {
+    const config = loadConfig({
+      AUTH_PROVIDERS: JSON.stringify([
+        { id: 'google', preset: 'google', client_id: 'g-id', client_secret: 'g-secret' },
+        { id: 'corp', issuer: 'https://sso.corp.example', client_id: 'c-id', name: 'Corp SSO', sign_up: false },
+        { id: 'gitea', kind: 'oauth2', client_id: 'x', authorization_endpoint: 'https://git.example/login/oauth/authorize', token_endpoint: 'https://git.example/login/oauth/access_token', userinfo_endpoint: 'https://git.example/api/v1/user', claims: { sub: 'id', picture: 'avatar_url' } },
+        { id: 'github', preset: 'github', client_id: 'gh', client_secret: 'gh-secret' },
+      ]),
+    })
+    const [google, corp, gitea, github] = config.identity.providers!
+    expect(google).toMatchObject({ id: 'google', kind: 'oidc', name: 'Google', issuer: 'https://accounts.google.com', clientId: 'g-id', clientSecret: 'g-secret', scopes: ['openid', 'email', 'profile'], signUp: true })
+    expect(corp).toMatchObject({ kind: 'oidc', name: 'Corp SSO', issuer: 'https://sso.corp.example', signUp: false, claims: { sub: 'sub', email: 'email', emailVerified: 'email_verified' } })
+    expect(gitea).toMatchObject({ kind: 'oauth2', scopes: [], claims: { sub: 'id', picture: 'avatar_url', name: 'name' } })
+    expect(github).toMatchObject({ kind: 'oauth2', name: 'GitHub', userinfoEndpoint: 'https://api.github.com/user', claims: { sub: 'id', picture: 'avatar_url' } })
+    // The secrets never reach a log.
+    expect(JSON.stringify(config)).not.toContain('g-secret')
+  })
+
+  it('names what is missing or wrong', () => {
+    expect(issuesOf({ AUTH_PROVIDERS: JSON.stringify([{ id: 'corp', kind: 'oidc', client_id: 'c' }]) })).toEqual([{ key: 'AUTH_PROVIDERS[0].issuer', message: 'an OpenID Connect provider needs its issuer URL' }])
+    expect(issuesOf({ AUTH_PROVIDERS: JSON.stringify([{ id: 'x', kind: 'oauth2', client_id: 'c', authorization_endpoint: 'https://a.example/auth' }]) }).map((i) => i.key)).toEqual(['AUTH_PROVIDERS[0].token_endpoint', 'AUTH_PROVIDERS[0].userinfo_endpoint'])
+    expect(issuesOf({ AUTH_PROVIDERS: JSON.stringify([{ id: 'a', preset: 'myspace', client_id: 'c' }]) })[0]).toMatchObject({ key: 'AUTH_PROVIDERS[0].preset' })
+    expect(issuesOf({ AUTH_PROVIDERS: JSON.stringify([{ id: 'g', preset: 'google', client_id: 'c' }, { id: 'g', preset: 'github', client_id: 'd' }]) })[0]).toMatchObject({ key: 'AUTH_PROVIDERS[1].id' })
   })
 
   it('explains invalid JSON', () => {

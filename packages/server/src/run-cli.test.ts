@@ -197,6 +197,45 @@ describe('cumulus user …', () => {
     expect(await cli('vip')).toMatchObject({ code: 2 })
   })
 
+  it('registers OAuth clients that a running server accepts, lists them and removes them', async () => {
+    const confidential = await cli('client', 'add', 'backup-svc', '--name', 'Backup service', '--type', 'confidential', '--redirect-uri', 'https://backup.example/cb', '--json')
+    expect(confidential.code, confidential.err).toBe(0)
+    const registered = JSON.parse(confidential.out) as { client_id: string; client_secret: string; type: string }
+    expect(registered).toMatchObject({ client_id: 'backup-svc', type: 'confidential' })
+    expect(registered.client_secret.length).toBeGreaterThanOrEqual(40)
+    const tv = await cli('client', 'add', 'tv', '--name', 'TV', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token')
+    expect(tv.code, tv.err).toBe(0)
+    expect(tv.out).toContain('It has no secret: it must use PKCE')
+
+    const listed = JSON.parse((await cli('client', 'list', '--json')).out) as { client_id: string; source: string; type: string }[]
+    expect(listed.map((c) => [c.client_id, c.source, c.type])).toEqual([
+      ['cumulus-web', 'config', 'first_party'],
+      ['backup-svc', 'registered', 'confidential'],
+      ['tv', 'registered', 'public'],
+    ])
+
+    const server = await buildServer(loadConfig(environment.env), { housekeeping: false, web: false })
+    try {
+      const device = await server.app.inject({ method: 'POST', url: '/v1/auth/device/code', payload: { client_id: 'tv' } })
+      expect(device.statusCode, device.body).toBe(200)
+      // The secret is checked against its stored hash.
+      const wrong = await server.app.inject({ method: 'POST', url: '/v1/auth/token', payload: { client_id: 'backup-svc', client_secret: 'not-it', grant_type: 'refresh_token', refresh_token: 'x' } })
+      expect(wrong.json()).toMatchObject({ error: 'unauthorized_client' })
+      const right = await server.app.inject({ method: 'POST', url: '/v1/auth/token', payload: { client_id: 'backup-svc', client_secret: registered.client_secret, grant_type: 'refresh_token', refresh_token: 'x' } })
+      expect(right.json()).toMatchObject({ error: 'invalid_grant' })
+    } finally {
+      await server.close()
+    }
+
+    expect(await cli('client', 'remove', 'tv')).toMatchObject({ code: 0 })
+    expect(await cli('client', 'remove', 'tv')).toMatchObject({ code: 1, err: 'error: no registered client tv\n' })
+    expect(await cli('client', 'remove', 'cumulus-web')).toMatchObject({ code: 1, err: expect.stringContaining('is configured') })
+    expect(await cli('client', 'add', 'backup-svc', '--type', 'public', '--redirect-uri', 'https://x.example/cb')).toMatchObject({ code: 1, err: expect.stringContaining('exists already') })
+    expect(await cli('client', 'add', 'bad', '--redirect-uri', 'http://evil.example/cb')).toMatchObject({ code: 1, err: expect.stringContaining('plain http is only for loopback') })
+    expect(await cli('client', 'add', 'x', '--type', 'robot')).toMatchObject({ code: 2 })
+    expect(await cli('client')).toMatchObject({ code: 2 })
+  })
+
   it('answers usage mistakes with exit code 2 and a pointer to help', async () => {
     for (const argv of [
       ['user'],
