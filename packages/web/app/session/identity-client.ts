@@ -95,6 +95,16 @@ const FORWARDED = [
   'deleteAccount',
   'getUser',
   'continueProviderSignIn',
+  'providers',
+  'startProviderSignIn',
+  'completeProviderRedirect',
+  'providerBindings',
+  'unbindProvider',
+  'authorizeInfo',
+  'authorizeDetect',
+  'authorize',
+  'deviceInfo',
+  'authorizeDevice',
 ] as const satisfies readonly (keyof IdentityClient)[]
 
 function createStandIn(): IdentityClient {

@@ -1,6 +1,6 @@
 import type { IdentityClient, UserInfo } from '@cumulus/sdk'
 import { describe, expect, it, vi } from 'vitest'
-import { isSessionStorageKey, loadSession, refreshSession, sessionSnapshot, subscribeSession } from './session-store'
+import { holdSessionLoads, isSessionStorageKey, loadSession, refreshSession, sessionSnapshot, subscribeSession } from './session-store'
 
 const user = (nickname: string, isLogin = true) => ({ isLogin, nickname, userId: 'u-1' }) as UserInfo
 
@@ -50,5 +50,24 @@ describe('session store', () => {
     expect(isSessionStorageKey('cumulus-web:current_account')).toBe(true)
     expect(isSessionStorageKey(null)).toBe(true) // localStorage.clear() in another tab
     expect(isSessionStorageKey('cumulus-color-mode')).toBe(false)
+  })
+
+  // A tab reloading its session on another tab's provider sign-in would run the SDK's start-up,
+  // which takes the pending sign-in away from that tab's callback page.
+  it('ignores a provider sign-in starting in another tab', () => {
+    expect(isSessionStorageKey('cumulus-web:pending_provider')).toBe(false)
+  })
+
+  it('starts no session load while a provider redirect is being completed, and starts it once that settles', async () => {
+    const { client, initialize, resolveNext } = controllableClient()
+    let finish!: () => void
+    holdSessionLoads(new Promise<void>((_resolve, reject) => (finish = () => reject(new Error('refused')))))
+    const loaded = loadSession(client)
+    await Promise.resolve()
+    expect(initialize).not.toHaveBeenCalled()
+    finish()
+    await vi.waitFor(() => expect(initialize).toHaveBeenCalledTimes(1))
+    resolveNext(user('Ann'))
+    await expect(loaded).resolves.toMatchObject({ status: 'signed-in' })
   })
 })

@@ -17,6 +17,7 @@ const UNKNOWN: SessionSnapshot = Object.freeze({ status: 'unknown', user: null, 
 
 let snapshot: SessionSnapshot = UNKNOWN
 let loading: Promise<SessionSnapshot> | null = null
+let held: Promise<unknown> | null = null
 const listeners = new Set<() => void>()
 
 function publish(next: SessionSnapshot): SessionSnapshot {
@@ -34,14 +35,31 @@ function snapshotOf(client: IdentityClient, user: UserInfo): SessionSnapshot {
  * result. Concurrent calls share one run. A failure (offline) publishes what is stored.
  */
 export function loadSession(client: IdentityClient): Promise<SessionSnapshot> {
-  loading ??= client
-    .initialize()
+  const start = () => client.initialize()
+  loading ??= (held ? held.then(start, start) : start())
     .then((user) => publish(snapshotOf(client, user)))
     .catch(() => publish(snapshotOf(client, client.userInfo())))
     .finally(() => {
       loading = null
     })
   return loading
+}
+
+/**
+ * Makes session loads wait until `work` settles. The provider callback holds them while it
+ * completes the redirect: the SDK's start-up (`initialize()`) also continues a pending provider
+ * sign-in, and would take the pending state (without the code, which only the callback's URL
+ * has) before the callback reads it, failing both.
+ */
+export function holdSessionLoads(work: Promise<unknown>): void {
+  const hold: Promise<unknown> = work.then(
+    () => undefined,
+    () => undefined,
+  )
+  held = hold
+  void hold.then(() => {
+    if (held === hold) held = null
+  })
 }
 
 /**
@@ -66,7 +84,14 @@ export function subscribeSession(listener: () => void): () => void {
   return () => listeners.delete(listener)
 }
 
-/** Whether a storage event concerns this app's credentials (a sign-in or sign-out in another tab). */
+/** The SDK's record of a provider sign-in in progress: not a session (see `isSessionStorageKey`). */
+const PENDING_PROVIDER_KEY = `${WEB_CLIENT_ID}:pending_provider`
+
+/**
+ * Whether a storage event concerns this app's credentials (a sign-in or sign-out in another tab).
+ * A provider sign-in starting in another tab is not one: reloading the session here would run the
+ * SDK's start-up, which would take that tab's pending sign-in before its callback page could.
+ */
 export function isSessionStorageKey(key: string | null): boolean {
-  return key === null || key.startsWith(`${WEB_CLIENT_ID}:`)
+  return key === null || (key.startsWith(`${WEB_CLIENT_ID}:`) && key !== PENDING_PROVIDER_KEY)
 }
