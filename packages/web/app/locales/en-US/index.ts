@@ -2,7 +2,8 @@ import accountHome from './account-home'
 import auth from './auth'
 import common from './common'
 import drive from './drive'
+import oauth from './oauth'
 import pages from './pages'
 
 /** en-US: the reference tables (every other locale has the same keys, checked by type and test). */
-export default { common, auth, accountHome, pages, drive }
+export default { common, auth, accountHome, pages, drive, oauth }

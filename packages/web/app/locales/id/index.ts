@@ -3,6 +3,7 @@ import accountHome from './account-home'
 import auth from './auth'
 import common from './common'
 import drive from './drive'
+import oauth from './oauth'
 import pages from './pages'
 
-export default { common, auth, accountHome, pages, drive } satisfies Messages
+export default { common, auth, accountHome, pages, drive, oauth } satisfies Messages
