@@ -14,6 +14,9 @@ export const PAGES = {
   'account-home': { path: '/account/home', file: 'routes/account/home.tsx' },
   'account-unregister': { path: '/account/unregister', file: 'routes/account/unregister.tsx' },
   'password-recover': { path: '/password/recover', file: 'routes/password/recover.tsx' },
+  // Where identity providers send the browser back (PROVIDER_CALLBACK_PATH: the unprefixed path is
+  // the one registered at providers; the localized ones show a failure in the visitor's language).
+  'auth-callback': { path: '/auth/callback', file: 'routes/auth-callback.tsx' },
   // The drive's fixed views come before the folder route, whose `:folderId` would match them too.
   drive: { path: '/drive', file: 'routes/drive/folder.tsx' },
   'drive-starred': { path: '/drive/starred', file: 'routes/drive/starred.tsx' },

@@ -1,3 +1,4 @@
+import type { Locale } from '@cumulus/protocol'
 import { useCallback, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useLocale } from '../../i18n/use-locale'
@@ -26,10 +27,14 @@ export function useFinishSignIn() {
     async (fallback: PageName = 'account-home') => {
       setFinishing(true)
       await refreshSession(getIdentityClient(locale))
-      const target = safeRedirectPath(searchParams.get(REDIRECT_PARAM), window.location.origin, pagePath(fallback, locale))
-      await navigate(target, { replace: true })
+      await navigate(signInReturnPath(searchParams, locale, fallback), { replace: true })
     },
     [locale, navigate, searchParams],
   )
   return { finishing, finish }
+}
+
+/** Where a sign-in from the login page leads: `?redirect=` (same origin only), else `fallback` in `locale`. Browser only. */
+export function signInReturnPath(searchParams: URLSearchParams, locale: Locale, fallback: PageName = 'account-home'): string {
+  return safeRedirectPath(searchParams.get(REDIRECT_PARAM), window.location.origin, pagePath(fallback, locale))
 }

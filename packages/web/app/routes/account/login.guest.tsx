@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { OrDivider } from '../../components/auth/or-divider'
 import { useIdentityCall } from '../../components/auth/use-identity-call'
 import { Alert } from '../../components/ui/alert'
 import { Button } from '../../components/ui/button'
@@ -19,11 +20,7 @@ export function GuestSignIn({ onSignedIn }: { onSignedIn(): Promise<void> }) {
 
   return (
     <div className="space-y-3">
-      <div className="flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400" aria-hidden="true">
-        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
-        {t('auth.login.or')}
-        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
-      </div>
+      <OrDivider />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <Button variant="secondary" block loading={pending === 'guest' || finishing} onClick={() => void start()}>
         {t('auth.login.guest')}

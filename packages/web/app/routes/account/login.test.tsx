@@ -1,5 +1,5 @@
 import { AccountErrors } from '@cumulus/protocol'
-import { act, render, screen, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { I18nextProvider } from 'react-i18next'
@@ -13,6 +13,9 @@ import LoginPage from './login'
 
 const service = vi.hoisted(() => ({ current: null as ReturnType<typeof fakeIdentityService> | null }))
 vi.mock('../../session/identity-client', () => ({ getIdentityClient: () => service.current!.client }))
+// The browser does not leave in tests: navigations to a provider are recorded instead.
+const leave = vi.hoisted(() => ({ to: vi.fn((_url: string) => true) }))
+vi.mock('../../oauth/leave-to', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../oauth/leave-to')>()), leaveTo: leave.to }))
 
 const HOME = <p>account home page</p>
 
@@ -39,7 +42,8 @@ describe('login page: password', () => {
 
     await userEvent.type(username, '+12')
     expect(screen.getByText('Enter a valid phone number.')).toBeDefined()
-    expect(service.current!.calls.filter((c) => c.path !== '/v1/user/me')).toEqual([])
+    // The page asks which identity providers exist; nothing else may have been sent.
+    expect(service.current!.calls.filter((c) => c.path !== '/v1/user/me' && c.path !== '/v1/auth/providers')).toEqual([])
   })
 
   it('signs in with the password and goes to the account page', async () => {
@@ -232,5 +236,71 @@ describe('login page: where it goes after signing in', () => {
   it('opens on account creation with ?tab=sign-up', () => {
     renderLoginAt('/ko/account/login?tab=sign-up')
     expect(screen.getByRole('tab', { name: '계정 만들기', selected: true })).toBeDefined()
+  })
+})
+
+describe('login page: identity providers', () => {
+  const PROVIDERS = {
+    providers: [
+      { id: 'google', name: 'Google', icon: 'https://google.example/g.svg' },
+      { id: 'local-oidc', name: 'Intranet', icon: '' },
+    ],
+  }
+
+  beforeEach(() => {
+    leave.to.mockClear()
+  })
+
+  it('offers no provider button when the operator configured none', async () => {
+    await start()
+    renderPage(<LoginPage />, { path: '/account/login' })
+    await waitFor(() => expect(service.current!.callsTo('GET /v1/auth/providers')).toHaveLength(1))
+    expect(screen.queryByRole('list', { name: 'Sign in with another service' })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^Continue with/ })).toBeNull()
+  })
+
+  it('offers a button per provider, with its icon or the generic one', async () => {
+    await start({ 'GET /v1/auth/providers': () => PROVIDERS })
+    renderPage(<LoginPage />, { path: '/account/login' })
+    const list = await screen.findByRole('list', { name: 'Sign in with another service' })
+    const buttons = within(list).getAllByRole('button')
+    expect(buttons.map((b) => b.textContent)).toEqual(['Continue with Google', 'Continue with Intranet'])
+    expect(within(buttons[0]!).getByTestId('provider-icon').getAttribute('src')).toBe('https://google.example/g.svg')
+    expect(within(buttons[1]!).getByTestId('provider-icon-generic')).toBeDefined()
+  })
+
+  it('starts the sign-in at the provider with the callback page and returns where the login page would have', async () => {
+    await start({
+      'GET /v1/auth/providers': () => PROVIDERS,
+      'GET /v1/auth/provider/uri': (call) => ({ uri: `https://accounts.google.example/o/auth?state=${call.query.get('state')}`, state: call.query.get('state') }),
+    })
+    const Stub = createRoutesStub([{ path: '/ko/account/login', Component: LoginPage }])
+    render(
+      <I18nextProvider i18n={createI18n('ko', ALL_MESSAGES)}>
+        <Stub initialEntries={[`/ko/account/login?redirect=${encodeURIComponent('/ko/drive/starred')}`]} />
+      </I18nextProvider>,
+    )
+    await userEvent.click(await screen.findByRole('button', { name: 'Google(으)로 계속하기' }))
+    await waitFor(() => expect(leave.to).toHaveBeenCalledTimes(1))
+    const [asked] = service.current!.callsTo('GET /v1/auth/provider/uri')
+    expect(Object.fromEntries(asked!.query)).toEqual({ client_id: 'cumulus-web', provider_id: 'google', redirect_uri: `${window.location.origin}/auth/callback`, state: expect.stringMatching(/^[0-9a-f]{32}$/) })
+    expect(leave.to).toHaveBeenCalledWith(`https://accounts.google.example/o/auth?state=${asked!.query.get('state')}`)
+    expect(JSON.parse(sessionStorage.getItem('cumulus:provider-sign-in')!)).toEqual({ providerId: 'google', mode: 'signin', returnTo: '/ko/drive/starred', locale: 'ko' })
+    // The button keeps loading while the browser leaves.
+    expect(screen.getByRole('button', { name: 'Google(으)로 계속하기' }).getAttribute('aria-busy')).toBe('true')
+  })
+
+  it('shows why the provider cannot be used, in the page language', async () => {
+    await start(
+      {
+        'GET /v1/auth/providers': () => PROVIDERS,
+        'GET /v1/auth/provider/uri': errorReply(400, 'provider_error', AccountErrors.provider_error.code, { ko: 'Google에 연결하지 못했습니다' }),
+      },
+      'ko',
+    )
+    renderPage(<LoginPage />, { path: '/account/login', locale: 'ko' })
+    await userEvent.click(await screen.findByRole('button', { name: 'Google(으)로 계속하기' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('Google에 연결하지 못했습니다')
+    expect(leave.to).not.toHaveBeenCalled()
   })
 })

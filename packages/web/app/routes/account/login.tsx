@@ -6,9 +6,10 @@ import { DeferredTabs } from '../../components/lazy/deferred-tabs'
 import { lazyFrom, onDemand } from '../../components/lazy/on-demand'
 import { PageTitle } from '../../components/page-title'
 import { LoadingBlock } from '../../components/ui/spinner'
-import { useT } from '../../i18n/use-locale'
+import { useLocale, useT } from '../../i18n/use-locale'
+import { ProviderSignIn } from '../../oauth/provider-buttons'
 import { useSession } from '../../session/use-session'
-import { useFinishSignIn } from './login.finish'
+import { signInReturnPath, useFinishSignIn } from './login.finish'
 import { GuestSignIn } from './login.guest'
 import { PasswordSignInForm } from './login.password-form'
 import { SignedInPanel } from './login.signed-in'
@@ -64,12 +65,14 @@ function SignInMethods({ onSignedIn }: { onSignedIn(): Promise<void> }) {
 }
 
 /**
- * /account/login: sign in (password or code), create an account, or try as a guest. A visitor
+ * /account/login: sign in (password, code or an identity provider), create an account, or try as
+ * a guest. A visitor
  * already signed in is shown who they are first; signing in with another account keeps the
  * current one stored (the SDK adds accounts).
  */
 export default function LoginPage() {
   const { t } = useT()
+  const locale = useLocale()
   const session = useSession()
   const [searchParams] = useSearchParams()
   const [tab, setTab] = useState<LoginTab>(searchParams.get(LOGIN_TAB_PARAM) === 'sign-up' ? 'sign-up' : 'sign-in')
@@ -117,6 +120,7 @@ export default function LoginPage() {
             },
           ]}
         />
+        <ProviderSignIn returnTo={() => signInReturnPath(searchParams, locale, signUp ? 'drive' : 'account-home')} />
         <div className="mt-6">
           <GuestSignIn onSignedIn={() => finish()} />
         </div>

@@ -55,6 +55,8 @@ const DEFAULTS: Record<string, FakeHandler> = {
   'POST /v1/auth/revoke': () => ({}),
   'POST /v1/user/sudo': () => ({ sudo_token: 'sudo-token', expires_in: 300 }),
   'DELETE /v1/user/me': () => ({ status: 204, body: null }),
+  // No identity provider configured, as on a fresh server.
+  'GET /v1/auth/providers': () => ({ providers: [] }),
   'GET /v1/user/me': (call) => {
     const payload = (call.headers.get('authorization') ?? '').split('.')[1] ?? ''
     const { sub } = JSON.parse(atob(payload)) as { sub: string }
