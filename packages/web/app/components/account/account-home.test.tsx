@@ -17,6 +17,10 @@ vi.mock('../../session/identity-client', () => ({
   },
 }))
 
+// The browser does not leave in tests: the page's navigations to a provider are recorded instead.
+const leave = vi.hoisted(() => ({ to: vi.fn((_url: string) => true) }))
+vi.mock('../../oauth/leave-to', async (importOriginal) => ({ ...(await importOriginal<typeof import('../../oauth/leave-to')>()), leaveTo: leave.to }))
+
 const ANN = aProfile({ sub: 'u1annxxxxxxxxxxx', name: 'Ann', email: 'ann@example.com' })
 const BOB = aProfile({ sub: 'u2bobxxxxxxxxxxx', name: 'Bob', email: 'bob@example.com' })
 const LOGIN_PAGE = <h1>Login page</h1>
@@ -285,6 +289,89 @@ describe('AccountHome: e-mail and phone', () => {
     await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
     expect((await screen.findByRole('alert')).textContent).toBe('Too many requests, try again later')
+  })
+})
+
+describe('AccountHome: sign-in methods', () => {
+  const GOOGLE = { id: 'google', name: 'Google', icon: '' }
+  const GITHUB = { id: 'github', name: 'GitHub', icon: 'https://github.example/mark.svg' }
+  const ANN_ON_GITHUB = { ...ANN, providers: [{ id: 'github', provider_user_id: '5813', name: 'ann-codes' }] }
+
+  function methodRow(name: string) {
+    return screen.getAllByTestId('sign-in-method').find((row) => within(row).queryByText(name, { exact: true }))!
+  }
+
+  it('is absent when the operator configured no provider', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await waitFor(() => expect(server.requestsTo('GET', '/v1/auth/providers')).toHaveLength(1))
+    expect(screen.queryByRole('region', { name: 'Sign-in methods' })).toBeNull()
+  })
+
+  it('lists every configured provider with the account linked at it, or a way to link one', async () => {
+    const server = new FakeIdentityServer(ANN_ON_GITHUB)
+    server.providers = [GOOGLE, GITHUB]
+    await showPage(server, [ANN.sub])
+    const section = await screen.findByRole('region', { name: 'Sign-in methods' })
+    const list = within(section).getByRole('list', { name: 'Linked accounts' })
+    expect(within(list).getAllByRole('listitem').map((row) => [row.dataset.provider, row.dataset.linked, within(row).getByTestId('sign-in-method-status').textContent])).toEqual([
+      ['google', 'false', 'Not linked'],
+      ['github', 'true', 'Linked as ann-codes'],
+    ])
+    expect(within(methodRow('Google')).getByRole('button', { name: 'Link your Google account' })).toBeDefined()
+    expect(within(methodRow('GitHub')).getByRole('button', { name: 'Unlink your GitHub account' })).toBeDefined()
+    // The operator's icon, or the generic one.
+    expect(within(methodRow('GitHub')).getByTestId('provider-icon').getAttribute('src')).toBe(GITHUB.icon)
+    expect(within(methodRow('Google')).getByTestId('provider-icon-generic')).toBeDefined()
+  })
+
+  it('links a provider: asks for its sign-in URL with the callback page, remembers the way back, and leaves for it', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.providers = [GOOGLE]
+    await showPage(server, [ANN.sub], 'ko')
+    await userEvent.click(await screen.findByRole('button', { name: 'Google 계정 연결' }))
+    await waitFor(() => expect(leave.to).toHaveBeenCalledTimes(1))
+    const [asked] = server.requestsTo('GET', '/v1/auth/provider/uri')
+    expect(asked!.query).toMatchObject({ provider_id: 'google', redirect_uri: `${window.location.origin}/auth/callback` })
+    expect(leave.to).toHaveBeenCalledWith(`https://google.example/authorize?state=${asked!.query.state}`)
+    expect(JSON.parse(sessionStorage.getItem('cumulus:provider-sign-in')!)).toEqual({ providerId: 'google', mode: 'bind', returnTo: '/ko/account/home#sign-in-methods', locale: 'ko' })
+  })
+
+  it('unlinks after a confirmation and says so', async () => {
+    const server = new FakeIdentityServer(ANN_ON_GITHUB)
+    server.providers = [GOOGLE, GITHUB]
+    await showPage(server, [ANN.sub])
+    await userEvent.click(await screen.findByRole('button', { name: 'Unlink your GitHub account' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Unlink GitHub?' })
+    expect(within(dialog).getByText('You will no longer be able to sign in to Cumulus with this GitHub account. You can link it again later.')).toBeDefined()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Unlink' }))
+    expect(await screen.findByText('GitHub is no longer linked to your account.')).toBeDefined()
+    expect(server.requestsTo('DELETE', '/v1/user/provider/github')).toHaveLength(1)
+    expect(within(methodRow('GitHub')).getByTestId('sign-in-method-status').textContent).toBe('Not linked')
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('shows the server’s refusal to unlink the last way to sign in, in the page language', async () => {
+    const server = new FakeIdentityServer({ ...ANN_ON_GITHUB, password: '' })
+    server.providers = [GITHUB]
+    server.failNext('DELETE', '/v1/user/provider/github', errorReply(400, 'failed_precondition', 9, { locale: 'ko', message: '마지막 로그인 방법은 연결 해제할 수 없습니다' }))
+    await showPage(server, [ANN.sub], 'ko')
+    await userEvent.click(await screen.findByRole('button', { name: 'GitHub 계정 연결 해제' }))
+    const dialog = await screen.findByRole('dialog', { name: 'GitHub 연결을 해제할까요?' })
+    await userEvent.click(within(dialog).getByRole('button', { name: '연결 해제' }))
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('마지막 로그인 방법은 연결 해제할 수 없습니다')
+    expect(within(methodRow('GitHub')).getByTestId('sign-in-method-status').textContent).toBe('ann-codes(으)로 연결됨')
+  })
+
+  it('offers to try again when the providers cannot be loaded', async () => {
+    const server = new FakeIdentityServer(ANN_ON_GITHUB)
+    server.providers = [GITHUB]
+    server.failNext('GET', '/v1/auth/providers', errorReply(503, 'unavailable', 14, { locale: 'en-US', message: 'The service is busy' }))
+    await showPage(server, [ANN.sub])
+    const section = await screen.findByRole('region', { name: 'Sign-in methods' })
+    await waitFor(() => expect(within(section).getByRole('alert').textContent).toBe('The sign-in methods could not be loaded: The service is busy'))
+    await userEvent.click(within(section).getByRole('button', { name: 'Try again' }))
+    expect(await within(section).findByRole('list', { name: 'Linked accounts' })).toBeDefined()
   })
 })
 

@@ -13,12 +13,13 @@ import { MembershipSection } from './membership-section'
 import { ProfileSection } from './profile-section'
 import { Badge } from './section'
 import { SecuritySection } from './security-section'
+import { SignInMethodsSection } from './sign-in-methods-section'
 import { UserAvatar } from './user-avatar'
 
 /** Opens the login page on account creation (its `LOGIN_TAB_PARAM`; not imported, to keep the login route out of this chunk). */
 const SIGN_UP_SEARCH = '?tab=sign-up'
 
-/** The account page (/account/home): profile, membership, security, accounts on this browser. */
+/** The account page (/account/home): profile, membership, security, sign-in methods, accounts on this browser. */
 export function AccountHome() {
   const { t } = useT()
   const locale = useLocale()
@@ -76,6 +77,7 @@ export function AccountHome() {
           <ProfileSection key={`profile-${user.userId}`} user={user} anonymous={anonymous} />
           <MembershipSection key={`membership-${user.userId}`} user={user} />
           {anonymous ? null : <SecuritySection key={`security-${user.userId}`} user={user} />}
+          {anonymous ? null : <SignInMethodsSection key={`sign-in-methods-${user.userId}`} user={user} />}
           <AccountsSection user={user} accounts={session.accounts} />
           <DangerZone />
         </div>

@@ -1,4 +1,4 @@
-import { WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
+import { type ProviderInfo, WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
 import { IdentityClient, MemoryStorage } from '@cumulus/sdk'
 
 /**
@@ -62,6 +62,8 @@ export const VERIFICATION_TOKEN = 'verified-token'
 export class FakeIdentityServer {
   readonly requests: RecordedRequest[] = []
   readonly profiles = new Map<string, UserProfile>()
+  /** The identity providers the operator configured (none by default, as on a fresh server). */
+  providers: ProviderInfo[] = []
   /** Replies that replace the default one for `METHOD /path`, used once each. */
   readonly #overrides = new Map<string, WireReply[]>()
   #redeemed = false
@@ -100,7 +102,20 @@ export class FakeIdentityServer {
   #answer(request: RecordedRequest): WireReply {
     const ok = (body: unknown): WireReply => ({ status: 200, body })
     const unauthenticated = errorReply(401, 'unauthenticated', 16)
+    const unbind = request.method === 'DELETE' ? /^\/v1\/user\/provider\/([^/]+)$/.exec(request.path) : null
+    if (unbind) {
+      const me = this.#caller(request)
+      if (!me) return unauthenticated
+      const id = decodeURIComponent(unbind[1]!)
+      if (!me.providers.some((p) => p.id === id)) return errorReply(404, 'not_found', 5)
+      this.profiles.set(me.sub, { ...me, providers: me.providers.filter((p) => p.id !== id) })
+      return ok({})
+    }
     switch (`${request.method} ${request.path}`) {
+      case 'GET /v1/auth/providers':
+        return ok({ providers: this.providers })
+      case 'GET /v1/auth/provider/uri':
+        return ok({ uri: `https://${request.query.provider_id}.example/authorize?state=${request.query.state}`, state: request.query.state })
       case 'GET /v1/user/me': {
         const me = this.#caller(request)
         return me ? ok(me) : unauthenticated
