@@ -17,6 +17,10 @@ export const PAGES = {
   // Where identity providers send the browser back (PROVIDER_CALLBACK_PATH: the unprefixed path is
   // the one registered at providers; the localized ones show a failure in the visitor's language).
   'auth-callback': { path: '/auth/callback', file: 'routes/auth-callback.tsx' },
+  // Cumulus as an authorization server: GET /v1/auth/authorize sends the browser to the consent
+  // page; devices (RFC 8628) tell the user to open the device page.
+  authorize: { path: '/authorize', file: 'routes/authorize.tsx' },
+  device: { path: '/device', file: 'routes/device.tsx' },
   // The drive's fixed views come before the folder route, whose `:folderId` would match them too.
   drive: { path: '/drive', file: 'routes/drive/folder.tsx' },
   'drive-starred': { path: '/drive/starred', file: 'routes/drive/starred.tsx' },

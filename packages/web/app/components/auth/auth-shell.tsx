@@ -1,16 +1,20 @@
-import type { ReactNode } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { Logo } from '../logo'
 import { Card } from '../ui/card'
 
-/** The frame of the sign-in, sign-up, recovery and unregister pages: mark, heading, card, footer. */
-export function AuthShell({ heading, subtitle, children, footer }: { heading: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+/**
+ * The frame of the sign-in, sign-up, recovery and unregister pages: mark, heading, card, footer.
+ * `headingRef` makes the heading focusable by script, for flows that move focus to it when
+ * their step changes.
+ */
+export function AuthShell({ heading, subtitle, children, footer, headingRef }: { heading: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; headingRef?: Ref<HTMLHeadingElement> }) {
   return (
     <section className="relative isolate" aria-labelledby="auth-heading">
       <div aria-hidden="true" className="absolute inset-x-0 top-0 -z-10 h-72 bg-linear-to-b from-brand-50 to-transparent dark:from-brand-900/25" />
       <div className="mx-auto flex w-full max-w-md flex-col px-4 py-10 sm:py-16">
         <div className="mb-6 text-center">
           <Logo className="mx-auto size-12 drop-shadow-sm" />
-          <h1 id="auth-heading" className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+          <h1 id="auth-heading" ref={headingRef} tabIndex={headingRef ? -1 : undefined} className="mt-4 text-2xl font-bold tracking-tight break-words text-slate-900 outline-none sm:text-3xl dark:text-white">
             {heading}
           </h1>
           {subtitle ? <p className="mt-2 text-sm text-pretty text-slate-600 dark:text-slate-300">{subtitle}</p> : null}
