@@ -7,7 +7,7 @@ import { I18nextProvider } from 'react-i18next'
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { detectPlatform } from './components/platform/detect-platform'
 import { createI18n } from './i18n/i18n'
-import { documentLocale, localeFromPath } from './i18n/locale-routing'
+import { documentLocale, localeFromPath, splitLocalePath } from './i18n/locale-routing'
 import { loadLocaleMessages } from './i18n/messages'
 import { NonceProvider } from './security/nonce'
 
@@ -19,6 +19,13 @@ export const streamTimeout = 5_000
 const serverI18n = Promise.all(LOCALES.map(async (locale) => [locale, createI18n(locale, { [locale]: await loadLocaleMessages(locale) })] as const)).then(
   (entries) => new Map(entries),
 )
+
+/**
+ * Pages whose URLs are made for one visitor, once: a provider's code and state, an OAuth request's
+ * state and PKCE challenge, a device's user code. Caching them would only fill the cache with
+ * entries nobody asks for again, and keep those values in memory.
+ */
+const ONE_TIME_PAGES: ReadonlySet<string> = new Set(['/auth/callback', '/authorize', '/device'])
 
 /**
  * How the server may cache a document request's HTML (packages/web/src/web-plugin.ts), or null
@@ -33,6 +40,7 @@ export function documentCachePolicy(request: Request): { key: string; setCookies
   const detected = documentLocale(request)
   if (detected.redirect) return null
   const url = new URL(request.url)
+  if (ONE_TIME_PAGES.has(splitLocalePath(url.pathname).path)) return null
   return { key: `${url.origin}${url.pathname}${url.search}|${detectPlatform(request.headers.get('user-agent'))}`, setCookies: detected.setCookie ? [detected.setCookie] : [] }
 }
 

@@ -118,6 +118,21 @@ describe('documentLocale', () => {
     expect(documentLocale(request('/ko', { 'accept-language': 'en' }))).toEqual({ redirect: null, setCookie: null })
   })
 
+  it('sends the consent and device pages, which other apps open, to the language the app asks for, then the cookie, then the browser', () => {
+    const query = '?client_id=tv&ui_locales=zh-Hant%20en&state=s%201'
+    expect(documentLocale(request(`/authorize${query}`, { 'accept-language': 'ko' })).redirect?.headers.get('location')).toBe(`/zh-TW/authorize${query}`)
+    expect(documentLocale(request('/device?user_code=WDJB-MJHT', { 'accept-language': 'ko', cookie: 'i18n_redirected=ms' })).redirect?.headers.get('location')).toBe('/ms/device?user_code=WDJB-MJHT')
+    const { redirect, setCookie } = documentLocale(request('/device', { 'accept-language': 'id-ID' }))
+    expect({ status: redirect?.status, location: redirect?.headers.get('location'), cookie: redirect?.headers.get('set-cookie'), setCookie }).toEqual({ status: 302, location: '/id/device', cookie: null, setCookie: null })
+  })
+
+  it('leaves the consent and device pages alone in English, or already in a language', () => {
+    expect(documentLocale(request('/authorize?client_id=tv', { 'accept-language': 'en-GB,ko;q=0.5' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/device', { 'accept-language': 'ko', cookie: 'i18n_redirected=en-US' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/ko/authorize?ui_locales=zh-CN', { 'accept-language': 'ko' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/authorize?ui_locales=fr%20en', { 'accept-language': 'ko' }))).toEqual({ redirect: null, setCookie: null })
+  })
+
   it('sends /en-US/... permanently to the unprefixed path', () => {
     const { redirect } = documentLocale(request('/en-US/account/login?redirect=%2F'))
     expect(redirect?.status).toBe(301)

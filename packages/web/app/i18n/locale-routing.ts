@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale, LOCALE_COOKIE, isLocale, negotiateLocale, sameOriginLocation } from '@cumulus/protocol'
+import { DEFAULT_LOCALE, LOCALES, type Locale, LOCALE_COOKIE, isLocale, matchLocale, negotiateLocale, sameOriginLocation } from '@cumulus/protocol'
 
 /**
  * Locale routing (product spec 2 and 9): the default locale (en-US) has no path prefix, every
@@ -103,6 +103,23 @@ function matchAcceptLanguage(header: string | null): Locale | null {
   return withDefault === negotiateLocale(header, 'zh-CN') ? withDefault : null
 }
 
+/**
+ * Pages other apps send the browser to: the consent page (from GET /v1/auth/authorize) and the
+ * device page (a TV's "open <site>/device"). Like `/`, the visitor did not pick their URL, so
+ * their unprefixed paths follow the language the app asked for (OpenID Connect's `ui_locales`),
+ * then the cookie, then the browser. Unlike `/`, they do not write the cookie: nobody chose.
+ */
+export const ENTRY_PATHS: ReadonlySet<string> = new Set(['/authorize', '/device'])
+
+/** The first of OpenID Connect's `ui_locales` (space-separated tags, preferred first) that is one of the six, or null. */
+export function uiLocale(uiLocales: string | null): Locale | null {
+  for (const tag of (uiLocales ?? '').slice(0, 256).split(' ')) {
+    const locale = matchLocale(tag)
+    if (locale) return locale
+  }
+  return null
+}
+
 /** What a document request needs before it is rendered (see `documentLocale`). */
 export interface DocumentLocale {
   /** A redirect to send instead of the page: `/en-US/...` to the unprefixed path, or `/` to the detected locale's root. */
@@ -120,6 +137,7 @@ export function documentLocale(request: Request): DocumentLocale {
   const toDefault = defaultLocaleRedirect(url.pathname, url.search)
   // The target comes from the request's path: `sameOriginLocation` keeps it on this origin.
   if (toDefault !== null) return { redirect: new Response(null, { status: 301, headers: { location: sameOriginLocation(toDefault, url.origin) } }), setCookie: null }
+  if (ENTRY_PATHS.has(url.pathname)) return { redirect: entryPageRedirect(request, url), setCookie: null }
   if (url.pathname !== '/') return { redirect: null, setCookie: null }
   const cookieHeader = request.headers.get('cookie')
   const detection = detectLocale({ pathname: url.pathname, cookieHeader, acceptLanguage: request.headers.get('accept-language') })
@@ -128,6 +146,17 @@ export function documentLocale(request: Request): DocumentLocale {
   const headers = new Headers({ location: sameOriginLocation(`${localizePath('/', detection.locale)}${url.search}`, url.origin), vary: 'cookie, accept-language' })
   if (setCookie) headers.append('set-cookie', setCookie)
   return { redirect: new Response(null, { status: 302, headers }), setCookie: null }
+}
+
+/** An entry page (`ENTRY_PATHS`) in the visitor's language, or null when that is the default. */
+function entryPageRedirect(request: Request, url: URL): Response | null {
+  const detected = detectLocale({ pathname: '/', cookieHeader: request.headers.get('cookie'), acceptLanguage: request.headers.get('accept-language') })
+  const locale = uiLocale(url.searchParams.get('ui_locales')) ?? detected.locale
+  if (locale === DEFAULT_LOCALE) return null
+  return new Response(null, {
+    status: 302,
+    headers: { location: sameOriginLocation(`${localizePath(url.pathname, locale)}${url.search}`, url.origin), vary: 'cookie, accept-language' },
+  })
 }
 
 /** The `i18n_redirected` cookie: the plain locale code, 365 days, path /, SameSite=Lax. */
