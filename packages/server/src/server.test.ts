@@ -4,6 +4,7 @@ import { AccountErrors, GenericErrors } from '@cumulus/protocol'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type TestEnvironment, postgresAdmin, testBackend, testEnvironment } from '../test/test-env.js'
+import { startSession } from '@cumulus/identity'
 import { loadConfig } from './config.js'
 import { SIGNING_KEY_FILE } from './keys.js'
 import { type CumulusServer, buildServer } from './server.js'
@@ -35,6 +36,20 @@ describe('buildServer', () => {
     const stored = JSON.parse(readFileSync(join(dataDir, 'keys', SIGNING_KEY_FILE), 'utf8'))
     expect(jwks.json()).toEqual({ keys: [{ kty: 'EC', crv: 'P-256', x: stored.x, y: stored.y, alg: 'ES256', use: 'sig', kid: stored.kid }] })
     expect(jwks.body).not.toContain(stored.d)
+  })
+
+  it('lets a token into the drive only with the pan scope', async () => {
+    const { app } = await start()
+    const anonymous = (await app.inject({ method: 'POST', url: '/v1/auth/signup/anonymously', payload: { client_id: 'cumulus-web' } })).json()
+    const web = await app.inject({ method: 'GET', url: '/drive/v1/files', headers: { authorization: `Bearer ${anonymous.access_token}` } })
+    expect(web.statusCode, web.body).toBe(200)
+    // What a third-party app holds after the user granted it only `openid profile`.
+    const deps = server!.identity
+    const client = (await deps.clients.require('cumulus-web'))
+    const narrow = await startSession(deps, { userId: anonymous.sub, client, deviceId: '', scope: 'openid profile' })
+    const refused = await app.inject({ method: 'GET', url: '/drive/v1/files', headers: { authorization: `Bearer ${narrow.access_token}` } })
+    expect(refused.statusCode, refused.body).toBe(403)
+    expect(refused.json()).toMatchObject({ error: 'permission_denied', error_code: GenericErrors.permission_denied.code })
   })
 
   it('migrates the database on start, where the configuration says it lives', async () => {

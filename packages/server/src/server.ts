@@ -71,7 +71,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })
     await app.register(identityRoutes, { deps: identity.deps })
     // The drive on the same app and origin, behind identity's bearer check.
-    await app.register(driveRoutes, { deps: drive, authenticate: authenticated(identity.deps), callerOf: authOf })
+    await app.register(driveRoutes, { deps: drive, authenticate: authenticated(identity.deps, { scope: 'pan' }), callerOf: authOf })
 
     // The web app answers every other GET/HEAD/POST (pages, their data requests, static assets).
     if (overrides.web !== false) await app.register(webPlugin, { publicConfig: config.web, ...(overrides.webRenderCache === false ? { renderCache: false as const } : {}) })

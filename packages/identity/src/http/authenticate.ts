@@ -1,3 +1,4 @@
+import { AppError, GenericErrors } from '@cumulus/protocol'
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { IdentityDeps } from '../deps.js'
@@ -29,9 +30,31 @@ export const authContext = fp(
  * A pre-handler that requires a valid bearer access token with a live session and sets
  * `request.auth`; otherwise `unauthenticated` (16, 401). Drive routes use the same one.
  */
-export function authenticated(deps: Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>): preHandlerAsyncHookHandler {
+export function authenticated(deps: Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>, options: { scope?: string } = {}): preHandlerAsyncHookHandler {
   return async (request) => {
-    request.auth = await requireAuth(deps, bearerTokenOf(request))
+    const auth = await requireAuth(deps, bearerTokenOf(request))
+    // A token a third-party app got through consent carries only the scopes the user granted:
+    // `pan` for the drive, `user` for the account (RFC 6750 3.1 insufficient_scope → 403).
+    if (options.scope && !auth.scope.split(' ').includes(options.scope)) {
+      throw new AppError(GenericErrors.permission_denied, { description: `this token's scope does not include ${options.scope}`, metadata: { scope: options.scope } })
+    }
+    request.auth = auth
+  }
+}
+
+/**
+ * The same for the calls only the product's own apps may make for the user: consent, device
+ * approval and provider bindings. A third-party app's token must never grant itself (or another
+ * app) more, nor bind identities to the account.
+ */
+export function authenticatedFirstParty(deps: Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'clients'>): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const auth = await requireAuth(deps, bearerTokenOf(request))
+    const client = await deps.clients.find(auth.clientId)
+    if (!client || (client.type ?? 'first_party') !== 'first_party') {
+      throw new AppError(GenericErrors.permission_denied, { description: 'only the product\'s own apps may make this call' })
+    }
+    request.auth = auth
   }
 }
 

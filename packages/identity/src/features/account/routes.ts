@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
-import { authOf, authenticated } from '../../http/authenticate.js'
+import { authOf, authenticatedFirstParty } from '../../http/authenticate.js'
 import { clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
@@ -20,7 +20,7 @@ export async function accountRoutes(base: FastifyInstance, { deps }: { deps: Ide
     },
   )
 
-  app.delete('/v1/user/me', { preHandler: authenticated(deps), schema: { querystring: Body({ sudo_token: Str(256) }) } }, async (request) =>
+  app.delete('/v1/user/me', { preHandler: authenticatedFirstParty(deps), schema: { querystring: Body({ sudo_token: Str(256) }) } }, async (request) =>
     requestAccountDeletion(deps, authOf(request), request.query.sudo_token),
   )
 }

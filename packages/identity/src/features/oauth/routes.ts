@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { OAUTH_SCOPES, negotiateLocale, matchLocale } from '@cumulus/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
-import { authOf, authenticated } from '../../http/authenticate.js'
+import { authOf, authenticated, authenticatedFirstParty } from '../../http/authenticate.js'
 import { clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { ACCESS_TOKEN_ALG } from '../tokens/token-keys.js'
@@ -34,6 +34,7 @@ function localeOf(request: FastifyRequest, locale: string | undefined): string {
 export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const auth = authenticated(deps)
+  const firstParty = authenticatedFirstParty(deps)
   const webUrl = deps.config.webUrl ?? deps.config.publicUrl
 
   // The front-channel entry of the code flow: the consent page of the web app takes it from here
@@ -49,11 +50,11 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
     return authorizeInfo(deps, { ...q, client_id: q.client_id ?? clientIdOf(request) }, localeOf(request, q.locale))
   })
 
-  app.get('/v1/user/authorize/detect', { preHandler: auth, schema: { querystring: Body({ client_id: OptStr(128), scope: OptStr(1024) }) } }, async (request) =>
+  app.get('/v1/user/authorize/detect', { preHandler: firstParty, schema: { querystring: Body({ client_id: OptStr(128), scope: OptStr(1024) }) } }, async (request) =>
     authorizeDetect(deps, authOf(request), { clientId: request.query.client_id ?? clientIdOf(request), scope: request.query.scope }),
   )
 
-  app.post('/v1/user/authorize', { preHandler: auth, schema: { body: Body({ ...AuthorizeQuery, consent: Type.Boolean() }) } }, async (request) => {
+  app.post('/v1/user/authorize', { preHandler: firstParty, schema: { body: Body({ ...AuthorizeQuery, consent: Type.Boolean() }) } }, async (request) => {
     const b = request.body
     return authorize(deps, authOf(request), b, b.consent)
   })
@@ -64,11 +65,11 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
     return startDeviceAuthorization(deps, { client, scope: request.body.scope })
   })
 
-  app.get('/v1/user/device/info', { preHandler: auth, schema: { querystring: Body({ user_code: Str(64), locale: OptStr(35) }) } }, async (request) =>
+  app.get('/v1/user/device/info', { preHandler: firstParty, schema: { querystring: Body({ user_code: Str(64), locale: OptStr(35) }) } }, async (request) =>
     deviceInfo(deps, authOf(request), { userCode: request.query.user_code, locale: localeOf(request, request.query.locale) }),
   )
 
-  app.post('/v1/user/device/authorize', { preHandler: auth, schema: { body: Body({ user_code: Str(64), consent: Type.Boolean() }) } }, async (request) =>
+  app.post('/v1/user/device/authorize', { preHandler: firstParty, schema: { body: Body({ user_code: Str(64), consent: Type.Boolean() }) } }, async (request) =>
     authorizeDevice(deps, authOf(request), { userCode: request.body.user_code, consent: request.body.consent }),
   )
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
-import { authOf, authenticated } from '../../http/authenticate.js'
+import { authOf, authenticatedFirstParty } from '../../http/authenticate.js'
 import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
@@ -24,7 +24,7 @@ const ProviderTokenBody = Body({
 
 export async function providerRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  const auth = authenticated(deps)
+  const auth = authenticatedFirstParty(deps)
   /** The client the bearer's session belongs to: provider tokens are spent only by the client they were issued to. */
   const bearerClient = (request: Parameters<typeof authOf>[0]) => deps.clients.require(authOf(request).clientId)
 

@@ -13,7 +13,8 @@ import { vipIconSvg } from './vip-icon.js'
 
 export async function userRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  const auth = authenticated(deps)
+  // The account's own calls: a third-party token needs the `user` scope (OpenID Connect apps read /v1/auth/userinfo).
+  const auth = authenticated(deps, { scope: 'user' })
 
   app.get('/v1/user/me', { preHandler: auth, schema: { response: { 200: UserProfileReply } } }, async (request) => getProfile(deps, authOf(request)))
 
