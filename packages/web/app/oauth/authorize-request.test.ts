@@ -63,9 +63,9 @@ describe('deniedRedirectUri', () => {
 })
 
 describe('errorRedirect', () => {
-  it('adds the error and the client’s state to the checked redirect URI, keeping its query', () => {
-    expect(errorRedirect('https://app.example/cb?tenant=7', 'consent_required', 'a b')).toBe('https://app.example/cb?tenant=7&error=consent_required&state=a+b')
-    expect(errorRedirect('com.example.tv:/oauth', 'consent_required', undefined)).toBe('com.example.tv:/oauth?error=consent_required')
+  it('adds the error, the client’s state and the issuer to the checked redirect URI, keeping its query', () => {
+    expect(errorRedirect('https://app.example/cb?tenant=7', 'consent_required', 'a b', 'https://drive.example')).toBe('https://app.example/cb?tenant=7&error=consent_required&state=a+b&iss=https%3A%2F%2Fdrive.example')
+    expect(errorRedirect('com.example.tv:/oauth', 'login_required', undefined, 'https://drive.example')).toBe('com.example.tv:/oauth?error=login_required&iss=https%3A%2F%2Fdrive.example')
   })
 })
 

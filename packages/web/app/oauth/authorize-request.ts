@@ -47,12 +47,15 @@ export function deniedRedirectUri(error: unknown): string | null {
 
 /**
  * The error response of RFC 6749 4.1.2.1 on a redirect URI the server has already checked (what
- * `authorizeInfo` returned): `error`, and the client's `state` when it sent one. For `prompt=none`
- * when the user would have to be asked (OpenID Connect Core 3.1.2.6, `consent_required`).
+ * `authorizeInfo` returned): `error`, the client's `state` when it sent one, and the issuer (RFC
+ * 9207: the server says it adds `iss`, so clients may refuse a response without it). For
+ * `prompt=none` when a page would have to be shown (OpenID Connect Core 3.1.2.6:
+ * `login_required`, `consent_required`).
  */
-export function errorRedirect(redirectUri: string, error: string, state: string | undefined): string {
+export function errorRedirect(redirectUri: string, error: string, state: string | undefined, issuer: string): string {
   const url = new URL(redirectUri)
   url.searchParams.set('error', error)
   if (state !== undefined) url.searchParams.set('state', state)
+  url.searchParams.set('iss', issuer)
   return url.href
 }

@@ -24,26 +24,39 @@ type ConsentState =
 /** Whatever `leaveTo` refuses (a scheme that runs code) is as unusable as a refused request. */
 const UNUSABLE_REDIRECT = { error: 'invalid_request', error_code: 4121 }
 
+/** GET /v1/user/authorize/info needs no session (it shows nothing of the user); the SDK's `authorizeInfo` sends one. */
+const AUTHORIZE_INFO_PATH = '/v1/user/authorize/info'
+
+/** The server's issuer (its discovery document), for error responses built here; the API origin when it cannot be read. */
+async function issuerOf(client: IdentityClient): Promise<string> {
+  const discovery = await client.request<{ issuer?: unknown }>('GET', '/.well-known/openid-configuration').catch(() => null)
+  return typeof discovery?.issuer === 'string' && discovery.issuer !== '' ? discovery.issuer : client.origin
+}
+
+function leave(url: string, client: string): ConsentState {
+  return leaveTo(url) ? { kind: 'leaving', client } : { kind: 'failed', error: UNUSABLE_REDIRECT }
+}
+
 /**
  * Decides what happens before the user is asked: the request checked by the server (its refusal
  * is the page's error), then, unless `prompt=consent`, an earlier grant of the same scopes
- * approved at once; with `prompt=none`, the user must not be asked, so `consent_required` goes
- * back to the app. Otherwise the user is asked.
+ * approved at once. With `prompt=none` no page may be shown, so a needed sign-in or consent goes
+ * back to the app as `login_required` or `consent_required`. Otherwise the user is asked.
  */
-async function openRequest(client: IdentityClient, request: AuthorizeRequest): Promise<ConsentState> {
-  const info = await client.authorizeInfo(request.params)
+async function openRequest(client: IdentityClient, request: AuthorizeRequest, signedIn: boolean): Promise<ConsentState> {
+  const { params } = request
+  if (!signedIn) {
+    const info = await client.request<AuthorizeInfoReply>('GET', AUTHORIZE_INFO_PATH, { query: { ...params, locale: client.locale } })
+    return leave(errorRedirect(info.redirect_uri, 'login_required', params.state, await issuerOf(client)), info.client.name)
+  }
+  const info = await client.authorizeInfo(params)
   if (!request.prompt.includes('consent')) {
-    const scope = request.params.scope ?? info.scopes.map((s) => s.id).join(' ')
+    const scope = params.scope ?? info.scopes.map((s) => s.id).join(' ')
     // A failed check only means asking again.
-    const granted = await client.authorizeDetect(request.params.client_id, scope).catch(() => false)
-    if (granted) {
-      const reply = await client.authorize(request.params, true)
-      return leaveTo(reply.redirect_uri) ? { kind: 'leaving', client: info.client.name } : { kind: 'failed', error: UNUSABLE_REDIRECT }
-    }
+    const granted = await client.authorizeDetect(params.client_id, scope).catch(() => false)
+    if (granted) return leave((await client.authorize(params, true)).redirect_uri, info.client.name)
   }
-  if (request.prompt.includes('none')) {
-    return leaveTo(errorRedirect(info.redirect_uri, 'consent_required', request.params.state)) ? { kind: 'leaving', client: info.client.name } : { kind: 'failed', error: UNUSABLE_REDIRECT }
-  }
+  if (request.prompt.includes('none')) return leave(errorRedirect(info.redirect_uri, 'consent_required', params.state, await issuerOf(client)), info.client.name)
   return { kind: 'asking', info }
 }
 
@@ -51,9 +64,10 @@ async function openRequest(client: IdentityClient, request: AuthorizeRequest): P
  * The consent page (/authorize): another app asks for access to the signed-in account through
  * the OAuth authorization-code flow. Shows the app, the account, what the app may do, and Allow
  * and Deny; either choice sends the browser back to the app's checked redirect URI (with a code,
- * or with `error=access_denied`).
+ * or with `error=access_denied`). `user` is null only for `prompt=none` without a session (the
+ * route's loader lets that through), which goes back to the app with `login_required`.
  */
-export function ConsentPage({ user }: { user: UserInfo }) {
+export function ConsentPage({ user }: { user: UserInfo | null }) {
   const { t } = useT()
   const locale = useLocale()
   const location = useLocation()
@@ -69,7 +83,8 @@ export function ConsentPage({ user }: { user: UserInfo }) {
     // Once per page: an earlier grant approves at once, and a code must not be asked for twice.
     if (opened.current) return
     opened.current = true
-    openRequest(getIdentityClient(locale), request).then(setState, (error: unknown) => setState({ kind: 'failed', error }))
+    openRequest(getIdentityClient(locale), request, user !== null).then(setState, (error: unknown) => setState({ kind: 'failed', error }))
+    // The session is read once: signing in elsewhere meanwhile does not restart the request.
   }, [locale, request])
 
   async function decide(consent: boolean, info: AuthorizeInfoReply) {
@@ -87,7 +102,8 @@ export function ConsentPage({ user }: { user: UserInfo }) {
         return
       }
     }
-    if (leaveTo(destination)) setState({ kind: 'leaving', client: info.client.name })
+    const next = leave(destination, info.client.name)
+    if (next.kind === 'leaving') setState(next)
     else {
       setDecisionError(UNUSABLE_REDIRECT)
       setPending(null)
@@ -122,6 +138,8 @@ export function ConsentPage({ user }: { user: UserInfo }) {
   }
 
   const { info } = state
+  // Not reached without a user (openRequest never asks then); kept for the type.
+  if (!user) return null
   const heading = t('oauth.request.wantsAccess', { client: info.client.name })
   return (
     <>

@@ -16,6 +16,7 @@ const leave = vi.hoisted(() => ({ to: vi.fn((_url: string) => true) }))
 vi.mock('../oauth/leave-to', async (importOriginal) => ({ ...(await importOriginal<typeof import('../oauth/leave-to')>()), leaveTo: leave.to }))
 
 const REDIRECT_URI = 'http://127.0.0.1:8123/cb'
+const ISSUER = 'https://drive.example'
 const REQUEST = { client_id: 'tv-app', response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid pan', state: 's1', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }
 const SCOPES: Record<string, Record<string, string>> = {
   'en-US': { openid: 'Confirm who you are', pan: 'See, add, change and delete the files in your drive' },
@@ -31,6 +32,7 @@ function consentHandlers({ granted = false }: { granted?: boolean } = {}) {
       redirect_uri: call.query.get('redirect_uri'),
     }),
     'GET /v1/user/authorize/detect': () => ({ authorized: granted }),
+    'GET /.well-known/openid-configuration': () => ({ issuer: ISSUER }),
     'POST /v1/user/authorize': (call: RecordedCall) =>
       call.body.consent
         ? { code: 'code-1', state: 's1', redirect_uri: `${REDIRECT_URI}?code=code-1&state=s1` }
@@ -57,7 +59,7 @@ async function signedIn(handlers: Parameters<typeof fakeIdentityService>[0], loc
   return sessionSnapshot().user!
 }
 
-function showConsent(user: UserInfo, query: Record<string, string> = REQUEST, locale: 'en-US' | 'ko' = 'en-US') {
+function showConsent(user: UserInfo | null, query: Record<string, string> = REQUEST, locale: 'en-US' | 'ko' = 'en-US') {
   return renderPage(<ConsentPage user={user} />, { locale, path: '/authorize', search: `?${new URLSearchParams(query)}` })
 }
 
@@ -133,8 +135,26 @@ describe('the consent page', () => {
   it('with prompt=none and no earlier grant, answers consent_required on the checked redirect URI without asking', async () => {
     const user = await signedIn(consentHandlers())
     showConsent(user, { ...REQUEST, prompt: 'none' })
-    await waitFor(() => expect(leave.to).toHaveBeenCalledWith(`${REDIRECT_URI}?error=consent_required&state=s1`))
+    await waitFor(() => expect(leave.to).toHaveBeenCalledWith(`${REDIRECT_URI}?error=consent_required&state=s1&iss=${encodeURIComponent(ISSUER)}`))
     expect(decisions()).toEqual([])
+  })
+
+  it('with prompt=none and nobody signed in, answers login_required on the redirect URI the server checked', async () => {
+    service.current = fakeIdentityService(consentHandlers())
+    await act(() => refreshSession(service.current!.client))
+    showConsent(null, { ...REQUEST, prompt: 'none' })
+    await waitFor(() => expect(leave.to).toHaveBeenCalledWith(`${REDIRECT_URI}?error=login_required&state=s1&iss=${encodeURIComponent(ISSUER)}`))
+    const [asked] = service.current.callsTo('GET /v1/user/authorize/info')
+    expect(asked!.headers.get('authorization')).toBeNull()
+    expect(decisions()).toEqual([])
+  })
+
+  it('with prompt=none and nobody signed in, shows a request the server refuses instead of redirecting', async () => {
+    service.current = fakeIdentityService({ ...consentHandlers(), 'GET /v1/user/authorize/info': errorReply(400, 'invalid_request', OAuthErrors.invalid_request.code, { 'en-US': 'redirect_uri is not registered for this client' }) })
+    await act(() => refreshSession(service.current!.client))
+    showConsent(null, { ...REQUEST, redirect_uri: 'https://evil.example/cb', prompt: 'none' })
+    expect((await screen.findByRole('alert')).textContent).toBe('redirect_uri is not registered for this client')
+    expect(leave.to).not.toHaveBeenCalled()
   })
 
   it('lets the visitor choose another account and come back to this request', async () => {
