@@ -235,6 +235,14 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expectErrorReply(results[10]!, GenericErrors.resource_exhausted)
   })
 
+  it('starts at most 30 device sign-ins a minute from one address', async () => {
+    const results = await Promise.all(Array.from({ length: 40 }, () => t.app.inject({ method: 'POST', url: '/v1/auth/device/code', remoteAddress: '10.9.9.9', payload: { client_id: 'tv-app' } })))
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(30)
+    for (const r of results.filter((r) => r.statusCode !== 200)) expectErrorReply(r, GenericErrors.resource_exhausted)
+    // The user codes handed out are all different.
+    expect(new Set(results.filter((r) => r.statusCode === 200).map((r) => r.json().user_code)).size).toBe(30)
+  })
+
   it('answers hostile authorization requests with the contract error, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(

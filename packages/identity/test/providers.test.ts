@@ -190,6 +190,26 @@ describe(`provider sign-in against a local OpenID Connect server, on ${testBacke
     expect(unknown.details[0].metadata.field).toBe('provider_id')
   })
 
+  it('starts at most 30 sign-ins a minute from one address, counted atomically', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => call(t.app, 'GET', '/v1/auth/provider/uri', { query: { provider_id: 'local', redirect_uri: CALLBACK, state: `parallel-state-${i}` } })),
+    )
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(30)
+    for (const r of results.filter((r) => r.statusCode !== 200)) {
+      expectErrorReply(r, GenericErrors.resource_exhausted)
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0)
+    }
+  })
+
+  it('keeps a provider\'s name clean and takes only an http(s) picture', async () => {
+    person.name = 'Eve\u0000\u001b[31m '
+    person.email = undefined
+    const signedIn = await signInAtProvider()
+    const me = (await call(t.app, 'GET', '/v1/user/me', { token: signedIn.json().access_token })).json()
+    expect(me.name).toBe('Eve[31m')
+    expect(me.picture).toBe('')
+  })
+
   it('refuses an expired ID token with provider_error', async () => {
     person.expShift = -120
     const token = await providerToken(await authorizeAtProvider())

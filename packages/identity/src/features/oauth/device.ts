@@ -31,6 +31,8 @@ const USER_CODE_LENGTH = 8
 /** RFC 8628 3.5: each slow_down adds five seconds to the interval. */
 const SLOW_DOWN_STEP_SECONDS = 5
 const WRONG_CODES_PER_WINDOW = 10
+/** Device sign-ins one address may start a minute. */
+export const DEVICE_STARTS_PER_IP_PER_MINUTE = 30
 const WRONG_CODE_WINDOW_SECONDS = 15 * 60
 
 function newUserCode(): string {
@@ -49,9 +51,12 @@ export function formatUserCode(code: string): string {
 }
 
 /** POST /v1/auth/device/code (RFC 8628 3.1-3.2). */
-export async function startDeviceAuthorization(deps: Deps, input: { client: RegisteredClient; scope: string | undefined }): Promise<DeviceCodeReply> {
+export async function startDeviceAuthorization(deps: Deps, input: { client: RegisteredClient; scope: string | undefined; ip: string }): Promise<DeviceCodeReply> {
   if (!input.client.grantTypes.includes(DEVICE_CODE_GRANT)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'this client may not use the device flow' })
   const scopes = requestedScopes(input.client, input.scope)
+  // Each call stores a row and takes a user code: a flood from one address is refused.
+  const { count, ttlSeconds } = await deps.counters.increment(`device:start:ip:${input.ip}`, 60)
+  if (count > DEVICE_STARTS_PER_IP_PER_MINUTE) throw new AppError(GenericErrors.resource_exhausted, { description: 'too many device sign-ins started from this network; try again shortly', retryAfterSeconds: ttlSeconds })
   const nowMs = deps.clock.nowMs()
   const deviceCode = randomSecret()
   for (let attempt = 0; ; attempt++) {

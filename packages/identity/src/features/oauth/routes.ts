@@ -4,7 +4,7 @@ import { OAUTH_SCOPES, negotiateLocale, matchLocale } from '@cumulus/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { authOf, authenticated, authenticatedFirstParty } from '../../http/authenticate.js'
-import { clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { ACCESS_TOKEN_ALG } from '../tokens/token-keys.js'
 import { safeBasic } from '../tokens/routes.js'
@@ -62,7 +62,7 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
   app.post('/v1/auth/device/code', { schema: { body: Body({ ...ClientFields, scope: OptStr(1024) }) } }, async (request) => {
     const basic = safeBasic(request)
     const client = await deps.clients.require(basic?.id ?? clientIdOf(request), { secret: basic?.secret ?? request.body.client_secret, checkSecret: true })
-    return startDeviceAuthorization(deps, { client, scope: request.body.scope })
+    return startDeviceAuthorization(deps, { client, scope: request.body.scope, ip: callerContext(request).ip })
   })
 
   app.get('/v1/user/device/info', { preHandler: firstParty, schema: { querystring: Body({ user_code: Str(64), locale: OptStr(35) }) } }, async (request) =>

@@ -41,13 +41,16 @@ export function profileOf(claims: unknown, mapping: ProviderClaimMapping): Provi
   const sub = text(claimAt(claims, mapping.sub))
   if (sub === '' || sub.length > 255) throw providerError('the provider gave no usable subject for the user')
   const verified = claimAt(claims, mapping.emailVerified)
+  const picture = text(claimAt(claims, mapping.picture))
   return {
     sub,
-    name: text(claimAt(claims, mapping.name)).slice(0, 256),
+    // Control characters out: the name is shown in pages and mail.
+    name: text(claimAt(claims, mapping.name)).replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 256),
     email: text(claimAt(claims, mapping.email)).trim().toLowerCase().slice(0, 254),
     // Only a real `true` (or the string some providers send) counts: anything else is unverified.
     email_verified: verified === true || verified === 'true',
-    picture: text(claimAt(claims, mapping.picture)).slice(0, 2048),
+    // Only an http(s) URL becomes a picture: it ends up in an <img src>.
+    picture: /^https?:\/\/[^\s]+$/i.test(picture) && picture.length <= 2048 ? picture : '',
   }
 }
 

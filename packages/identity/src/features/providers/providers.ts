@@ -22,11 +22,13 @@ import { accountFrozen } from '../sign-in/sign-in.js'
 import { type AuthContext, startSession } from '../tokens/sessions.js'
 import { newUserId } from '../users/admin.js'
 
-type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'providers' | 'providerStore'>
+type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'providers' | 'providerStore' | 'counters'>
 
 /** A sign-in started at a provider must come back within this many seconds. */
 const FLOW_TTL_SECONDS = 600
 const MAX_STATE_LENGTH = 512
+/** Provider sign-ins one address may start a minute. */
+export const PROVIDER_STARTS_PER_IP_PER_MINUTE = 30
 
 /** The key of a flow: one (client, provider, state) is one sign-in in progress. */
 function flowKey(clientId: string, providerId: string, state: string): string {
@@ -62,8 +64,11 @@ function checkRedirectUri(client: RegisteredClient, redirectUri: string): void {
 }
 
 /** GET /v1/auth/provider/uri: the provider's authorize URL; PKCE verifier, state and nonce stay here. */
-export async function providerUri(deps: Deps, input: { client: RegisteredClient; providerId: string; redirectUri: string; state?: string | undefined; scope?: string | undefined }): Promise<ProviderUriReply> {
+export async function providerUri(deps: Deps, input: { client: RegisteredClient; providerId: string; redirectUri: string; state?: string | undefined; scope?: string | undefined; ip: string }): Promise<ProviderUriReply> {
   deps.providers.get(input.providerId)
+  // Each call stores a row: a flood from one address is refused before it fills the table.
+  const { count, ttlSeconds } = await deps.counters.increment(`provider:uri:ip:${input.ip}`, 60)
+  if (count > PROVIDER_STARTS_PER_IP_PER_MINUTE) throw new AppError(GenericErrors.resource_exhausted, { description: 'too many sign-ins started from this network; try again shortly', retryAfterSeconds: ttlSeconds })
   checkRedirectUri(input.client, input.redirectUri)
   if (input.state !== undefined && (input.state.length < 8 || input.state.length > MAX_STATE_LENGTH)) throw badField('state', `state must be 8 to ${MAX_STATE_LENGTH} characters`)
   const state = input.state ?? randomId(16)
@@ -187,8 +192,9 @@ export async function signInWithProvider(deps: Deps, input: { client: Registered
   if (!provider.signUp) throw new AppError(AccountErrors.user_not_exist, { description: `no account is bound to this ${provider.name} identity` })
   const verifiedEmail = profile.email && profile.email_verified ? profile.email : null
   const userId = newUserId()
+  const name = [...(profile.name || (verifiedEmail ?? '').split('@')[0] || provider.name)].slice(0, 64).join('')
   try {
-    await deps.providerStore.createUserWithBinding({ id: userId, name: (profile.name || (verifiedEmail ?? '').split('@')[0] || provider.name).slice(0, 64), email: verifiedEmail, picture: profile.picture, createdAtMs: nowMs }, binding)
+    await deps.providerStore.createUserWithBinding({ id: userId, name, email: verifiedEmail, picture: profile.picture, createdAtMs: nowMs }, binding)
   } catch (error) {
     if (!(error instanceof UniqueViolationError)) throw error
     // A parallel sign-in of the same person created the account first: sign in to it.

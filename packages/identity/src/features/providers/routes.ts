@@ -36,7 +36,7 @@ export async function providerRoutes(base: FastifyInstance, { deps }: { deps: Id
     async (request) => {
       const client = await deps.clients.require(clientIdOf(request))
       const q = request.query
-      return providerUri(deps, { client, providerId: q.provider_id, redirectUri: q.redirect_uri, state: q.state, scope: q.scope })
+      return providerUri(deps, { client, providerId: q.provider_id, redirectUri: q.redirect_uri, state: q.state, scope: q.scope, ip: callerContext(request).ip })
     },
   )
 
