@@ -118,6 +118,24 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expect((await oidc.tokenIntrospection(config, refreshed.access_token)).active).toBe(false)
   })
 
+  it('lists connected apps, and disconnecting one ends its sessions at once and asks again next time', async () => {
+    const config = await relyingParty('third-app')
+    const verifier = oidc.randomPKCECodeVerifier()
+    const state = oidc.randomState()
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: APP_REDIRECT, scope: 'pan', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state })
+    const tokens = await oidc.authorizationCodeGrant(config, new URL((await consent(url)).answer.json().redirect_uri), { pkceCodeVerifier: verifier, expectedState: state })
+    const listed = await call(t.app, 'GET', '/v1/user/authorize/clients', { token: userToken, query: { locale: 'zh-CN' } })
+    const app = listed.json().data.find((a: { client: { client_id: string } }) => a.client.client_id === 'third-app')
+    expect(app).toMatchObject({ client: { name: 'Third App' }, scopes: expect.arrayContaining([{ id: 'pan', description: '查看、添加、修改和删除你云盘中的文件' }]) })
+    expect((await call(t.app, 'DELETE', '/v1/user/authorize/clients/third-app', { token: userToken })).statusCode).toBe(200)
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false)
+    expect((await oidc.tokenIntrospection(config, tokens.refresh_token!)).active).toBe(false)
+    expect((await call(t.app, 'GET', '/v1/user/authorize/detect', { token: userToken, query: { client_id: 'third-app', scope: 'pan' } })).json()).toEqual({ authorized: false })
+    expectErrorReply(await call(t.app, 'DELETE', '/v1/user/authorize/clients/third-app', { token: userToken }), GenericErrors.not_found)
+    // The user's own sessions (the web app's) are untouched.
+    expect((await call(t.app, 'GET', '/v1/user/me', { token: userToken })).statusCode).toBe(200)
+  })
+
   it('refuses a reused code and revokes what its first use gave', async () => {
     const config = await relyingParty('third-app')
     const verifier = oidc.randomPKCECodeVerifier()

@@ -3,6 +3,8 @@ import {
   type AuthorizeDetectReply,
   type AuthorizeInfoReply,
   type AuthorizeReply,
+  type ConnectedApp,
+  type ConnectedAppsReply,
   type DeviceInfoReply,
   type ProviderBinding,
   type ProviderBindingsReply,
@@ -151,6 +153,7 @@ const PATHS = {
   authorizeInfo: '/v1/user/authorize/info',
   authorizeDetect: '/v1/user/authorize/detect',
   authorize: '/v1/user/authorize',
+  connectedApps: '/v1/user/authorize/clients',
   deviceInfo: '/v1/user/device/info',
   deviceAuthorize: '/v1/user/device/authorize',
   activationCode: '/vip/v1/order/activation-code',
@@ -743,6 +746,17 @@ export class IdentityClient {
    */
   authorize(params: AuthorizeParams, consent: boolean): Promise<AuthorizeReply> {
     return this.request<AuthorizeReply>('POST', PATHS.authorize, { body: { ...params, consent }, auth: true })
+  }
+
+  /** The apps the signed-in user let in, with what each may do (in this client's locale). */
+  async connectedApps(): Promise<ConnectedApp[]> {
+    const reply = await this.request<ConnectedAppsReply>('GET', PATHS.connectedApps, { query: { locale: this.#locale }, auth: true })
+    return reply.data
+  }
+
+  /** Withdraws an app's access: its consent is forgotten and its sessions for this user end at once. */
+  async disconnectApp(clientId: string): Promise<void> {
+    await this.request('DELETE', `${PATHS.connectedApps}/${encodeURIComponent(clientId)}`, { auth: true })
   }
 
   /** What the device behind a user code asks for (the device verification page). */

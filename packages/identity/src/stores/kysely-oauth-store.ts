@@ -77,6 +77,16 @@ export class KyselyOAuthStore implements OAuthStore {
     return row ? row.scope.split(' ').filter(Boolean) : null
   }
 
+  async listConsents(userId: string) {
+    const rows = await this.db.selectFrom('identity_consents').selectAll().where('user_id', '=', userId).orderBy('granted_at', 'desc').orderBy('client_id').execute()
+    return rows.map((r) => ({ clientId: r.client_id, scopes: r.scope.split(' ').filter(Boolean), grantedAtMs: Number(r.granted_at) }))
+  }
+
+  async deleteConsent(userId: string, clientId: string) {
+    const result = await this.db.deleteFrom('identity_consents').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
+    return Number(result.numDeletedRows) > 0
+  }
+
   async grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number) {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('identity_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()

@@ -190,6 +190,17 @@ export class KyselySessionStore implements SessionStore {
     return Number(result.numUpdatedRows)
   }
 
+  async revokeForUserClient(userId: string, clientId: string, reason: string, nowMs: number) {
+    const result = await this.db
+      .updateTable('identity_sessions')
+      .set({ revoked_at: nowMs, revoke_reason: reason })
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows)
+  }
+
   async createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number) {
     await this.db.insertInto('identity_sudo_tokens').values({ token_hash: tokenHash, user_id: userId, session_id: sessionId, expires_at: expiresAtMs }).execute()
   }

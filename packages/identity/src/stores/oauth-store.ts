@@ -57,6 +57,10 @@ export interface OAuthStore {
 
   /** The scopes the user granted the client, or null when never. */
   findConsent(userId: string, clientId: string): Promise<string[] | null>
+  /** Every client the user granted something, newest grant first. */
+  listConsents(userId: string): Promise<{ clientId: string; scopes: string[]; grantedAtMs: number }[]>
+  /** Forgets what the user granted the client; false when nothing was. */
+  deleteConsent(userId: string, clientId: string): Promise<boolean>
   /** Adds scopes to what the user granted the client. */
   grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number): Promise<void>
 

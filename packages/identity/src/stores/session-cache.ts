@@ -153,6 +153,14 @@ export class CachingSessionStore implements SessionStore {
     }
   }
 
+  async revokeForUserClient(userId: string, clientId: string, reason: string, nowMs: number): Promise<number> {
+    try {
+      return await this.inner.revokeForUserClient(userId, clientId, reason, nowMs)
+    } finally {
+      this.cache.invalidate({ userId })
+    }
+  }
+
   createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number): Promise<void> {
     return this.inner.createSudoToken(tokenHash, userId, sessionId, expiresAtMs)
   }

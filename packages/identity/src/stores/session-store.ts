@@ -72,6 +72,8 @@ export interface SessionStore {
   revoke(sessionId: string, reason: string, nowMs: number): Promise<void>
   /** Revokes every live session of a user, except `exceptSessionId`. Returns how many were revoked. */
   revokeAllForUser(userId: string, reason: string, nowMs: number, exceptSessionId?: string): Promise<number>
+  /** Revokes the user's live sessions on one client (an app the user disconnected); returns how many. */
+  revokeForUserClient(userId: string, clientId: string, reason: string, nowMs: number): Promise<number>
   /** Stores a sudo token hash for the user and session. */
   createSudoToken(tokenHash: string, userId: string, sessionId: string, expiresAtMs: number): Promise<void>
   /** The user id a live sudo token belongs to, or null when unknown or expired. */

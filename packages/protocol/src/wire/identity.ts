@@ -221,3 +221,15 @@ export interface UserInfoClaims {
   phone_number?: string
   phone_number_verified?: boolean
 }
+
+/** GET /v1/user/authorize/clients: an app the user let in (the account page's connected apps). */
+export interface ConnectedApp {
+  client: OAuthClientInfo
+  scopes: ScopeDescription[]
+  /** RFC 3339: the last time the user granted it something. */
+  granted_at: string
+}
+
+export interface ConnectedAppsReply {
+  data: ConnectedApp[]
+}

@@ -5,6 +5,7 @@ import {
   type AuthorizeDetectReply,
   type AuthorizeInfoReply,
   type AuthorizeReply,
+  type ConnectedApp,
   GenericErrors,
   type OAuthClientInfo,
   OAuthErrors,
@@ -228,4 +229,32 @@ export function userInfo(auth: AuthContext): Record<string, unknown> {
 
 export function notSignedIn(): AppError {
   return new AppError(GenericErrors.unauthenticated, { description: 'sign in first' })
+}
+
+/** GET /v1/user/authorize/clients: the apps the user let in, with what they may do, in the caller's language. */
+export async function connectedApps(deps: Pick<Deps, 'clients' | 'oauth'>, auth: AuthContext, locale: string): Promise<{ data: ConnectedApp[] }> {
+  const consents = await deps.oauth.listConsents(auth.userId)
+  const data: ConnectedApp[] = []
+  for (const consent of consents) {
+    const client = await deps.clients.find(consent.clientId)
+    data.push({
+      // A client removed since still shows, by its id, so the user can withdraw what it was given.
+      client: client ? clientInfo(client) : { client_id: consent.clientId, name: consent.clientId, logo: '' },
+      scopes: describeScopes(consent.scopes, locale),
+      granted_at: new Date(consent.grantedAtMs).toISOString(),
+    })
+  }
+  return { data }
+}
+
+/**
+ * DELETE /v1/user/authorize/clients/{client_id}: withdraws the consent and ends every session the
+ * app holds for the user, at once (its refresh and access tokens stop working). The next sign-in
+ * through the app asks again.
+ */
+export async function disconnectApp(deps: Pick<Deps, 'clock' | 'oauth' | 'sessions'>, auth: AuthContext, clientId: string): Promise<Record<string, never>> {
+  const forgotten = await deps.oauth.deleteConsent(auth.userId, clientId)
+  const ended = await deps.sessions.revokeForUserClient(auth.userId, clientId, 'app_disconnected', deps.clock.nowMs())
+  if (!forgotten && ended === 0) throw new AppError(GenericErrors.not_found, { description: `${clientId.slice(0, 128)} holds nothing of this account` })
+  return {}
 }

@@ -9,7 +9,7 @@ import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { ACCESS_TOKEN_ALG } from '../tokens/token-keys.js'
 import { safeBasic } from '../tokens/routes.js'
 import { REFRESH_TOKEN_GRANT } from '../tokens/token-grants.js'
-import { AUTHORIZATION_CODE_GRANT, authorize, authorizeDetect, authorizeInfo, userInfo } from './authorize.js'
+import { AUTHORIZATION_CODE_GRANT, authorize, authorizeDetect, authorizeInfo, connectedApps, disconnectApp, userInfo } from './authorize.js'
 import { DEVICE_CODE_GRANT, authorizeDevice, deviceInfo, startDeviceAuthorization } from './device.js'
 
 const AuthorizeQuery = {
@@ -58,6 +58,14 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
     const b = request.body
     return authorize(deps, authOf(request), b, b.consent)
   })
+
+  // Connected apps (not in the contract; the account page lists and disconnects them).
+  app.get('/v1/user/authorize/clients', { preHandler: firstParty, schema: { querystring: Body({ locale: OptStr(35) }) } }, async (request) =>
+    connectedApps(deps, authOf(request), localeOf(request, request.query.locale)),
+  )
+  app.delete('/v1/user/authorize/clients/:client_id', { preHandler: firstParty, schema: { params: Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000/]+$' }) }) } }, async (request) =>
+    disconnectApp(deps, authOf(request), request.params.client_id),
+  )
 
   app.post('/v1/auth/device/code', { schema: { body: Body({ ...ClientFields, scope: OptStr(1024) }) } }, async (request) => {
     const basic = safeBasic(request)
