@@ -10,7 +10,7 @@ import { ProviderClients } from './features/providers/provider-clients.js'
 import { KyselySessionStore } from './stores/kysely-session-store.js'
 import { KyselyUserStore } from './stores/kysely-user-store.js'
 import { KyselyVerificationStore } from './stores/kysely-verification-store.js'
-import { CachingMembershipStore, CachingSessionStore, CachingUserStore, SessionCache } from './stores/session-cache.js'
+import { CachingMembershipStore, CachingProviderStore, CachingSessionStore, CachingUserStore, SessionCache } from './stores/session-cache.js'
 
 /** The infrastructure a caller provides: everything in IdentityDeps but what is built here, plus the database. */
 export type CreateIdentityDepsInput = Omit<IdentityDeps, 'clients' | 'users' | 'sessions' | 'verifications' | 'memberships' | 'events' | 'oauth' | 'providerStore' | 'providers'> & {
@@ -35,7 +35,7 @@ export function createIdentityDeps({ db: anyDb, events = NO_EVENT_NOTIFIER, sess
     ...infrastructure,
     clients: new ClientRegistry(infrastructure.config.clients, oauth, () => infrastructure.clock.nowMs()),
     oauth,
-    providerStore: new KyselyProviderStore(db),
+    providerStore: cached ? new CachingProviderStore(new KyselyProviderStore(db), cache, () => infrastructure.clock.nowMs()) : new KyselyProviderStore(db),
     providers: new ProviderClients(infrastructure.config.providers ?? [], infrastructure.logger),
     users: cached ? new CachingUserStore(users, cache) : users,
     sessions: cached ? new CachingSessionStore(sessions, cache) : sessions,

@@ -1,6 +1,7 @@
 import type { MembershipRecord, MembershipStore, NewActivationCode, RedeemResult } from './membership-store.js'
 import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
 import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
+import type { ProviderBindingRecord, ProviderFlowRecord, ProviderStore, ProviderTokenPurpose, ProviderTokenRecord } from './provider-store.js'
 
 /** What changed: one session, or everything about one user (profile, status, membership, sessions). */
 export type SessionInvalidation = { sessionId: string } | { userId: string }
@@ -46,6 +47,8 @@ export class SessionCache {
   readonly #ttlMs: number
   readonly #maxEntries: number
   readonly #entries = new Map<string, Entry>()
+  /** Each user's provider bindings (the profile's `providers`), dropped with the user's entries. */
+  readonly #bindings = new Map<string, { value: ProviderBindingRecord[]; until: number }>()
   readonly #channel: InvalidationChannel | undefined
   #generation = 0
 
@@ -85,6 +88,25 @@ export class SessionCache {
     this.#entries.set(sessionId, { value, until: nowMs + this.#ttlMs })
   }
 
+  getBindings(userId: string, nowMs: number): ProviderBindingRecord[] | undefined {
+    const entry = this.#bindings.get(userId)
+    if (!entry) return undefined
+    if (entry.until <= nowMs) {
+      this.#bindings.delete(userId)
+      return undefined
+    }
+    return entry.value
+  }
+
+  setBindings(userId: string, value: ProviderBindingRecord[], nowMs: number, generation: number): void {
+    if (!this.enabled || generation !== this.#generation) return
+    if (this.#bindings.size >= this.#maxEntries) {
+      const oldest = this.#bindings.keys().next()
+      if (!oldest.done) this.#bindings.delete(oldest.value)
+    }
+    this.#bindings.set(userId, { value, until: nowMs + this.#ttlMs })
+  }
+
   /** Drops what `message` names here and tells the other nodes. */
   invalidate(message: SessionInvalidation): void {
     this.#drop(message)
@@ -98,10 +120,12 @@ export class SessionCache {
       return
     }
     for (const [id, entry] of this.#entries) if (entry.value.user.id === message.userId) this.#entries.delete(id)
+    this.#bindings.delete(message.userId)
   }
 
   async close(): Promise<void> {
     this.#entries.clear()
+    this.#bindings.clear()
     await this.#channel?.close()
   }
 }
@@ -279,5 +303,85 @@ export class CachingMembershipStore implements MembershipStore {
     // The session check carries the membership: the next request must see the new expiry.
     if (result.kind === 'granted') this.cache.invalidate({ userId })
     return result
+  }
+}
+
+/**
+ * The provider store with each user's bindings kept in the session cache: `GET /v1/user/me` lists
+ * them on every call, and they change only through bind, unbind, move and sign-up, which drop the
+ * user's entries here and on the other nodes before they return.
+ */
+export class CachingProviderStore implements ProviderStore {
+  constructor(
+    private readonly inner: ProviderStore,
+    private readonly cache: SessionCache,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  createFlow(keyHash: string, flow: ProviderFlowRecord, nowMs: number) {
+    return this.inner.createFlow(keyHash, flow, nowMs)
+  }
+
+  consumeFlow(keyHash: string, nowMs: number) {
+    return this.inner.consumeFlow(keyHash, nowMs)
+  }
+
+  createToken(tokenHash: string, token: ProviderTokenRecord, nowMs: number) {
+    return this.inner.createToken(tokenHash, token, nowMs)
+  }
+
+  consumeToken(tokenHash: string, purpose: ProviderTokenPurpose, nowMs: number) {
+    return this.inner.consumeToken(tokenHash, purpose, nowMs)
+  }
+
+  findBinding(providerId: string, providerUserId: string) {
+    return this.inner.findBinding(providerId, providerUserId)
+  }
+
+  async listBindings(userId: string) {
+    const now = this.nowMs()
+    const hit = this.cache.getBindings(userId, now)
+    if (hit) return hit
+    const generation = this.cache.generation()
+    const value = await this.inner.listBindings(userId)
+    this.cache.setBindings(userId, value, now, generation)
+    return value
+  }
+
+  async bind(binding: ProviderBindingRecord) {
+    try {
+      await this.inner.bind(binding)
+    } finally {
+      this.cache.invalidate({ userId: binding.userId })
+    }
+  }
+
+  async createUserWithBinding(user: Parameters<ProviderStore['createUserWithBinding']>[0], binding: Parameters<ProviderStore['createUserWithBinding']>[1]) {
+    try {
+      await this.inner.createUserWithBinding(user, binding)
+    } finally {
+      this.cache.invalidate({ userId: user.id })
+    }
+  }
+
+  async unbind(userId: string, providerId: string) {
+    try {
+      return await this.inner.unbind(userId, providerId)
+    } finally {
+      this.cache.invalidate({ userId })
+    }
+  }
+
+  async moveBinding(providerId: string, providerUserId: string, fromUserId: string, toUserId: string) {
+    try {
+      return await this.inner.moveBinding(providerId, providerUserId, fromUserId, toUserId)
+    } finally {
+      this.cache.invalidate({ userId: fromUserId })
+      this.cache.invalidate({ userId: toUserId })
+    }
+  }
+
+  purgeExpired(nowMs: number) {
+    return this.inner.purgeExpired(nowMs)
   }
 }
