@@ -6,7 +6,7 @@ import en from '../../app/locales/en-US/index'
 import { htmlLangDir, test, waitForHydration } from './playwright-utils'
 
 /** Each page of the spec with a path to open it by (decompress takes an id). */
-const PAGES = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/account/home', '/account/unregister', '/password/recover'] as const
+const PAGES = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/account/home', '/account/unregister', '/password/recover', '/auth/callback', '/authorize', '/device'] as const
 
 describe('every page loads cleanly', () => {
   test.for(PAGES)('%s', async (path, { openPage }) => {
