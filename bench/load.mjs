@@ -14,6 +14,9 @@
 //   seconds        measured duration
 //   kind           'fixed'   same request every time (`body`: string, optional)
 //                  'bodies'  one body per connection (`bodies`: { warmup: string[], main: string[] })
+//                  'each'    a new body for every request, in turn from `bodies` (single-use
+//                            grants such as authorization codes: seed more than the run sends);
+//                            a long list comes as `bodiesFile`, a JSON file of the same shape
 //                  'numbered' a new body for every request: `body` (string) with each `{{n}}`
 //                            replaced by a token unique within the run (phase initial and a
 //                            counter), e.g. for creates that must not clash on a name
@@ -30,9 +33,12 @@
 // deep clone of the `requests` array, so an object stored on the request (`state`) is private to
 // that connection; setupRequest receives a shallow copy of the request (same `state` object) and
 // onResponse is called with the connection's request as `this`.
+import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 
 const spec = JSON.parse(process.argv[2] ?? '{}')
+// Long body lists (thousands of single-use codes) do not fit in argv: they come in a file.
+if (spec.bodiesFile) spec.bodies = JSON.parse(readFileSync(spec.bodiesFile, 'utf8'))
 
 /** First few non-2xx replies, for the report (status and the start of the body). */
 const failures = []
@@ -62,6 +68,22 @@ function requestsFor(phase) {
         setupRequest(req) {
           req.state.body ??= bodies[next++ % bodies.length]
           req.body = req.state.body
+          return req
+        },
+        onResponse(status, body) {
+          if (status < 200 || status > 299) noteFailure(status, body)
+        },
+      },
+    ]
+  }
+  if (spec.kind === 'each') {
+    const bodies = spec.bodies[phase]
+    let next = 0
+    return [
+      {
+        ...base,
+        setupRequest(req) {
+          req.body = bodies[next++ % bodies.length]
           return req
         },
         onResponse(status, body) {

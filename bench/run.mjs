@@ -43,6 +43,10 @@ const BENCHMARKS = {
     description: 'search over BENCH_SEARCH_FILES (1,000,000) files of one user on SQLite and PostgreSQL: suggestions p99 (goal < 30 ms) and first page p99 (goal < 50 ms) over HTTP per query class (one, two, three characters, pinyin), with a bare Fastify route as the baseline; index build time and bytes',
     load: () => import('./search.mjs'),
   },
+  oauth: {
+    description: 'Cumulus as an authorization server on SQLite and PostgreSQL: the authorization_code grant (code+PKCE, a fresh code per request) vs startSession in-process (goal >= 0.5), GET /v1/auth/userinfo vs a bare Fastify route (goal >= 0.33)',
+    load: () => import('./oauth.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),

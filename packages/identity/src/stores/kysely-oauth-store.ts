@@ -39,11 +39,11 @@ export class KyselyOAuthStore implements OAuthStore {
       .execute()
   }
 
-  async consumeAuthCode(codeHash: string, nowMs: number) {
+  async consumeAuthCode(codeHash: string, nowMs: number, sessionId: string) {
     // One UPDATE decides which of many parallel exchanges wins; the losers see it spent.
     const spent = await this.db
       .updateTable('identity_auth_codes')
-      .set({ consumed_at: nowMs })
+      .set({ consumed_at: nowMs, session_id: sessionId })
       .where('code_hash', '=', codeHash)
       .where('consumed_at', 'is', null)
       .where('expires_at', '>', nowMs)
@@ -66,10 +66,6 @@ export class KyselyOAuthStore implements OAuthStore {
     const row = await this.db.selectFrom('identity_auth_codes').select(['consumed_at', 'session_id']).where('code_hash', '=', codeHash).executeTakeFirst()
     if (row && row.consumed_at !== null) return { kind: 'reused' as const, sessionId: row.session_id }
     return { kind: 'invalid' as const }
-  }
-
-  async attachAuthCodeSession(codeHash: string, sessionId: string) {
-    await this.db.updateTable('identity_auth_codes').set({ session_id: sessionId }).where('code_hash', '=', codeHash).execute()
   }
 
   async findConsent(userId: string, clientId: string) {
@@ -137,7 +133,7 @@ export class KyselyOAuthStore implements OAuthStore {
     return Number(result.numUpdatedRows) === 1
   }
 
-  async pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number): Promise<DevicePoll> {
+  async pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number, sessionId: string): Promise<DevicePoll> {
     // A poll inside the interval is slow_down and pushes the interval by a step (RFC 8628 3.5);
     // one at or after it moves next_poll_at on. Each is one UPDATE, so parallel polls cannot
     // all slip through one interval.
@@ -168,7 +164,7 @@ export class KyselyOAuthStore implements OAuthStore {
     if (onTime.status === 'consumed') return { kind: 'invalid' }
     const spent = await this.db
       .updateTable('identity_device_codes')
-      .set({ status: 'consumed' })
+      .set({ status: 'consumed', session_id: sessionId })
       .where('device_code_hash', '=', deviceCodeHash)
       .where('status', '=', 'approved')
       .returningAll()
@@ -183,10 +179,6 @@ export class KyselyOAuthStore implements OAuthStore {
     if (Number(row.expires_at) <= nowMs && row.status !== 'consumed') return { kind: 'expired' }
     if (row.status === 'denied') return { kind: 'denied' }
     return { kind: 'invalid' }
-  }
-
-  async attachDeviceSession(deviceCodeHash: string, sessionId: string) {
-    await this.db.updateTable('identity_device_codes').set({ session_id: sessionId }).where('device_code_hash', '=', deviceCodeHash).execute()
   }
 
   async createClient(c: NewClient) {

@@ -48,12 +48,11 @@ export interface NewClient {
 export interface OAuthStore {
   createAuthCode(codeHash: string, record: AuthCodeRecord, nowMs: number): Promise<void>
   /**
-   * Spends a code: returns it when unspent and unexpired. A code already spent returns
-   * `{ reused: sessionId }` with the session its first use opened (to be revoked), null if none.
+   * Spends a code, recording in the same UPDATE the id of the session its exchange will open:
+   * returns it when unspent and unexpired. A code already spent returns `reused` with that
+   * session (to be revoked).
    */
-  consumeAuthCode(codeHash: string, nowMs: number): Promise<{ kind: 'ok'; record: AuthCodeRecord } | { kind: 'reused'; sessionId: string | null } | { kind: 'invalid' }>
-  /** Records the session a spent code opened. */
-  attachAuthCodeSession(codeHash: string, sessionId: string): Promise<void>
+  consumeAuthCode(codeHash: string, nowMs: number, sessionId: string): Promise<{ kind: 'ok'; record: AuthCodeRecord } | { kind: 'reused'; sessionId: string | null } | { kind: 'invalid' }>
 
   /** The scopes the user granted the client, or null when never. */
   findConsent(userId: string, clientId: string): Promise<string[] | null>
@@ -69,9 +68,11 @@ export interface OAuthStore {
   findDeviceCodeByUserCode(userCode: string, nowMs: number): Promise<DeviceCodeRecord | null>
   /** Approves or denies a pending, unexpired code; false when there is none. */
   decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean }, nowMs: number): Promise<boolean>
-  /** One poll: checks the interval (and pushes it on slow_down) and, for an approved code, spends it, all atomically. */
-  pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number): Promise<DevicePoll>
-  attachDeviceSession(deviceCodeHash: string, sessionId: string): Promise<void>
+  /**
+   * One poll: checks the interval (and pushes it on slow_down) and, for an approved code, spends
+   * it, recording the id of the session it will open, all atomically.
+   */
+  pollDeviceCode(deviceCodeHash: string, clientId: string, nowMs: number, slowDownStepSeconds: number, sessionId: string): Promise<DevicePoll>
 
   /** Throws UniqueViolationError when the id is taken. */
   createClient(client: NewClient): Promise<void>

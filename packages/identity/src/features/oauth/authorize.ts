@@ -15,7 +15,7 @@ import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { hashSecret, randomSecret, safeEqual } from '../../lib/secrets.js'
 import type { UserRecord } from '../../stores/user-store.js'
-import { type AuthContext, startSession } from '../tokens/sessions.js'
+import { type AuthContext, newSessionId, startSession } from '../tokens/sessions.js'
 import { describeScopes, requestedScopes } from './scopes.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'clients' | 'oauth'>
@@ -164,7 +164,10 @@ export async function exchangeAuthorizationCode(
   if (!input.code) throw invalidRequest('code is required', 'code')
   const nowMs = deps.clock.nowMs()
   const codeHash = hashSecret(input.code)
-  const spent = await deps.oauth.consumeAuthCode(codeHash, nowMs)
+  // The session's id is recorded with the spending, so a replay finds what to revoke even while
+  // the first exchange is still running.
+  const sessionId = newSessionId()
+  const spent = await deps.oauth.consumeAuthCode(codeHash, nowMs, sessionId)
   if (spent.kind === 'reused') {
     if (spent.sessionId) await deps.sessions.revoke(spent.sessionId, 'code_reuse', nowMs)
     throw new AppError(OAuthErrors.invalid_grant, { description: 'the authorization code was already used; the tokens it gave are revoked' })
@@ -176,9 +179,7 @@ export async function exchangeAuthorizationCode(
   if (!pkceMatches(code.codeChallengeMethod, code.codeChallenge, input.codeVerifier)) throw new AppError(OAuthErrors.invalid_grant, { description: 'code_verifier does not match the code_challenge' })
   const user = await deps.users.findById(code.userId)
   if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
-  const reply = await startSession(deps, { userId: code.userId, client: input.client, deviceId: input.deviceId, scope: code.scope })
-  const sessionId = (await deps.keys.verify(reply.access_token, nowMs))?.sid
-  if (sessionId) await deps.oauth.attachAuthCodeSession(codeHash, sessionId)
+  const reply = await startSession(deps, { userId: code.userId, client: input.client, deviceId: input.deviceId, scope: code.scope, sessionId })
   return withIdToken(deps, reply, { client: input.client, user, nonce: code.nonce, authTimeMs: code.authTimeMs })
 }
 

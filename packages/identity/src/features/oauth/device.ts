@@ -13,7 +13,7 @@ import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { hashSecret, randomSecret } from '../../lib/secrets.js'
 import { UniqueViolationError } from '../../stores/errors.js'
-import { type AuthContext, startSession } from '../tokens/sessions.js'
+import { type AuthContext, newSessionId, startSession } from '../tokens/sessions.js'
 import { clientInfo, withIdToken } from './authorize.js'
 import { describeScopes, requestedScopes } from './scopes.js'
 
@@ -127,7 +127,8 @@ export async function exchangeDeviceCode(deps: Deps, input: { client: Registered
   if (!input.deviceCode) throw new AppError(OAuthErrors.invalid_request, { description: 'device_code is required', metadata: { field: 'device_code' } })
   const nowMs = deps.clock.nowMs()
   const hash = hashSecret(input.deviceCode)
-  const poll = await deps.oauth.pollDeviceCode(hash, input.client.clientId, nowMs, SLOW_DOWN_STEP_SECONDS)
+  const sessionId = newSessionId()
+  const poll = await deps.oauth.pollDeviceCode(hash, input.client.clientId, nowMs, SLOW_DOWN_STEP_SECONDS, sessionId)
   switch (poll.kind) {
     case 'pending':
       throw new AppError(OAuthErrors.authorization_pending, { description: 'the user has not answered yet' })
@@ -142,9 +143,7 @@ export async function exchangeDeviceCode(deps: Deps, input: { client: Registered
     case 'approved': {
       const user = await deps.users.findById(poll.record.userId)
       if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
-      const reply = await startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, scope: poll.record.scope })
-      const sessionId = (await deps.keys.verify(reply.access_token, nowMs))?.sid
-      if (sessionId) await deps.oauth.attachDeviceSession(hash, sessionId)
+      const reply = await startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, scope: poll.record.scope, sessionId })
       return withIdToken(deps, reply, { client: input.client, user, nonce: '', authTimeMs: nowMs })
     }
   }

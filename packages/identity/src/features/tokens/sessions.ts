@@ -28,12 +28,17 @@ async function accessTokenFor(deps: Deps, session: Pick<SessionRecord, 'id' | 'u
   return { accessToken, expiresIn }
 }
 
+/** A fresh session id (callers that must record it before the session exists make one here). */
+export function newSessionId(): string {
+  return randomId(12)
+}
+
 /** Opens a session for a user on a client and returns the token reply (sign-in, sign-up, SSO exchange). */
-export async function startSession(deps: Deps, input: { userId: string; client: RegisteredClient; deviceId: string; scope?: string }): Promise<TokenReply> {
+export async function startSession(deps: Deps, input: { userId: string; client: RegisteredClient; deviceId: string; scope?: string; sessionId?: string }): Promise<TokenReply> {
   const nowMs = deps.clock.nowMs()
   const refreshToken = randomSecret()
   const session = {
-    id: randomId(12),
+    id: input.sessionId ?? newSessionId(),
     userId: input.userId,
     clientId: input.client.clientId,
     deviceId: input.deviceId,
