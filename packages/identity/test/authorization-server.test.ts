@@ -51,7 +51,8 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
   async function consent(authorizeUrl: URL, grant = true) {
     const entry = await fetch(authorizeUrl, { redirect: 'manual' })
     expect(entry.status).toBe(302)
-    const consentPage = new URL(entry.headers.get('location')!)
+    const consentPage = new URL(entry.headers.get('location')!, issuer)
+    expect(entry.headers.get('location')).toMatch(/^\/authorize\?/)
     expect(consentPage.pathname).toBe('/authorize')
     const params = Object.fromEntries(consentPage.searchParams)
     const info = await call(t.app, 'GET', '/v1/user/authorize/info', { query: params, headers: { 'accept-language': 'ko' } })
@@ -183,6 +184,15 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expect(redirect.origin + redirect.pathname).toBe(APP_REDIRECT)
     expect(redirect.searchParams.get('error')).toBe('access_denied')
     expect(redirect.searchParams.get('state')).toBe('st-1')
+  })
+
+  it('a code asked for without redirect_uri (one is registered) is exchanged without one', async () => {
+    const verifier = oidc.randomPKCECodeVerifier()
+    const params = { client_id: 'third-app', response_type: 'code', scope: 'pan', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
+    const answer = await call(t.app, 'POST', '/v1/user/authorize', { token: userToken, body: { ...params, consent: true } })
+    expect(new URL(answer.json().redirect_uri).origin + new URL(answer.json().redirect_uri).pathname).toBe(APP_REDIRECT)
+    const res = await call(t.app, 'POST', '/v1/auth/token', { body: { grant_type: 'authorization_code', client_id: 'third-app', code: answer.json().code, code_verifier: verifier } })
+    expect(res.statusCode, res.body).toBe(200)
   })
 
   it('one code, exchanged by many at once, gives tokens once', async () => {

@@ -37,6 +37,8 @@ export interface AuthorizeParams {
 export interface CheckedRequest {
   client: RegisteredClient
   redirectUri: string
+  /** Whether the request named it (RFC 6749 4.1.3: then the token request must name it too). */
+  redirectUriGiven: boolean
   scopes: string[]
   state: string
   codeChallenge: string
@@ -80,7 +82,7 @@ export async function checkAuthorizeRequest(deps: Pick<Deps, 'clients'>, params:
   if (isPublicClient(client) && method !== 'S256') throw invalidRequest('a public client must use PKCE with code_challenge_method=S256', 'code_challenge')
   if ((params.state ?? '').length > 1024) throw invalidRequest('state is too long', 'state')
   if ((params.nonce ?? '').length > 512) throw invalidRequest('nonce is too long', 'nonce')
-  return { client, redirectUri, scopes, state: params.state ?? '', codeChallenge: challenge, codeChallengeMethod: method, nonce: params.nonce ?? '' }
+  return { client, redirectUri, redirectUriGiven: params.redirect_uri !== undefined, scopes, state: params.state ?? '', codeChallenge: challenge, codeChallengeMethod: method, nonce: params.nonce ?? '' }
 }
 
 /** GET /v1/user/authorize/info: what the client asks for, in the caller's language. Needs no sign-in: it shows nothing of the user. */
@@ -130,7 +132,8 @@ export async function authorize(deps: Deps, auth: AuthContext, params: Authorize
     {
       clientId: checked.client.clientId,
       userId: auth.userId,
-      redirectUri: checked.redirectUri,
+      // '' when the request left it to the one registered URI: the token request may then omit it.
+      redirectUri: checked.redirectUriGiven ? checked.redirectUri : '',
       scope: checked.scopes.join(' '),
       codeChallenge: checked.codeChallenge,
       codeChallengeMethod: checked.codeChallengeMethod,
@@ -175,7 +178,7 @@ export async function exchangeAuthorizationCode(
   if (spent.kind === 'invalid') throw new AppError(OAuthErrors.invalid_grant, { description: 'the authorization code is invalid or expired' })
   const code = spent.record
   if (code.clientId !== input.client.clientId) throw new AppError(OAuthErrors.invalid_grant, { description: 'the authorization code was issued to another client' })
-  if (input.redirectUri !== code.redirectUri) throw new AppError(OAuthErrors.invalid_grant, { description: 'redirect_uri differs from the authorization request' })
+  if (code.redirectUri !== '' && input.redirectUri !== code.redirectUri) throw new AppError(OAuthErrors.invalid_grant, { description: 'redirect_uri differs from the authorization request' })
   if (!pkceMatches(code.codeChallengeMethod, code.codeChallenge, input.codeVerifier)) throw new AppError(OAuthErrors.invalid_grant, { description: 'code_verifier does not match the code_challenge' })
   const user = await deps.users.findById(code.userId)
   if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })

@@ -35,14 +35,14 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
   const auth = authenticated(deps)
   const firstParty = authenticatedFirstParty(deps)
-  const webUrl = deps.config.webUrl ?? deps.config.publicUrl
 
   // The front-channel entry of the code flow: the consent page of the web app takes it from here
   // (it signs the user in first when needed, and calls the /v1/user/authorize routes).
   app.get('/v1/auth/authorize', { schema: { querystring: Body(AuthorizeQuery) } }, async (request, reply) => {
     const query = new URLSearchParams()
     for (const [key, value] of Object.entries(request.query)) if (typeof value === 'string') query.set(key, value)
-    return reply.redirect(`${webUrl}/authorize?${query.toString()}`, 302)
+    // Relative: the browser stays on the host it came by (its session lives in that origin's storage).
+    return reply.redirect(`/authorize?${query.toString()}`, 302)
   })
 
   app.get('/v1/user/authorize/info', { schema: { querystring: Body(AuthorizeQuery) } }, async (request) => {
