@@ -1,4 +1,3 @@
-import { createServer } from 'node:net'
 import { GenericErrors, OAuthErrors } from '@cumulus/protocol'
 import type { FastifyInstance } from 'fastify'
 import fc from 'fast-check'
@@ -8,19 +7,13 @@ import { addClient } from '../src/features/oauth/clients.js'
 import { aUser } from './builders.js'
 import { call, expectErrorReply, signIn } from './http.js'
 import { type TestApp, buildTestApp, testBackend } from './test-app.js'
+import { unusedPort } from '../../../test-support/ports.js'
 
 /**
  * Cumulus as an OpenID Connect provider, driven by a real relying party: openid-client discovers
  * it, runs code+PKCE and the device flow over real HTTP on 127.0.0.1, and checks the ID tokens,
  * the userinfo reply, refresh, introspection and revocation the way it checks any provider.
  */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 const APP_REDIRECT = 'http://127.0.0.1:9/app/callback'
 
@@ -31,7 +24,7 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
   let userId: string
 
   beforeAll(async () => {
-    const port = await freePort()
+    const port = await unusedPort()
     issuer = `http://127.0.0.1:${port}`
     t = await buildTestApp({ config: { publicUrl: issuer, captcha: { mode: 'off' } } as never })
     await (t.app as FastifyInstance).listen({ port, host: '127.0.0.1' })

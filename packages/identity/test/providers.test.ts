@@ -1,4 +1,3 @@
-import { createServer } from 'node:net'
 import { AccountErrors, GenericErrors, OAuthErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { OAuth2Server } from 'oauth2-mock-server'
@@ -7,6 +6,7 @@ import type { IdentityProviderConfig } from '../src/config.js'
 import { aUser } from './builders.js'
 import { call, captchaFor, expectErrorReply, signIn } from './http.js'
 import { type TestApp, buildTestApp, testBackend } from './test-app.js'
+import { unusedPort } from '../../../test-support/ports.js'
 
 /**
  * Provider sign-in against a real OpenID Connect server on 127.0.0.1 (oauth2-mock-server): its
@@ -44,15 +44,7 @@ function localProvider(overrides: Partial<IdentityProviderConfig> = {}): Identit
   }
 }
 
-/** A port nothing listens on: a provider that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
+/** An issuer on a port nothing listens on: a provider that is down. */
 let downIssuer = ''
 
 beforeAll(async () => {
@@ -69,7 +61,7 @@ beforeAll(async () => {
   idp.service.on('beforeUserinfo', (reply: { body: Record<string, unknown> }) => {
     reply.body = { sub: person.sub, ...(person.name ? { name: person.name } : {}) }
   })
-  downIssuer = `http://127.0.0.1:${await closedPort()}`
+  downIssuer = `http://127.0.0.1:${await unusedPort()}`
 })
 
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -8,20 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseMail, type SmtpSink, startSmtpSink } from '../../../../test-support/smtp-sink.js'
 import { createMailer, FileOutboxMailer, type Mailer, SmtpMailer } from './mailer.js'
 import { parseMailUrl } from './transport-url.js'
+import { unusedPort } from '../../../../test-support/ports.js'
 
 const FROM = 'Cumulus <no-reply@cumulus.test>'
 const SUBJECT = '您的 Cumulus 注册验证码：048213（10 分钟内有效，请勿泄露）'
 const TEXT = '您好！\n您的验证码是 048213，10 分钟内有效。\nCafé — 인증 코드 ✓'
 const HTML = '<p>您的验证码是 <b>048213</b></p>'
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 describe('createMailer', () => {
   it('picks the transport from the parsed MAIL_URL', async () => {
@@ -146,7 +138,7 @@ describe('SMTP mailer against an authenticating server', () => {
 
 describe('SMTP mailer without a server', () => {
   it('rejects when the server cannot be reached', async () => {
-    const mailer = createMailer({ transport: parseMailUrl(`smtp://127.0.0.1:${await closedPort()}`), from: FROM })
+    const mailer = createMailer({ transport: parseMailUrl(`smtp://127.0.0.1:${await unusedPort()}`), from: FROM })
     try {
       await expect(mailer.send({ to: 'nobody@example.test', subject: 's', text: 't' })).rejects.toThrow(/ECONNREFUSED/)
     } finally {
