@@ -3,6 +3,7 @@ import { isAnonymousSub, type UserInfo } from '@cumulus/sdk'
 import { useId } from 'react'
 import { textLinkClass } from '../components/auth/auth-shell'
 import { UserAvatar } from '../components/account/user-avatar'
+import { Logo } from '../components/logo'
 import { Button } from '../components/ui/button'
 import { useT } from '../i18n/use-locale'
 import { REDIRECT_PARAM } from '../middleware/auth'
@@ -13,14 +14,18 @@ import { LocaleLink } from '../navigation/locale-link'
  * the device page (/device): the app, who is signed in, what the app may do, Allow and Deny.
  */
 
-/** The app asking: its logo (the initials of its name when it has none) and its name. */
+/**
+ * The app asking, as a picture: its logo (the initials of its name when it has none) beside the
+ * Cumulus mark. Decorative: the page's heading names the app.
+ */
 export function ClientIdentity({ client }: { client: OAuthClientInfo }) {
   return (
-    <div className="flex items-center gap-3" data-testid="oauth-client">
+    <div className="flex items-center justify-center gap-3" aria-hidden="true" data-testid="oauth-client">
       <UserAvatar name={client.name} seed={client.client_id} picture={client.logo || undefined} size="md" />
-      <p className="min-w-0 flex-1 break-words text-lg font-semibold text-slate-900 dark:text-white" data-testid="oauth-client-name">
-        {client.name}
-      </p>
+      <svg viewBox="0 0 24 24" className="size-5 text-slate-400 dark:text-slate-500" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M7 7h11l-3-3M17 17H6l3 3" />
+      </svg>
+      <Logo className="size-12" />
     </div>
   )
 }
@@ -32,18 +37,22 @@ export function SignedInAccount({ user, returnPath }: { user: UserInfo; returnPa
   const name = guest ? t('auth.login.guestName') : user.nickname || user.username || user.userId
   const detail = guest ? '' : [user.email, user.phoneNumber].find((value) => value && value !== name) ?? ''
   return (
-    <div className="flex flex-wrap items-center gap-3 rounded-xl bg-slate-50 p-3 dark:bg-slate-800/60" data-testid="oauth-account">
-      <UserAvatar name={name} seed={user.userId} picture={user.avatar || undefined} size="sm" />
-      <div className="min-w-0 flex-1">
-        <p className="text-xs text-slate-600 dark:text-slate-300">{t('oauth.request.signedInAs')}</p>
-        <p className="truncate font-medium text-slate-900 dark:text-white" data-testid="oauth-account-name">
-          {name}
-        </p>
-        {detail ? <p className="truncate text-sm text-slate-600 dark:text-slate-300">{detail}</p> : null}
+    <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800/60" data-testid="oauth-account">
+      <div className="flex items-center gap-3">
+        <UserAvatar name={name} seed={user.userId} picture={user.avatar || undefined} size="sm" />
+        <div className="min-w-0 flex-1">
+          <p className="text-xs text-slate-600 dark:text-slate-300">{t('oauth.request.signedInAs')}</p>
+          <p className="truncate font-medium text-slate-900 dark:text-white" data-testid="oauth-account-name">
+            {name}
+          </p>
+          {detail ? <p className="truncate text-sm text-slate-600 dark:text-slate-300">{detail}</p> : null}
+        </div>
       </div>
-      <LocaleLink page="account-login" search={`?add=1&${REDIRECT_PARAM}=${encodeURIComponent(returnPath)}`} className={`${textLinkClass} text-sm`}>
-        {t('oauth.request.useAnother')}
-      </LocaleLink>
+      <p className="mt-2 pl-13 text-sm">
+        <LocaleLink page="account-login" search={`?add=1&${REDIRECT_PARAM}=${encodeURIComponent(returnPath)}`} className={textLinkClass}>
+          {t('oauth.request.useAnother')}
+        </LocaleLink>
+      </p>
     </div>
   )
 }

@@ -43,7 +43,8 @@ export function ProviderSignIn({ returnTo }: { returnTo(): string }) {
       <ul aria-label={t('oauth.providers.label')} className="space-y-2">
         {state.providers.map((provider) => (
           <li key={provider.id}>
-            <Button variant="secondary" block loading={pending === provider.id || leaving === provider.id} disabled={busy} onClick={() => void start(provider.id)} data-provider={provider.id}>
+            {/* A long provider name wraps: the button grows instead of clipping it. */}
+            <Button variant="secondary" block className="h-auto! min-h-11 py-2.5 text-center" loading={pending === provider.id || leaving === provider.id} disabled={busy} onClick={() => void start(provider.id)} data-provider={provider.id}>
               {pending === provider.id || leaving === provider.id ? null : <ProviderIcon icon={provider.icon} />}
               {t('oauth.providers.continueWith', { name: provider.name })}
             </Button>

@@ -74,7 +74,6 @@ describe('the consent page', () => {
     const user = await signedIn(consentHandlers(), 'ko')
     showConsent(user, REQUEST, 'ko')
     expect(await screen.findByRole('heading', { level: 1, name: 'Living Room TV에서 Cumulus 계정에 접근하려고 합니다' })).toBeDefined()
-    expect(screen.getByTestId('oauth-client-name').textContent).toBe('Living Room TV')
     expect(screen.getByTestId('oauth-account-name').textContent).toBe('Ann Lee')
     const scopes = screen.getByRole('list', { name: '허용하면 Living Room TV에서 다음을 할 수 있습니다:' })
     expect(within(scopes).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['본인 확인', '드라이브의 파일 보기, 추가, 변경 및 삭제'])
