@@ -455,11 +455,20 @@ describe('user info and start-up', () => {
     await expect(client(fake, { storage }).initialize()).resolves.toMatchObject({ isLogin: false })
   })
 
-  it('initialize continues a pending provider sign-in; one that never came back with a code is dropped', async () => {
-    const c = client(server({}))
-    c.setPendingProviderSignIn({ providerId: 'google', state: 's' })
-    await expect(c.initialize()).rejects.toMatchObject({ error: 'invalid_request', errorCode: 4121 })
+  it('initialize leaves a sign-in still waiting at the provider alone, and continues one that came back with a code', async () => {
+    const fake = server({
+      'POST /v1/auth/provider/token': () => json({ provider_token: 'pt', expires_in: 600, provider_profile: { sub: 'p1', name: 'P', email: '', email_verified: false, picture: '' } }),
+      'POST /v1/auth/signin/with/provider': () => tokens(0, 'u7', 7200),
+      'GET /v1/user/me': () => json({ sub: 'u7', name: 'P', email: '', phone_number: '', picture: '', providers: [], password: '', status: 'ACTIVE', created_at: '2026-01-01T00:00:00Z', password_updated_at: '2026-01-01T00:00:00Z', vip_info: [] }),
+    })
+    const c = client(fake)
+    c.setPendingProviderSignIn({ providerId: 'google', state: 's', redirectUri: 'https://app.example/auth/callback' })
+    // Another tab starting up while this one is away at the provider: nothing happens to it.
     await expect(c.initialize()).resolves.toMatchObject({ isLogin: false })
+    expect(fake.of('POST /v1/auth/provider/token')).toHaveLength(0)
+    c.setPendingProviderSignIn({ providerId: 'google', state: 's', redirectUri: 'https://app.example/auth/callback', code: 'the-code' })
+    await expect(c.initialize()).resolves.toMatchObject({ isLogin: true })
+    expect(fake.of('POST /v1/auth/provider/token')[0]!.body).toMatchObject({ provider_code: 'the-code', state: 's' })
   })
 
   it('completes a provider redirect: checks the state, trades the code, signs in', async () => {

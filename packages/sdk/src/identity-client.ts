@@ -645,7 +645,10 @@ export class IdentityClient {
       }
     }
     const pending = readJson<PendingProviderSignIn>(this.#storage, this.#keys.pendingProvider)
-    if (pending) {
+    // Only a sign-in that came back with a code is continued here. One still waiting at the
+    // provider (no code yet) is left alone: another tab starting up meanwhile must not cancel it
+    // before its redirect arrives (completeProviderRedirect takes it then).
+    if (pending && typeof pending.code === 'string' && pending.code !== '') {
       // Removed first, so a failing continuation does not block every later start.
       this.#storage.removeItem(this.#keys.pendingProvider)
       await this.continueProviderSignIn(pending)
