@@ -118,12 +118,13 @@ describe('documentLocale', () => {
     expect(documentLocale(request('/ko', { 'accept-language': 'en' }))).toEqual({ redirect: null, setCookie: null })
   })
 
-  it('sends the consent and device pages, which other apps open, to the language the app asks for, then the cookie, then the browser', () => {
+  it('sends the consent and device pages, which other apps open, to the language the app asks for, then the visitor\'s earlier choice, never by the browser alone', () => {
     const query = '?client_id=tv&ui_locales=zh-Hant%20en&state=s%201'
     expect(documentLocale(request(`/authorize${query}`, { 'accept-language': 'ko' })).redirect?.headers.get('location')).toBe(`/zh-TW/authorize${query}`)
-    expect(documentLocale(request('/device?user_code=WDJB-MJHT', { 'accept-language': 'ko', cookie: 'i18n_redirected=ms' })).redirect?.headers.get('location')).toBe('/ms/device?user_code=WDJB-MJHT')
-    const { redirect, setCookie } = documentLocale(request('/device', { 'accept-language': 'id-ID' }))
-    expect({ status: redirect?.status, location: redirect?.headers.get('location'), cookie: redirect?.headers.get('set-cookie'), setCookie }).toEqual({ status: 302, location: '/id/device', cookie: null, setCookie: null })
+    const { redirect, setCookie } = documentLocale(request('/device?user_code=WDJB-MJHT', { 'accept-language': 'ko', cookie: 'i18n_redirected=ms' }))
+    expect({ status: redirect?.status, location: redirect?.headers.get('location'), cookie: redirect?.headers.get('set-cookie'), setCookie }).toEqual({ status: 302, location: '/ms/device?user_code=WDJB-MJHT', cookie: null, setCookie: null })
+    // Spec 2: the browser language redirects only from the root path.
+    expect(documentLocale(request('/device', { 'accept-language': 'id-ID' }))).toEqual({ redirect: null, setCookie: null })
   })
 
   it('leaves the consent and device pages alone in English, or already in a language', () => {

@@ -105,9 +105,10 @@ function matchAcceptLanguage(header: string | null): Locale | null {
 
 /**
  * Pages other apps send the browser to: the consent page (from GET /v1/auth/authorize) and the
- * device page (a TV's "open <site>/device"). Like `/`, the visitor did not pick their URL, so
- * their unprefixed paths follow the language the app asked for (OpenID Connect's `ui_locales`),
- * then the cookie, then the browser. Unlike `/`, they do not write the cookie: nobody chose.
+ * device page (a TV's "open <site>/device"). The product's rule stands (spec 2: the browser
+ * language redirects only from the root path), so Accept-Language is not read here; but the app
+ * may name the language (OpenID Connect's `ui_locales`), and the visitor's own earlier choice
+ * (the cookie) is kept. Neither writes the cookie: nobody chose on this visit.
  */
 export const ENTRY_PATHS: ReadonlySet<string> = new Set(['/authorize', '/device'])
 
@@ -150,12 +151,11 @@ export function documentLocale(request: Request): DocumentLocale {
 
 /** An entry page (`ENTRY_PATHS`) in the visitor's language, or null when that is the default. */
 function entryPageRedirect(request: Request, url: URL): Response | null {
-  const detected = detectLocale({ pathname: '/', cookieHeader: request.headers.get('cookie'), acceptLanguage: request.headers.get('accept-language') })
-  const locale = uiLocale(url.searchParams.get('ui_locales')) ?? detected.locale
+  const locale = uiLocale(url.searchParams.get('ui_locales')) ?? matchLocale(readCookie(request.headers.get('cookie'), LOCALE_COOKIE.name)) ?? DEFAULT_LOCALE
   if (locale === DEFAULT_LOCALE) return null
   return new Response(null, {
     status: 302,
-    headers: { location: sameOriginLocation(`${localizePath(url.pathname, locale)}${url.search}`, url.origin), vary: 'cookie, accept-language' },
+    headers: { location: sameOriginLocation(`${localizePath(url.pathname, locale)}${url.search}`, url.origin), vary: 'cookie' },
   })
 }
 

@@ -44,9 +44,10 @@ function pkce() {
 }
 
 /** The authorization request the app sends the browser with. */
-function authorizeUrl(input: { state: string; challenge: string; scope?: string; prompt?: string; redirectUri?: string }): string {
+function authorizeUrl(input: { state: string; challenge: string; scope?: string; prompt?: string; redirectUri?: string; uiLocales?: string }): string {
   const query = new URLSearchParams({ client_id: CLIENT_ID, response_type: 'code', redirect_uri: input.redirectUri ?? REDIRECT_URI, scope: input.scope ?? 'openid pan', state: input.state, code_challenge: input.challenge, code_challenge_method: 'S256' })
   if (input.prompt) query.set('prompt', input.prompt)
+  if (input.uiLocales) query.set('ui_locales', input.uiLocales)
   return `/v1/auth/authorize?${query}`
 }
 
@@ -142,11 +143,11 @@ describe('the consent page', () => {
     await expectNoA11yViolations(page)
   })
 
-  test('in Korean on a phone in the dark theme: the page follows the browser language, fits the screen and passes axe', async ({ openPage, server }) => {
+  test('in Korean on a phone in the dark theme: the page follows the language the app asks for, fits the screen and passes axe', async ({ openPage, server }) => {
     const { page } = await openPage({ locale: 'ko-KR', ...PHONE, colorScheme: 'dark' })
     const dae = await seedUser(server, { label: 'ko', name: '김대한' })
-    await page.goto(authorizeUrl({ state: 'ko-1', challenge: pkce().challenge, scope: 'openid profile pan' }))
-    // /authorize, opened by another app, follows the browser's language.
+    await page.goto(authorizeUrl({ state: 'ko-1', challenge: pkce().challenge, scope: 'openid profile pan', uiLocales: 'ko' }))
+    // /authorize, opened by another app, follows the language the app names (ui_locales).
     await waitForPath(page, '/ko/account/login')
     await submitPasswordSignIn(page, dae.email, dae.password, ko)
 
@@ -214,7 +215,7 @@ describe('the device page', () => {
     await signIn(page, server, 'device-ko', '/ko', ko)
     const device = await startDevice(server)
 
-    await page.goto('/device')
+    await page.goto('/ko/device')
     await waitForPath(page, '/ko/device')
     await waitForHydration(page)
     await page.getByLabel(ko.oauth.device.codeLabel, { exact: true }).fill('BCDF-GHJK')
@@ -222,7 +223,9 @@ describe('the device page', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toBe(messageForReason('invalid_grant', 'ko'))
     await expectNoA11yViolations(page)
 
-    // The link a device may show as a QR code: the code is looked up at once.
+    // The link a device may show as a QR code: the code is looked up at once, in the language
+    // this visitor chose earlier (the locale cookie; the browser's language alone moves only /).
+    await page.context().addCookies([{ name: 'i18n_redirected', value: 'ko', url: server.url }])
     await page.goto(device.verification_uri_complete.replace(server.url, ''))
     await waitForPath(page, '/ko/device')
     await page.getByTestId('device-review').waitFor()
