@@ -257,8 +257,11 @@ describe(`provider sign-in against a local OpenID Connect server, on ${testBacke
     person.email = undefined
     const signedIn = await signInAtProvider()
     const token = signedIn.json().access_token as string
-    const refused = expectErrorReply(await call(t.app, 'DELETE', '/v1/user/provider/local', { token }), GenericErrors.failed_precondition)
+    const refused = expectErrorReply(await call(t.app, 'DELETE', '/v1/user/provider/local', { token, headers: { 'accept-language': 'zh-TW' } }), GenericErrors.failed_precondition)
     expect(refused.error_description).toMatch(/only way/)
+    // The user reads why, in their language.
+    expect(refused.details[0].reason).toBe('LAST_SIGN_IN_METHOD')
+    expect(refused.details[1].message).toBe('這是登入你帳號的唯一方式。請先設定密碼或綁定電子郵件')
     expect((await call(t.app, 'GET', '/v1/user/provider', { token })).json().data).toHaveLength(1)
   })
 

@@ -42,10 +42,16 @@ export function renderError(error: AppError, locale: string | undefined, domain:
   }
 }
 
-// A captcha token refused for abuse has its own text (spec 8); other detail reasons use the entry's.
+// A captcha token refused for abuse has its own text (spec 8), and so has a refusal to remove an
+// account's last way in; other detail reasons use the entry's.
 function detailReasonMessageKey(entry: ErrorEntry, detailReason: string): string {
-  return entry.reason === 'captcha_invalid' && detailReason === 'CAPTCHA_REJECT' ? 'captcha_reject' : entry.reason
+  if (entry.reason === 'captcha_invalid' && detailReason === 'CAPTCHA_REJECT') return 'captcha_reject'
+  if (entry.reason === 'failed_precondition' && detailReason === LAST_SIGN_IN_METHOD) return 'last_sign_in_method'
+  return entry.reason
 }
+
+/** The detail reason of failed_precondition when unbinding or moving would leave an account with no way in. */
+export const LAST_SIGN_IN_METHOD = 'LAST_SIGN_IN_METHOD'
 
 /** Turns any thrown value into an AppError; only AppErrors and Fastify's own 4xx keep their meaning. */
 export function toAppError(error: unknown): AppError {

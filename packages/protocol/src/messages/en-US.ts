@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const enUS: MessageTable = {
   network_unreachable: 'The network is unavailable. Please check your connection and try again',
   captcha_reject: 'Your operation is too frequent, please try again later',
+  last_sign_in_method: 'This is the only way to sign in to your account. Set a password or add an e-mail address first',
   default: 'Something went wrong',
 
   cancelled: 'The operation was cancelled',

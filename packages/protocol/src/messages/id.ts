@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const id: MessageTable = {
   network_unreachable: 'Jaringan tidak tersedia. Periksa koneksi Anda, lalu coba lagi',
   captcha_reject: 'Aktivitas Anda terlalu sering, silakan coba lagi nanti',
+  last_sign_in_method: 'Ini satu-satunya cara masuk ke akun Anda. Atur kata sandi atau tambahkan alamat email terlebih dahulu',
   default: 'Terjadi kesalahan',
 
   cancelled: 'Tindakan dibatalkan',

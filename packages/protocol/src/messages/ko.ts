@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const ko: MessageTable = {
   network_unreachable: '네트워크에 연결할 수 없습니다. 연결 상태를 확인한 후 다시 시도해 주세요',
   captcha_reject: '요청이 너무 잦습니다. 잠시 후 다시 시도해 주세요',
+  last_sign_in_method: '계정에 로그인할 수 있는 유일한 방법입니다. 먼저 비밀번호를 설정하거나 이메일 주소를 추가하세요',
   default: '문제가 발생했습니다',
 
   cancelled: '작업이 취소되었습니다',

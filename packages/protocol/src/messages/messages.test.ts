@@ -9,7 +9,7 @@ import { ms } from './ms.js'
 import { zhCN } from './zh-CN.js'
 import { zhTW } from './zh-TW.js'
 
-const SPECIAL_KEYS = ['network_unreachable', 'captcha_reject', 'default'] as const
+const SPECIAL_KEYS = ['network_unreachable', 'captcha_reject', 'last_sign_in_method', 'default'] as const
 const englishKeys = Object.keys(enUS).sort()
 const tables = Object.entries(ERROR_MESSAGES)
 const translated = { id, ko, ms, 'zh-CN': zhCN, 'zh-TW': zhTW }

@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const ms: MessageTable = {
   network_unreachable: 'Rangkaian tidak tersedia. Sila semak sambungan anda dan cuba lagi',
   captcha_reject: 'Tindakan anda terlalu kerap, sila cuba sebentar lagi',
+  last_sign_in_method: 'Ini satu-satunya cara untuk log masuk ke akaun anda. Tetapkan kata laluan atau tambah alamat e-mel dahulu',
   default: 'Berlaku ralat',
 
   cancelled: 'Tindakan telah dibatalkan',

@@ -6,6 +6,8 @@ export interface SpecialMessages {
   network_unreachable: string
   /** Shown for captcha_invalid whose first detail reason is CAPTCHA_REJECT. */
   captcha_reject: string
+  /** Shown for failed_precondition whose detail reason is LAST_SIGN_IN_METHOD (unbinding or moving the account's only way in). */
+  last_sign_in_method: string
   /** The start of the fallback text; the error and its description follow in brackets. */
   default: string
 }

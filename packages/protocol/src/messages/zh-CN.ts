@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const zhCN: MessageTable = {
   network_unreachable: '网络不可用，请检查网络连接后重试',
   captcha_reject: '您的操作过于频繁，请稍后再试',
+  last_sign_in_method: '这是登录你账号的唯一方式。请先设置密码或绑定邮箱',
   default: '出错了',
 
   cancelled: '操作已取消',

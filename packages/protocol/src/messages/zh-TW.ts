@@ -3,6 +3,7 @@ import type { MessageTable } from './types.js'
 export const zhTW: MessageTable = {
   network_unreachable: '網路無法使用，請檢查網路連線後再試一次',
   captcha_reject: '您的操作過於頻繁，請稍後再試',
+  last_sign_in_method: '這是登入你帳號的唯一方式。請先設定密碼或綁定電子郵件',
   default: '發生錯誤',
 
   cancelled: '操作已取消',

@@ -18,6 +18,7 @@ import { hashSecret, randomId, randomSecret } from '../../lib/secrets.js'
 import { UniqueViolationError } from '../../stores/errors.js'
 import type { ProviderTokenRecord } from '../../stores/provider-store.js'
 import type { UserRecord } from '../../stores/user-store.js'
+import { LAST_SIGN_IN_METHOD } from '../../http/error-handler.js'
 import { accountFrozen } from '../sign-in/sign-in.js'
 import { type AuthContext, startSession } from '../tokens/sessions.js'
 import { newUserId } from '../users/admin.js'
@@ -249,7 +250,7 @@ async function hasOtherWayIn(deps: Deps, user: UserRecord, providerId: string): 
 export async function unbindProvider(deps: Deps, auth: AuthContext, providerId: string): Promise<Record<string, never>> {
   const user = (await deps.users.findById(auth.userId)) ?? auth.user
   if (!(await hasOtherWayIn(deps, user, providerId))) {
-    throw new AppError(GenericErrors.failed_precondition, { description: 'this is the only way to sign in to this account; set a password or an e-mail address first', metadata: { field: 'provider_id' } })
+    throw new AppError(GenericErrors.failed_precondition, { description: 'this is the only way to sign in to this account; set a password or an e-mail address first', detailReason: LAST_SIGN_IN_METHOD, metadata: { field: 'provider_id' } })
   }
   if (!(await deps.providerStore.unbind(auth.userId, providerId))) throw new AppError(GenericErrors.not_found, { description: `no ${providerId.slice(0, 64)} identity is bound to this account` })
   return {}
@@ -266,7 +267,7 @@ async function moveHere(deps: Deps, auth: AuthContext, record: ProviderTokenReco
   const from = await deps.users.findById(existing.userId)
   // The other account must not be left with no way in: it would be lost to its owner for good.
   if (from && !(await hasOtherWayIn(deps, from, record.providerId))) {
-    throw new AppError(GenericErrors.failed_precondition, { description: 'this identity is the only way to sign in to the other account; it cannot be moved' })
+    throw new AppError(GenericErrors.failed_precondition, { description: 'this identity is the only way to sign in to the other account; it cannot be moved', detailReason: LAST_SIGN_IN_METHOD })
   }
   try {
     const moved = await deps.providerStore.moveBinding(record.providerId, record.providerUserId, existing.userId, auth.userId)
