@@ -265,6 +265,41 @@ describe(`provider sign-in against a local OpenID Connect server, on ${testBacke
     expect((await call(t.app, 'GET', '/v1/user/provider', { token })).json().data).toHaveLength(1)
   })
 
+  /** What a native SDK (Google Sign-In on Android, say) hands the app: tokens straight from the provider. */
+  async function nativeTokens(audience: string) {
+    const res = await fetch(`${idp.issuer.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code: 'native', client_id: audience, redirect_uri: 'com.example.app:/cb' }) })
+    return (await res.json()) as { id_token: string; access_token: string }
+  }
+
+  it('accepts a native SDK\'s ID token for our audience (or an extra one), checked against the provider\'s keys', async () => {
+    person.email = 'native@provider.test'
+    person.email_verified = true
+    const ours = await nativeTokens('cumulus-at-local')
+    const accepted = await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_id_token: ours.id_token } })
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    expect(accepted.json().provider_profile).toMatchObject({ sub: person.sub, email: 'native@provider.test', email_verified: true })
+    const signedIn = await call(t.app, 'POST', '/v1/auth/signin/with/provider', { body: { client_id: 'cumulus-web', provider_token: accepted.json().provider_token } })
+    expect(signedIn.statusCode, signedIn.body).toBe(200)
+
+    // Minted for another app: refused.
+    const foreign = await nativeTokens('someone-else')
+    expectErrorReply(await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_id_token: foreign.id_token } }), AccountErrors.provider_error)
+    // A forged signature: refused.
+    const [head, body] = ours.id_token.split('.')
+    expectErrorReply(await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_id_token: `${head}.${body}.${'A'.repeat(342)}` } }), AccountErrors.provider_error)
+    // An access token is traded at the provider's user-info endpoint for who it belongs to.
+    const byAccess = await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_access_token: ours.access_token } })
+    expect(byAccess.statusCode, byAccess.body).toBe(200)
+    expect(byAccess.json().provider_profile.sub).toBe(person.sub)
+  })
+
+  it('accepts an ID token minted for an extra audience the operator listed', async () => {
+    await t.close()
+    t = await buildTestApp({ config: { captcha: { mode: 'off' }, providers: [localProvider({ extraAudiences: ['android-app-id'] })] } as never })
+    const res = await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_id_token: (await nativeTokens('android-app-id')).id_token } })
+    expect(res.statusCode, res.body).toBe(200)
+  })
+
   it('renews an unspent provider token once, spending the old one', async () => {
     const first = (await providerToken(await authorizeAtProvider())).json().provider_token
     const renewed = await call(t.app, 'PATCH', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_token: first } })
