@@ -325,7 +325,9 @@ const clientEntry = z.strictObject({
 const PROVIDER_PRESETS = {
   google: { kind: 'oidc', name: 'Google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'] },
   microsoft: { kind: 'oidc', name: 'Microsoft', issuer: 'https://login.microsoftonline.com/consumers/v2.0', scopes: ['openid', 'email', 'profile'] },
-  apple: { kind: 'oidc', name: 'Apple', issuer: 'https://appleid.apple.com', scopes: ['openid', 'email', 'name'] },
+  // Apple returns name and e-mail only by form_post, which the callback page cannot take: ask for
+  // openid alone (the subject is what sign-in needs). Its client_secret is the ES256 JWT Apple asks for.
+  apple: { kind: 'oidc', name: 'Apple', issuer: 'https://appleid.apple.com', scopes: ['openid'] },
   github: {
     kind: 'oauth2',
     name: 'GitHub',
