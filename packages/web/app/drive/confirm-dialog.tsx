@@ -19,10 +19,12 @@ export interface ConfirmDialogProps {
   dismissLabel?: string
   /** Options under the text (a checkbox). */
   children?: ReactNode
+  /** Where the focus goes on closing, when not back to the opener (see DialogShell). */
+  onCloseAutoFocus?: (event: Event) => void
 }
 
 /** A question before an action: something that cannot be undone (delete forever, empty the trash), or restoring a trashed item to open it. */
-export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm, dismissLabel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm, dismissLabel, children, onCloseAutoFocus }: ConfirmDialogProps) {
   const { t } = useT()
   const describe = useDescribeError()
   const [pending, setPending] = useState(false)
@@ -51,6 +53,7 @@ export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, t
       title={title}
       description={text}
       testId="confirm-dialog"
+      onCloseAutoFocus={onCloseAutoFocus}
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

@@ -15,6 +15,11 @@ export interface DialogShellProps {
   size?: 'sm' | 'md' | 'lg'
   /** Where the focus goes when the dialog opens (a field); Radix's first focusable otherwise. */
   onOpenAutoFocus?: (event: Event) => void
+  /**
+   * Where the focus goes when the dialog closes; call `event.preventDefault()` after moving it.
+   * Otherwise it returns to the opener, or (gone) to the drive list's current row.
+   */
+  onCloseAutoFocus?: (event: Event) => void
   testId?: string
 }
 
@@ -24,7 +29,7 @@ const WIDTHS = { sm: 'sm:max-w-md', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' } as c
  * The drive's dialogs: a Radix dialog (focus trap, Escape, the focus back to the opener), a
  * sheet from the bottom on phones and a centred card elsewhere, in both themes.
  */
-export function DialogShell({ open, onOpenChange, title, description, children, footer, size = 'sm', onOpenAutoFocus, testId }: DialogShellProps) {
+export function DialogShell({ open, onOpenChange, title, description, children, footer, size = 'sm', onOpenAutoFocus, onCloseAutoFocus, testId }: DialogShellProps) {
   const { t } = useT()
   // What had the focus when the dialog opened (noted while rendering, before the dialog takes
   // it). A dialog opened from a row's menu was opened by a menu item that is gone by now.
@@ -40,8 +45,16 @@ export function DialogShell({ open, onOpenChange, title, description, children, 
           data-testid={testId}
           onOpenAutoFocus={onOpenAutoFocus}
           onCloseAutoFocus={(event) => {
-            // Radix returns the focus to the opener; when that is gone, to the list's current row.
-            if (opener.current?.isConnected && opener.current !== document.body) return
+            onCloseAutoFocus?.(event)
+            if (event.defaultPrevented) return
+            // Radix gives the focus back only to a Dialog.Trigger, and these dialogs are opened by
+            // plain buttons: without this the focus would fall to <body>.
+            if (opener.current instanceof HTMLElement && opener.current.isConnected && opener.current !== document.body) {
+              event.preventDefault()
+              opener.current.focus({ preventScroll: true })
+              return
+            }
+            // The opener is gone (a row's menu item): the list's current row.
             const row = document.querySelector<HTMLElement>('[data-testid="drive-row"][tabindex="0"]')
             if (!row) return
             event.preventDefault()
