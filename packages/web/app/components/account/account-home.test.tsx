@@ -1,4 +1,4 @@
-import { WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
+import { type ConnectedApp, WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
 import type { IdentityClient } from '@cumulus/sdk'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -375,6 +375,137 @@ describe('AccountHome: sign-in methods', () => {
   })
 })
 
+describe('AccountHome: connected apps', () => {
+  const TV: ConnectedApp = {
+    client: { client_id: 'tv-app', name: 'Living Room TV', logo: 'https://tv.example/logo.png' },
+    scopes: [
+      { id: 'openid', description: 'Confirm who you are' },
+      { id: 'pan', description: 'See and manage the files in your drive' },
+    ],
+    granted_at: '2026-03-14T09:30:00Z',
+  }
+  const NOTES: ConnectedApp = { client: { client_id: 'notes-app', name: 'Notes', logo: '' }, scopes: [{ id: 'profile', description: 'See your name and picture' }], granted_at: '2026-04-02T18:00:00Z' }
+
+  function appRow(name: string) {
+    return screen.getAllByTestId('connected-app').find((row) => within(row).queryByText(name, { exact: true }))!
+  }
+
+  async function showApps(apps: ConnectedApp[], locale: 'en-US' | 'ko' | 'zh-CN' = 'en-US') {
+    const server = new FakeIdentityServer(ANN)
+    server.connectedApps = apps
+    await showPage(server, [ANN.sub], locale)
+    return server
+  }
+
+  it('lists each app with its logo (or a generic mark), when it was allowed and what it may do, asking in the page language', async () => {
+    const server = await showApps([TV, NOTES])
+    const section = screen.getByRole('region', { name: 'Connected apps' })
+    const list = await within(section).findByRole('list', { name: 'Apps with access to your account' })
+    const date = (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(iso))
+    expect(
+      within(list)
+        .getAllByTestId('connected-app')
+        .map((row) => ({ name: within(row).getByTestId('connected-app-name').textContent, granted: within(row).getByTestId('connected-app-granted').textContent, scopes: within(row).getAllByRole('listitem').map((item) => item.textContent) })),
+    ).toEqual([
+      { name: 'Living Room TV', granted: `Allowed on ${date(TV.granted_at)}`, scopes: ['Confirm who you are', 'See and manage the files in your drive'] },
+      { name: 'Notes', granted: `Allowed on ${date(NOTES.granted_at)}`, scopes: ['See your name and picture'] },
+    ])
+    expect(within(appRow('Living Room TV')).getByRole('list', { name: 'What Living Room TV can do' })).toBeDefined()
+    expect(within(appRow('Living Room TV')).getByTestId('app-logo').getAttribute('src')).toBe(TV.client.logo)
+    expect(within(appRow('Notes')).getByTestId('app-logo-generic')).toBeDefined()
+    expect(within(appRow('Notes')).getByRole('button', { name: 'Disconnect Notes' })).toBeDefined()
+    expect(server.requestsTo('GET', '/v1/user/authorize/clients')).toEqual([expect.objectContaining({ query: { locale: 'en-US' }, authorization: `Bearer token-${ANN.sub}` })])
+  })
+
+  it('keeps its heading and says so when no app is connected', async () => {
+    await showApps([])
+    const section = screen.getByRole('region', { name: 'Connected apps' })
+    expect((await within(section).findByTestId('connected-apps-empty')).textContent).toBe('No apps are connected to your account.')
+    expect(within(section).queryByRole('list')).toBeNull()
+    expect(within(section).queryByRole('button')).toBeNull()
+  })
+
+  it('disconnects after a confirmation, drops the app, says so politely and moves the focus to the next app', async () => {
+    const server = await showApps([TV, NOTES])
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Living Room TV' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Disconnect Living Room TV?' })
+    expect(within(dialog).getByText('Living Room TV loses access to your account at once and is signed out. To use it again, you will have to allow it again.')).toBeDefined()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }))
+
+    const section = screen.getByRole('region', { name: 'Connected apps' })
+    expect((await within(section).findByRole('status')).textContent).toBe('Living Room TV was disconnected and can no longer reach your account.')
+    expect(server.requestsTo('DELETE', '/v1/user/authorize/clients/tv-app')).toEqual([expect.objectContaining({ authorization: `Bearer token-${ANN.sub}` })])
+    expect(within(section).getAllByTestId('connected-app-name').map((name) => name.textContent)).toEqual(['Notes'])
+    expect(screen.queryByRole('dialog')).toBeNull()
+    // Its button is gone: the focus goes to the next app's, not to the page's body.
+    await waitFor(() => expect(document.activeElement).toBe(within(section).getByRole('button', { name: 'Disconnect Notes' })))
+
+    // The last one: the empty list's text takes the focus.
+    await userEvent.click(within(section).getByRole('button', { name: 'Disconnect Notes' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Disconnect Notes?' })).getByRole('button', { name: 'Disconnect' }))
+    const empty = await within(section).findByTestId('connected-apps-empty')
+    await waitFor(() => expect(document.activeElement).toBe(empty))
+    expect(within(section).getByRole('status').textContent).toBe('Notes was disconnected and can no longer reach your account.')
+  })
+
+  it('closing the confirmation sends nothing and gives the focus back to the Disconnect button', async () => {
+    // Regression: DialogShell left the focus on <body> after closing (Radix returns it only to a
+    // Dialog.Trigger, and the account page's dialogs are opened by plain buttons).
+    const server = await showApps([TV])
+    const button = await screen.findByRole('button', { name: 'Disconnect Living Room TV' })
+    await userEvent.click(button)
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(button))
+    expect(server.requestsTo('DELETE', '/v1/user/authorize/clients/tv-app')).toHaveLength(0)
+    expect(screen.getAllByTestId('connected-app')).toHaveLength(1)
+  })
+
+  it('shows a refusal in the dialog in the page language and keeps the app', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.connectedApps = [TV]
+    server.failNext('DELETE', '/v1/user/authorize/clients/tv-app', errorReply(503, 'unavailable', 14, { locale: 'ko', message: '서비스를 일시적으로 사용할 수 없습니다' }))
+    await showPage(server, [ANN.sub], 'ko')
+    await userEvent.click(await screen.findByRole('button', { name: 'Living Room TV 연결 해제' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Living Room TV 연결을 해제할까요?' })
+    await userEvent.click(within(dialog).getByRole('button', { name: '연결 해제' }))
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('서비스를 일시적으로 사용할 수 없습니다')
+    expect(screen.getAllByTestId('connected-app-name').map((name) => name.textContent)).toEqual(['Living Room TV'])
+  })
+
+  it('takes an app already disconnected elsewhere (not_found) as disconnected', async () => {
+    const server = await showApps([TV])
+    // Another tab disconnected it after this page loaded the list.
+    server.connectedApps = []
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Living Room TV' }))
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disconnect' }))
+    expect(await screen.findByText('Living Room TV was disconnected and can no longer reach your account.')).toBeDefined()
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByTestId('connected-apps-empty')).toBeDefined()
+  })
+
+  it('offers to try again when the apps cannot be loaded', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.connectedApps = [NOTES]
+    server.failNext('GET', '/v1/user/authorize/clients', errorReply(503, 'unavailable', 14, { locale: 'en-US', message: 'The service is busy' }))
+    await showPage(server, [ANN.sub])
+    const section = screen.getByRole('region', { name: 'Connected apps' })
+    await waitFor(() => expect(within(section).getByRole('alert').textContent).toBe('The connected apps could not be loaded: The service is busy'))
+    await userEvent.click(within(section).getByRole('button', { name: 'Try again' }))
+    expect(await within(section).findByRole('list', { name: 'Apps with access to your account' })).toBeDefined()
+    expect(server.requestsTo('GET', '/v1/user/authorize/clients')).toHaveLength(2)
+  })
+
+  it('reads in Simplified Chinese, the date written the Chinese way', async () => {
+    const server = await showApps([NOTES], 'zh-CN')
+    const section = screen.getByRole('region', { name: '已连接的应用' })
+    const row = await within(section).findByTestId('connected-app')
+    expect(within(row).getByTestId('connected-app-granted').textContent).toBe(`于 ${new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date(NOTES.granted_at))} 授权`)
+    expect(within(row).getByRole('button', { name: '与 Notes 断开连接' }).textContent).toBe('断开连接')
+    expect(server.requestsTo('GET', '/v1/user/authorize/clients')[0]!.query).toEqual({ locale: 'zh-CN' })
+  })
+})
+
 describe('AccountHome: accounts and sign-out', () => {
   it('signs out through the SDK and opens the login page', async () => {
     const server = new FakeIdentityServer(ANN)
@@ -445,6 +576,9 @@ describe('AccountHome: guest accounts', () => {
     expect(within(notice).getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/account/login?tab=sign-up')
     expect(screen.queryByRole('region', { name: 'Security' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Add e-mail address' })).toBeNull()
+    // A guest cannot let apps in (the consent page asks for a real account), so no Connected apps.
+    expect(screen.queryByRole('region', { name: 'Connected apps' })).toBeNull()
+    expect(server.requestsTo('GET', '/v1/user/authorize/clients')).toHaveLength(0)
   })
 })
 

@@ -8,6 +8,7 @@ import { useSession } from '../../session/use-session'
 import { PageTitle } from '../page-title'
 import { LoadingBlock } from '../ui/spinner'
 import { AccountsSection } from './accounts-section'
+import { ConnectedAppsSection } from './connected-apps-section'
 import { DangerZone } from './danger-zone'
 import { MembershipSection } from './membership-section'
 import { ProfileSection } from './profile-section'
@@ -19,7 +20,7 @@ import { UserAvatar } from './user-avatar'
 /** Opens the login page on account creation (its `LOGIN_TAB_PARAM`; not imported, to keep the login route out of this chunk). */
 const SIGN_UP_SEARCH = '?tab=sign-up'
 
-/** The account page (/account/home): profile, membership, security, sign-in methods, accounts on this browser. */
+/** The account page (/account/home): profile, membership, security, sign-in methods, connected apps, accounts on this browser. */
 export function AccountHome() {
   const { t } = useT()
   const locale = useLocale()
@@ -78,6 +79,7 @@ export function AccountHome() {
           <MembershipSection key={`membership-${user.userId}`} user={user} />
           {anonymous ? null : <SecuritySection key={`security-${user.userId}`} user={user} />}
           {anonymous ? null : <SignInMethodsSection key={`sign-in-methods-${user.userId}`} user={user} />}
+          {anonymous ? null : <ConnectedAppsSection key={`connected-apps-${user.userId}`} />}
           <AccountsSection user={user} accounts={session.accounts} />
           <DangerZone />
         </div>

@@ -1,4 +1,4 @@
-import { type ProviderInfo, WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
+import { type ConnectedApp, type ProviderInfo, WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
 import { IdentityClient, MemoryStorage } from '@cumulus/sdk'
 
 /**
@@ -64,6 +64,8 @@ export class FakeIdentityServer {
   readonly profiles = new Map<string, UserProfile>()
   /** The identity providers the operator configured (none by default, as on a fresh server). */
   providers: ProviderInfo[] = []
+  /** The apps the signed-in user let in (none by default); Disconnect removes them. */
+  connectedApps: ConnectedApp[] = []
   /** Replies that replace the default one for `METHOD /path`, used once each. */
   readonly #overrides = new Map<string, WireReply[]>()
   #redeemed = false
@@ -103,6 +105,15 @@ export class FakeIdentityServer {
     const ok = (body: unknown): WireReply => ({ status: 200, body })
     const unauthenticated = errorReply(401, 'unauthenticated', 16)
     const unbind = request.method === 'DELETE' ? /^\/v1\/user\/provider\/([^/]+)$/.exec(request.path) : null
+    const disconnect = request.method === 'DELETE' ? /^\/v1\/user\/authorize\/clients\/([^/]+)$/.exec(request.path) : null
+    if (disconnect) {
+      if (!this.#caller(request)) return unauthenticated
+      const clientId = decodeURIComponent(disconnect[1]!)
+      // As the real server: a second call finds nothing to withdraw.
+      if (!this.connectedApps.some((app) => app.client.client_id === clientId)) return errorReply(404, 'not_found', 5)
+      this.connectedApps = this.connectedApps.filter((app) => app.client.client_id !== clientId)
+      return ok({})
+    }
     if (unbind) {
       const me = this.#caller(request)
       if (!me) return unauthenticated
@@ -116,6 +127,8 @@ export class FakeIdentityServer {
         return ok({ providers: this.providers })
       case 'GET /v1/auth/provider/uri':
         return ok({ uri: `https://${request.query.provider_id}.example/authorize?state=${request.query.state}`, state: request.query.state })
+      case 'GET /v1/user/authorize/clients':
+        return this.#caller(request) ? ok({ data: this.connectedApps }) : unauthenticated
       case 'GET /v1/user/me': {
         const me = this.#caller(request)
         return me ? ok(me) : unauthenticated
