@@ -70,7 +70,9 @@ describe('sign-in with an identity provider', () => {
     person = someone('Grace Hopper', false)
     await page.goto('/account/login')
     await waitForHydration(page)
+    // The buttons appear once the list of providers has loaded.
     const providers = page.getByRole('list', { name: en.oauth.providers.label })
+    await providers.getByRole('button').first().waitFor()
     expect(await providers.getByRole('button').allTextContents()).toEqual([fill(en.oauth.providers.continueWith, { name: PROVIDER_NAME })])
 
     await continueWithProvider(page)
