@@ -80,8 +80,8 @@ describe('buildServer', () => {
       environment!.databaseUrl,
     )
     expect(tables.rows).toEqual([
-      { table_schema: 'public', n: 11 },
-      { table_schema: 'tenant_b', n: 11 },
+      { table_schema: 'public', n: 18 },
+      { table_schema: 'tenant_b', n: 18 },
     ])
   })
 

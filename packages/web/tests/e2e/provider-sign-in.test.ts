@@ -92,7 +92,7 @@ describe('sign-in with an identity provider', () => {
     await row.getByRole('button', { name: fill(en.accountHome.providers.unlinkLabel, { provider: PROVIDER_NAME }) }).click()
     const dialog = page.getByRole('dialog', { name: fill(en.accountHome.providers.confirmTitle, { provider: PROVIDER_NAME }) })
     await dialog.getByRole('button', { name: en.accountHome.providers.unlink, exact: true }).click()
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe(messageForReason('failed_precondition', 'en-US'))
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe(messageForReason('last_sign_in_method', 'en-US'))
     await dialog.getByRole('button', { name: en.common.cancel, exact: true }).click()
     expect(await row.getAttribute('data-linked')).toBe('true')
   })
