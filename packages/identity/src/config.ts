@@ -60,6 +60,13 @@ export interface IdentityProviderConfig {
    * the Android app's own client id at that provider, say.
    */
   extraAudiences: string[]
+  /**
+   * Accept a bare access token from a native SDK (`provider_access_token`), traded at the
+   * provider's user-info endpoint. Off by default: such a token does not say which app it was
+   * issued to, so any other app's token of the same person would sign in here. Turn it on only
+   * for a provider that issues tokens to this installation alone.
+   */
+  acceptAccessTokens?: boolean | undefined
 }
 
 export type CaptchaMode = 'auto' | 'always' | 'off'

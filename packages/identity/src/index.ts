@@ -9,7 +9,7 @@ export { openDatabase, isPostgresUrl, type OpenedDatabase, type OpenDatabaseOpti
 export type { CounterStore } from './counters/counter-store.js'
 export { MemoryCounterStore } from './counters/memory-counter-store.js'
 export { RedisCounterStore } from './counters/redis-counter-store.js'
-export { createTokenKeys, generateSigningJwk, type TokenKeys, type AccessTokenClaims, type JWK } from './features/tokens/token-keys.js'
+export { createTokenKeys, generateIdTokenJwk, generateSigningJwk, type TokenKeys, type AccessTokenClaims, type JWK } from './features/tokens/token-keys.js'
 export { authenticateAccessToken, requireAuth, startSession, refreshSession, type AuthContext } from './features/tokens/sessions.js'
 export { REFRESH_TOKEN_GRANT, AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT } from './features/tokens/token-grants.js'
 export { createUserByOperator, grantVip, listUsers, restoreUser, requireUserByIdOrEmail } from './features/users/admin.js'

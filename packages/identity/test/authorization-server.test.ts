@@ -37,7 +37,7 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
   afterAll(() => t.close())
 
   async function relyingParty(clientId: string, secret?: string) {
-    return oidc.discovery(new URL(issuer), clientId, { id_token_signed_response_alg: 'ES256' }, secret ? oidc.ClientSecretPost(secret) : oidc.None(), { execute: [oidc.allowInsecureRequests] })
+    return oidc.discovery(new URL(issuer), clientId, undefined, secret ? oidc.ClientSecretPost(secret) : oidc.None(), { execute: [oidc.allowInsecureRequests] })
   }
 
   /** The user's part of the code flow: the front-channel entry, then the consent calls the web page makes. */
@@ -98,10 +98,13 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     // The app got what the user granted, and nothing more: no account calls without `user`, and
     // no consent, device approval, binding or deletion, which only the product's own apps make.
     expectErrorReply(await call(t.app, 'GET', '/v1/user/me', { token: tokens.access_token }), GenericErrors.permission_denied)
+    expectErrorReply(await call(t.app, 'GET', '/vip/v1/activity/inviteCode', { token: tokens.access_token }), GenericErrors.permission_denied)
     expectErrorReply(await call(t.app, 'POST', '/v1/user/authorize', { token: tokens.access_token, body: { client_id: 'third-app', response_type: 'code', redirect_uri: APP_REDIRECT, scope: 'pan user', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256', consent: true } }), GenericErrors.permission_denied)
     expectErrorReply(await call(t.app, 'POST', '/v1/user/device/authorize', { token: tokens.access_token, body: { user_code: 'BBBB-BBBB', consent: true } }), GenericErrors.permission_denied)
     expectErrorReply(await call(t.app, 'GET', '/v1/user/provider', { token: tokens.access_token }), GenericErrors.permission_denied)
     expectErrorReply(await call(t.app, 'DELETE', '/v1/user/me', { token: tokens.access_token, query: { sudo_token: 'x' } }), GenericErrors.permission_denied)
+    // Nor may it turn its token into a first-party session (single sign-on is between the product's own apps).
+    expectErrorReply(await call(t.app, 'POST', '/v1/auth/signin/token', { body: { client_id: 'cumulus-web', token: tokens.access_token } }), OAuthErrors.unauthorized_client)
 
     // A public client refreshes with its id alone.
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
@@ -126,6 +129,12 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expect((await oidc.tokenIntrospection(config, tokens.refresh_token!)).active).toBe(false)
     expect((await call(t.app, 'GET', '/v1/user/authorize/detect', { token: userToken, query: { client_id: 'third-app', scope: 'pan' } })).json()).toEqual({ authorized: false })
     expectErrorReply(await call(t.app, 'DELETE', '/v1/user/authorize/clients/third-app', { token: userToken }), GenericErrors.not_found)
+    // A code the app got just before, not yet exchanged, dies with the consent.
+    const late = oidc.randomPKCECodeVerifier()
+    const lateParams = { client_id: 'third-app', response_type: 'code', redirect_uri: APP_REDIRECT, scope: 'pan', code_challenge: await oidc.calculatePKCECodeChallenge(late), code_challenge_method: 'S256' }
+    const lateCode = (await call(t.app, 'POST', '/v1/user/authorize', { token: userToken, body: { ...lateParams, consent: true } })).json().code
+    expect((await call(t.app, 'DELETE', '/v1/user/authorize/clients/third-app', { token: userToken })).statusCode).toBe(200)
+    expectErrorReply(await call(t.app, 'POST', '/v1/auth/token', { body: { grant_type: 'authorization_code', client_id: 'third-app', code: lateCode, redirect_uri: APP_REDIRECT, code_verifier: late } }), OAuthErrors.invalid_grant)
     // The user's own sessions (the web app's) are untouched.
     expect((await call(t.app, 'GET', '/v1/user/me', { token: userToken })).statusCode).toBe(200)
   })
@@ -179,6 +188,33 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expect(redirect.searchParams.get('state')).toBe('st-1')
   })
 
+  it('a third-party app with the user scope still cannot change the password, the address or get a sudo token', async () => {
+    await addClient(t.deps, { clientId: 'full-app', name: 'Full App', type: 'public', redirectUris: [APP_REDIRECT], scopes: ['pan', 'user', 'offline'] })
+    const verifier = oidc.randomPKCECodeVerifier()
+    const params = { client_id: 'full-app', response_type: 'code', redirect_uri: APP_REDIRECT, scope: 'pan user offline', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
+    const code = (await call(t.app, 'POST', '/v1/user/authorize', { token: userToken, body: { ...params, consent: true } })).json().code
+    const token = (await call(t.app, 'POST', '/v1/auth/token', { body: { grant_type: 'authorization_code', client_id: 'full-app', code, redirect_uri: APP_REDIRECT, code_verifier: verifier } })).json().access_token
+    expect((await call(t.app, 'GET', '/v1/user/me', { token })).statusCode).toBe(200)
+    expectErrorReply(await call(t.app, 'PATCH', '/v1/user/contact', { token, body: { email: 'thief@example.com', verification_token: 'x' } }), GenericErrors.permission_denied)
+    expectErrorReply(await call(t.app, 'PATCH', '/v1/user/password', { token, body: { old_password: 'x', password: 'a new long password' } }), GenericErrors.permission_denied)
+    expectErrorReply(await call(t.app, 'POST', '/v1/user/sudo', { token, body: { password: 'x' } }), GenericErrors.permission_denied)
+  })
+
+  it('accepts a loopback redirect on any port (RFC 8252 7.3), nothing else that differs', async () => {
+    const base = { client_id: 'third-app', response_type: 'code', scope: 'pan', code_challenge: 'd'.repeat(43), code_challenge_method: 'S256' }
+    expect((await call(t.app, 'GET', '/v1/user/authorize/info', { query: { ...base, redirect_uri: 'http://127.0.0.1:53682/app/callback' } })).statusCode).toBe(200)
+    for (const other of ['http://127.0.0.1:53682/app/callback/x', 'http://localhost:9/app/callback', 'http://127.0.0.1:53682/app/callback?x=1', 'https://127.0.0.1:9/app/callback']) {
+      expectErrorReply(await call(t.app, 'GET', '/v1/user/authorize/info', { query: { ...base, redirect_uri: other } }), OAuthErrors.invalid_request)
+    }
+  })
+
+  it('asks the user even for a first-party public client with an app scheme (another app could claim it)', async () => {
+    await addClient(t.deps, { clientId: 'own-desktop', name: 'Own desktop app', type: 'first_party', redirectUris: ['com.example.cumulus:/oauth'] })
+    await addClient(t.deps, { clientId: 'own-site', name: 'Own site', type: 'first_party', redirectUris: ['https://apps.example/cb'] })
+    expect((await call(t.app, 'GET', '/v1/user/authorize/detect', { token: userToken, query: { client_id: 'own-desktop', scope: 'pan' } })).json()).toEqual({ authorized: false })
+    expect((await call(t.app, 'GET', '/v1/user/authorize/detect', { token: userToken, query: { client_id: 'own-site', scope: 'pan' } })).json()).toEqual({ authorized: true })
+  })
+
   it('a code asked for without redirect_uri (one is registered) is exchanged without one', async () => {
     const verifier = oidc.randomPKCECodeVerifier()
     const params = { client_id: 'third-app', response_type: 'code', scope: 'pan', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
@@ -188,14 +224,18 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expect(res.statusCode, res.body).toBe(200)
   })
 
-  it('one code, exchanged by many at once, gives tokens once', async () => {
+  it('one code, exchanged by many at once, never leaves live tokens with the code presented twice', async () => {
     const verifier = oidc.randomPKCECodeVerifier()
     const params = { client_id: 'third-app', response_type: 'code', redirect_uri: APP_REDIRECT, scope: 'pan', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
     const code = (await call(t.app, 'POST', '/v1/user/authorize', { token: userToken, body: { ...params, consent: true } })).json().code
     const body = { grant_type: 'authorization_code', client_id: 'third-app', code, redirect_uri: APP_REDIRECT, code_verifier: verifier }
     const results = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'POST', '/v1/auth/token', { body })))
-    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1)
+    // RFC 6749 4.1.2: a code used more than once is denied and what it gave is revoked. Whoever
+    // won the race (if the reuse came after its reply) holds tokens that no longer work.
+    const won = results.filter((r) => r.statusCode === 200)
+    expect(won.length).toBeLessThanOrEqual(1)
     for (const r of results.filter((r) => r.statusCode !== 200)) expectErrorReply(r, OAuthErrors.invalid_grant)
+    for (const r of won) expect((await call(t.app, 'GET', '/v1/auth/token/introspect', { query: { token: r.json().access_token } })).json()).toEqual({ active: false })
   })
 
   it('runs the device flow: pending, slow_down, approval on the verification calls, tokens once', async () => {

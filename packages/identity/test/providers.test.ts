@@ -287,8 +287,15 @@ describe(`provider sign-in against a local OpenID Connect server, on ${testBacke
     // A forged signature: refused.
     const [head, body] = ours.id_token.split('.')
     expectErrorReply(await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_id_token: `${head}.${body}.${'A'.repeat(342)}` } }), AccountErrors.provider_error)
-    // An access token is traded at the provider's user-info endpoint for who it belongs to.
-    const byAccess = await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_access_token: ours.access_token } })
+    // A bare access token does not say which app it was issued to: refused unless the operator allows it.
+    const refused = expectErrorReply(await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_access_token: foreign.access_token } }), GenericErrors.invalid_argument)
+    expect(refused.details[0].metadata.field).toBe('provider_access_token')
+  })
+
+  it('takes an access token, traded at the provider\'s user-info endpoint, only where the operator allows it', async () => {
+    await t.close()
+    t = await buildTestApp({ config: { captcha: { mode: 'off' }, providers: [localProvider({ acceptAccessTokens: true })] } as never })
+    const byAccess = await call(t.app, 'POST', '/v1/auth/provider/token', { body: { client_id: 'cumulus-web', provider_id: 'local', provider_access_token: (await nativeTokens('cumulus-at-local')).access_token } })
     expect(byAccess.statusCode, byAccess.body).toBe(200)
     expect(byAccess.json().provider_profile.sub).toBe(person.sub)
   })

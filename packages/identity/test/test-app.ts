@@ -19,7 +19,7 @@ import { createIdentityDeps } from '../src/create-deps.js'
 import { migrateIdentity } from '../src/db/migrations.js'
 import { type OpenedDatabase, openDatabase } from '../src/db/open-database.js'
 import type { IdentityDeps } from '../src/deps.js'
-import { createTokenKeys, generateSigningJwk } from '../src/features/tokens/token-keys.js'
+import { createTokenKeys, generateIdTokenJwk, generateSigningJwk } from '../src/features/tokens/token-keys.js'
 import { ManualClock } from '../src/lib/clock.js'
 import { Argon2Hasher, type PasswordHasher } from '../src/lib/hasher.js'
 import { createMailer } from '../src/lib/mailer.js'
@@ -90,6 +90,7 @@ export function testConfig(overrides: DeepPartial<IdentityConfig> = {}): Identit
 }
 
 let signingJwk: Promise<JWK> | undefined
+let idTokenJwk: ReturnType<typeof generateIdTokenJwk> | undefined
 
 export interface TestDatabase extends OpenedDatabase {
   /** Drops the per-run schema (PostgreSQL) or the temp directory (SQLite). */
@@ -164,6 +165,7 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
   const hasher = new CountingHasher(new Argon2Hasher(TEST_ARGON2))
   const config = testConfig(options.config)
   signingJwk ??= generateSigningJwk()
+  idTokenJwk ??= generateIdTokenJwk()
   const counters = testCounters(clock)
   const mailer = createMailer({ transport: parseMailUrl(mail.url), from: 'Cumulus <no-reply@cumulus.test>' })
   const deps = createIdentityDeps({
@@ -174,7 +176,7 @@ export async function buildTestDeps(options: TestAppOptions = {}): Promise<TestD
     counters,
     mailer,
     sms: new FileOutboxSms(smsDir),
-    keys: await createTokenKeys(await signingJwk, config.publicUrl),
+    keys: await createTokenKeys(await signingJwk, config.publicUrl, { idTokenJwk: await idTokenJwk }),
     hmacKey: Buffer.alloc(32, 7),
     logger: pino({ level: 'silent' }),
   })

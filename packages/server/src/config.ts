@@ -58,6 +58,8 @@ export interface CumulusConfig {
   logLevel: LogLevel
   /** From JWT_PRIVATE_KEY; undefined means the key file in the data directory. */
   jwtPrivateKey: SigningJwk | undefined
+  /** From ID_TOKEN_PRIVATE_KEY (RS256, for OpenID Connect ID tokens); undefined means the key file in the data directory. */
+  idTokenPrivateKey?: Record<string, unknown> | undefined
   /** From CUMULUS_SECRET; undefined means the key file in the data directory. */
   secret: string | undefined
   /** The identity service's slice, passed to createIdentityDeps as is. */
@@ -255,6 +257,30 @@ const corsOrigins = z.string().transform((raw, ctx): string[] => {
   return origins
 })
 
+const idTokenPrivateKey = z.string().transform((raw, ctx): Record<string, unknown> => {
+  const hint = 'must be the JSON of an RSA private key (2048 bits or more) as a JWK ({"kty":"RSA","n":…,"e":…,"d":…,"p":…,"q":…,"dp":…,"dq":…,"qi":…})'
+  let jwk: unknown
+  try {
+    jwk = JSON.parse(raw)
+  } catch {
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: `is not valid JSON; it ${hint}` })
+    return z.NEVER
+  }
+  const candidate = jwk as Record<string, unknown>
+  let usable = false
+  try {
+    const key = createPrivateKey({ key: candidate as never, format: 'jwk' })
+    usable = key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048
+  } catch {
+    usable = false
+  }
+  if (!candidate || typeof candidate !== 'object' || candidate['kty'] !== 'RSA' || !usable) {
+    ctx.issues.push({ code: 'custom', input: REDACTED, message: hint })
+    return z.NEVER
+  }
+  return candidate
+})
+
 const jwtPrivateKey = z.string().transform((raw, ctx): SigningJwk => {
   const hint = 'must be the JSON of an EC P-256 private key as a JWK ({"kty":"EC","crv":"P-256","x":…,"y":…,"d":…})'
   let jwk: unknown
@@ -356,6 +382,7 @@ const providerEntry = z.strictObject({
   claims: z.strictObject({ sub: z.string().optional(), name: z.string().optional(), email: z.string().optional(), email_verified: z.string().optional(), picture: z.string().optional() }).optional(),
   sign_up: z.boolean().optional(),
   extra_audiences: z.array(z.string().min(1).max(512)).optional(),
+  accept_access_tokens: z.boolean().optional(),
 })
 
 const providers = z
@@ -420,6 +447,7 @@ function providerConfigs(entries: z.output<typeof providers>): IdentityProviderC
       },
       signUp: entry.sign_up ?? true,
       extraAudiences: entry.extra_audiences ?? [],
+      acceptAccessTokens: entry.accept_access_tokens ?? false,
     }
   })
 }
@@ -505,6 +533,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
   JWT_PRIVATE_KEY: jwtPrivateKey.optional(),
+  ID_TOKEN_PRIVATE_KEY: idTokenPrivateKey.optional(),
   CUMULUS_SECRET: z.string().min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` }).optional(),
   ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, MAX_DELETION_GRACE_DAYS).optional(),
   DOWNLOAD_LINK_WEB: platformLink.optional(),
@@ -644,6 +673,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
     trustProxy: values.TRUST_PROXY ?? false,
     logLevel: values.LOG_LEVEL ?? 'info',
     jwtPrivateKey: values.JWT_PRIVATE_KEY,
+    idTokenPrivateKey: values.ID_TOKEN_PRIVATE_KEY,
     secret: values.CUMULUS_SECRET,
     identity,
     web: {
@@ -748,6 +778,7 @@ export function redactConfig(config: CumulusConfig) {
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     jwtPrivateKey: config.jwtPrivateKey ? `${REDACTED} (JWT_PRIVATE_KEY, kid ${config.jwtPrivateKey.kid ?? 'default'})` : 'key file in the data directory',
+    idTokenPrivateKey: config.idTokenPrivateKey ? `${REDACTED} (ID_TOKEN_PRIVATE_KEY)` : 'key file in the data directory',
     secret: config.secret ? `${REDACTED} (CUMULUS_SECRET)` : 'key file in the data directory',
     identity: {
       ...config.identity,

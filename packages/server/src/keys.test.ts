@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { generateSigningJwk } from '@cumulus/identity'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
-import { HMAC_KEY_FILE, SIGNING_KEY_FILE, keysDir, loadKeys } from './keys.js'
+import { HMAC_KEY_FILE, ID_TOKEN_KEY_FILE, SIGNING_KEY_FILE, keysDir, loadKeys } from './keys.js'
 
 const modeOf = (path: string) => statSync(path).mode & 0o777
 
@@ -40,7 +40,8 @@ describe('loadKeys', () => {
     expect(privateScalars.size).toBe(1)
     expect(hmacs.size).toBe(1)
     expect(JSON.parse(readFileSync(join(keysDir(config), SIGNING_KEY_FILE), 'utf8')).d).toBe([...privateScalars][0])
-    expect(readdirSync(keysDir(config)).sort()).toEqual([HMAC_KEY_FILE, SIGNING_KEY_FILE])
+    expect(new Set(results.map((r) => r.idTokenJwk?.['d'])).size).toBe(1)
+    expect(readdirSync(keysDir(config)).sort()).toEqual([HMAC_KEY_FILE, ID_TOKEN_KEY_FILE, SIGNING_KEY_FILE])
   })
 
   it('uses JWT_PRIVATE_KEY and CUMULUS_SECRET when set, without writing key files', async () => {
@@ -50,6 +51,8 @@ describe('loadKeys', () => {
     const keys = await loadKeys(config)
     expect(keys.signingJwk).toEqual(jwk)
     expect(keys.hmacKey).toEqual(Buffer.from(secret))
+    // Nodes sharing JWT_PRIVATE_KEY sign ID tokens with it unless ID_TOKEN_PRIVATE_KEY is given.
+    expect(keys.idTokenJwk).toBeUndefined()
     expect(() => statSync(keysDir(config))).toThrow(/ENOENT/)
   })
 

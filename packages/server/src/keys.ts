@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { generateSigningJwk } from '@cumulus/identity'
+import { generateIdTokenJwk, generateSigningJwk } from '@cumulus/identity'
 import type { Logger } from 'pino'
 import { type CumulusConfig, type SigningJwk, isConsistentEcKey } from './config.js'
 
@@ -11,10 +11,13 @@ export interface ServerKeys {
   signingJwk: SigningJwk
   /** HMAC key for captcha tokens and challenges (32 bytes or more). */
   hmacKey: Buffer
+  /** RS256 private key for OpenID Connect ID tokens. */
+  idTokenJwk?: Record<string, unknown>
 }
 
 export const SIGNING_KEY_FILE = 'jwt-signing.jwk'
 export const HMAC_KEY_FILE = 'hmac.key'
+export const ID_TOKEN_KEY_FILE = 'id-token-rsa.jwk'
 const HMAC_KEY_BYTES = 32
 const OWNER_ONLY_FILE = 0o600
 const OWNER_ONLY_DIR = 0o700
@@ -30,7 +33,7 @@ export function keysDir(config: Pick<CumulusConfig, 'dataDir'>): string {
  * afterwards, so tokens and captcha tokens survive restarts. A damaged key file is an error,
  * never silently replaced: replacing it would sign every user out.
  */
-export async function loadKeys(config: Pick<CumulusConfig, 'dataDir' | 'jwtPrivateKey' | 'secret'>, logger?: Logger): Promise<ServerKeys> {
+export async function loadKeys(config: Pick<CumulusConfig, 'dataDir' | 'jwtPrivateKey' | 'secret' | 'idTokenPrivateKey'>, logger?: Logger): Promise<ServerKeys> {
   const dir = keysDir(config)
   const signingJwk =
     config.jwtPrivateKey ??
@@ -38,7 +41,25 @@ export async function loadKeys(config: Pick<CumulusConfig, 'dataDir' | 'jwtPriva
   const hmacKey = config.secret
     ? Buffer.from(config.secret, 'utf8')
     : parseHmacKey(await readOrCreate(join(dir, HMAC_KEY_FILE), async () => `${randomBytes(HMAC_KEY_BYTES).toString('base64url')}\n`, logger), join(dir, HMAC_KEY_FILE))
-  return { signingJwk, hmacKey }
+  // Several nodes sharing JWT_PRIVATE_KEY must share the ID-token key too: without
+  // ID_TOKEN_PRIVATE_KEY they sign ID tokens with the shared EC key (ES256) rather than each
+  // with a key file of its own that the others' JWKS would not hold.
+  const idTokenJwk =
+    config.idTokenPrivateKey ??
+    (config.jwtPrivateKey
+      ? undefined
+      : parseIdTokenJwk(await readOrCreate(join(dir, ID_TOKEN_KEY_FILE), async () => `${JSON.stringify(await generateIdTokenJwk())}\n`, logger), join(dir, ID_TOKEN_KEY_FILE)))
+  return { signingJwk, hmacKey, ...(idTokenJwk ? { idTokenJwk } : {}) }
+}
+
+function parseIdTokenJwk(content: string, path: string): Record<string, unknown> {
+  try {
+    const jwk = JSON.parse(content) as Record<string, unknown>
+    if (jwk['kty'] !== 'RSA' || typeof jwk['d'] !== 'string') throw new Error('not an RSA private key')
+    return jwk
+  } catch (err) {
+    throw new Error(`the ID-token key file ${path} is damaged (${(err as Error).message}); restore it from a backup, or delete it to generate a new key (ID tokens already issued stop verifying)`)
+  }
 }
 
 /**

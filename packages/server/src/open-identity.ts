@@ -110,7 +110,7 @@ export async function openIdentity(input: OpenIdentityInput): Promise<OpenedIden
       counters,
       mailer,
       sms: input.sms ?? createSmsSender(config.sms),
-      keys: await createTokenKeys(input.keys.signingJwk, config.publicUrl),
+      keys: await createTokenKeys(input.keys.signingJwk, config.publicUrl, { idTokenJwk: input.keys.idTokenJwk }),
       hmacKey: input.keys.hmacKey,
       logger,
       events: input.deliverEvents === false ? NO_EVENT_NOTIFIER : events,

@@ -244,8 +244,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('consumed_at', 'bigint')
         .addColumn('session_id', 'text')
+        // Set when a spent code is presented again: its exchange, if still running, revokes what it opens.
+        .addColumn('reused_at', 'bigint')
         .execute()
       await db.schema.createIndex('identity_auth_codes_expires').on('identity_auth_codes').column('expires_at').execute()
+      await db.schema.createIndex('identity_auth_codes_user_client').on('identity_auth_codes').columns(['user_id', 'client_id']).execute()
 
       // What each user granted each client (GET /v1/user/authorize/detect).
       await db.schema
@@ -272,9 +275,12 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('decided_at', 'bigint')
+        // When the approving user signed in (the session's start): the ID token's auth_time.
+        .addColumn('auth_time', 'bigint')
         .addColumn('session_id', 'text')
         .execute()
       await db.schema.createIndex('identity_device_codes_expires').on('identity_device_codes').column('expires_at').execute()
+      await db.schema.createIndex('identity_device_codes_user_client').on('identity_device_codes').columns(['user_id', 'client_id']).execute()
     },
   },
 }

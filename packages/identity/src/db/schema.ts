@@ -217,6 +217,7 @@ export interface AuthCodesTable {
   expires_at: number
   consumed_at: number | null
   session_id: string | null
+  reused_at: number | null
 }
 
 export interface ConsentsTable {
@@ -240,5 +241,6 @@ export interface DeviceCodesTable {
   created_at: number
   expires_at: number
   decided_at: number | null
+  auth_time: number | null
   session_id: string | null
 }

@@ -63,9 +63,21 @@ export class KyselyOAuthStore implements OAuthStore {
       }
       return { kind: 'ok' as const, record }
     }
-    const row = await this.db.selectFrom('identity_auth_codes').select(['consumed_at', 'session_id']).where('code_hash', '=', codeHash).executeTakeFirst()
-    if (row && row.consumed_at !== null) return { kind: 'reused' as const, sessionId: row.session_id }
+    // Spent already: mark the reuse, so an exchange still under way revokes its session too.
+    const reused = await this.db
+      .updateTable('identity_auth_codes')
+      .set({ reused_at: nowMs })
+      .where('code_hash', '=', codeHash)
+      .where('consumed_at', 'is not', null)
+      .returning('session_id')
+      .executeTakeFirst()
+    if (reused) return { kind: 'reused' as const, sessionId: reused.session_id }
     return { kind: 'invalid' as const }
+  }
+
+  async wasReused(codeHash: string) {
+    const row = await this.db.selectFrom('identity_auth_codes').select('reused_at').where('code_hash', '=', codeHash).executeTakeFirst()
+    return row?.reused_at != null
   }
 
   async findConsent(userId: string, clientId: string) {
@@ -78,9 +90,20 @@ export class KyselyOAuthStore implements OAuthStore {
     return rows.map((r) => ({ clientId: r.client_id, scopes: r.scope.split(' ').filter(Boolean), grantedAtMs: Number(r.granted_at) }))
   }
 
-  async deleteConsent(userId: string, clientId: string) {
-    const result = await this.db.deleteFrom('identity_consents').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
-    return Number(result.numDeletedRows) > 0
+  async deleteConsent(userId: string, clientId: string, nowMs: number) {
+    return this.db.transaction().execute(async (trx) => {
+      const consent = await trx.deleteFrom('identity_consents').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
+      // What the app could still turn into a session: codes not yet exchanged, devices approved but not yet polled.
+      const codes = await trx.deleteFrom('identity_auth_codes').where('user_id', '=', userId).where('client_id', '=', clientId).where('consumed_at', 'is', null).executeTakeFirst()
+      const devices = await trx
+        .updateTable('identity_device_codes')
+        .set({ status: 'denied', decided_at: nowMs })
+        .where('user_id', '=', userId)
+        .where('client_id', '=', clientId)
+        .where('status', '=', 'approved')
+        .executeTakeFirst()
+      return Number(consent.numDeletedRows) + Number(codes.numDeletedRows) + Number(devices.numUpdatedRows) > 0
+    })
   }
 
   async grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number) {
@@ -122,10 +145,10 @@ export class KyselyOAuthStore implements OAuthStore {
     return row ? deviceOf(row) : null
   }
 
-  async decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean }, nowMs: number) {
+  async decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean; authTimeMs: number }, nowMs: number) {
     const result = await this.db
       .updateTable('identity_device_codes')
-      .set({ status: decision.approve ? 'approved' : 'denied', user_id: decision.userId, decided_at: nowMs })
+      .set({ status: decision.approve ? 'approved' : 'denied', user_id: decision.userId, decided_at: nowMs, auth_time: decision.authTimeMs })
       .where('user_code', '=', userCode)
       .where('status', '=', 'pending')
       .where('expires_at', '>', nowMs)
@@ -170,7 +193,7 @@ export class KyselyOAuthStore implements OAuthStore {
       .returningAll()
       .executeTakeFirst()
     if (!spent || spent.user_id === null) return { kind: 'invalid' }
-    return { kind: 'approved', record: { ...deviceOf(spent), userId: spent.user_id } }
+    return { kind: 'approved', record: { ...deviceOf(spent), userId: spent.user_id, authTimeMs: Number(spent.auth_time ?? spent.decided_at ?? nowMs) } }
   }
 
   private async finalState(deviceCodeHash: string, clientId: string, nowMs: number): Promise<DevicePoll> {

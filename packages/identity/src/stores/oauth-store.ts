@@ -30,7 +30,7 @@ export type DevicePoll =
   | { kind: 'expired' }
   | { kind: 'pending' }
   | { kind: 'denied' }
-  | { kind: 'approved'; record: DeviceCodeRecord & { userId: string } }
+  | { kind: 'approved'; record: DeviceCodeRecord & { userId: string; authTimeMs: number } }
 
 export interface NewClient {
   clientId: string
@@ -53,13 +53,18 @@ export interface OAuthStore {
    * session (to be revoked).
    */
   consumeAuthCode(codeHash: string, nowMs: number, sessionId: string): Promise<{ kind: 'ok'; record: AuthCodeRecord } | { kind: 'reused'; sessionId: string | null } | { kind: 'invalid' }>
+  /** Whether the code was presented again since it was spent (its exchange then revokes what it opened). */
+  wasReused(codeHash: string): Promise<boolean>
 
   /** The scopes the user granted the client, or null when never. */
   findConsent(userId: string, clientId: string): Promise<string[] | null>
   /** Every client the user granted something, newest grant first. */
   listConsents(userId: string): Promise<{ clientId: string; scopes: string[]; grantedAtMs: number }[]>
-  /** Forgets what the user granted the client; false when nothing was. */
-  deleteConsent(userId: string, clientId: string): Promise<boolean>
+  /**
+   * Forgets what the user granted the client, with the client's unspent codes for the user and its
+   * approved device codes not yet collected; false when there was nothing.
+   */
+  deleteConsent(userId: string, clientId: string, nowMs: number): Promise<boolean>
   /** Adds scopes to what the user granted the client. */
   grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number): Promise<void>
 
@@ -67,7 +72,7 @@ export interface OAuthStore {
   createDeviceCode(deviceCodeHash: string, record: DeviceCodeRecord, nowMs: number): Promise<void>
   findDeviceCodeByUserCode(userCode: string, nowMs: number): Promise<DeviceCodeRecord | null>
   /** Approves or denies a pending, unexpired code; false when there is none. */
-  decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean }, nowMs: number): Promise<boolean>
+  decideDeviceCode(userCode: string, decision: { userId: string; approve: boolean; authTimeMs: number }, nowMs: number): Promise<boolean>
   /**
    * One poll: checks the interval (and pushes it on slow_down) and, for an approved code, spends
    * it, recording the id of the session it will open, all atomically.

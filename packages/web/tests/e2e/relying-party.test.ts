@@ -32,7 +32,7 @@ const test = e2eTest({
 })
 
 function relyingParty(server: TestServer, clientId: string) {
-  return oidc.discovery(new URL(server.url), clientId, { id_token_signed_response_alg: 'ES256' }, oidc.None(), { execute: [oidc.allowInsecureRequests] })
+  return oidc.discovery(new URL(server.url), clientId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] })
 }
 
 describe('a standard OpenID Connect client library against Cumulus', () => {

@@ -11,7 +11,8 @@ import { inviteCode } from './invites.js'
 /** The membership calls identity answers under drive.md's `/vip/v1/` paths: it owns the membership. */
 export async function membershipRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  const auth = authenticated(deps)
+  // Membership belongs to the account: a third-party token needs the `user` scope.
+  const auth = authenticated(deps, { scope: 'user' })
 
   app.post(
     '/vip/v1/order/activation-code',

@@ -53,6 +53,24 @@ function invalidRequest(description: string, field?: string): AppError {
   return new AppError(OAuthErrors.invalid_request, { description, ...(field ? { metadata: { field } } : {}) })
 }
 
+/**
+ * A redirect URI matches what was registered exactly, except that a loopback IP literal may come
+ * on any port (RFC 8252 7.3: a native app listens on whatever port the system gives it).
+ */
+export function redirectMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true
+  let a: URL
+  let b: URL
+  try {
+    a = new URL(registered)
+    b = new URL(requested)
+  } catch {
+    return false
+  }
+  const loopback = (u: URL) => u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === '[::1]')
+  return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search && !b.hash && !b.username && !b.password
+}
+
 /** A public client: it holds no secret, so it must prove with PKCE (S256) that it started the flow. */
 export function isPublicClient(client: RegisteredClient): boolean {
   return client.clientSecret === undefined && client.clientSecretHash === undefined
@@ -72,7 +90,7 @@ export async function checkAuthorizeRequest(deps: Pick<Deps, 'clients'>, params:
   if (!client.grantTypes.includes(AUTHORIZATION_CODE_GRANT)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'this client may not use the authorization code flow' })
   const redirectUri = params.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : undefined)
   if (!redirectUri) throw invalidRequest('redirect_uri is required', 'redirect_uri')
-  if (!client.redirectUris.includes(redirectUri)) throw invalidRequest('redirect_uri is not registered for this client', 'redirect_uri')
+  if (!client.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) throw invalidRequest('redirect_uri is not registered for this client', 'redirect_uri')
   if (params.response_type !== 'code') throw new AppError(OAuthErrors.unsupported_response_type, { description: 'only response_type=code is supported', metadata: { field: 'response_type' } })
   const scopes = requestedScopes(client, params.scope)
   const challenge = params.code_challenge ?? ''
@@ -91,9 +109,21 @@ export async function authorizeInfo(deps: Pick<Deps, 'clients'>, params: Authori
   return { client: clientInfo(checked.client), scopes: describeScopes(checked.scopes, locale), redirect_uri: checked.redirectUri }
 }
 
-/** Whether the user already gave the client these scopes (first-party clients never ask). */
+/**
+ * Whether a first-party client is trusted without asking: it proves who it is with a secret, or
+ * every redirect URI it has is https (a web origin the operator owns). A public client with an
+ * app's own scheme or a loopback redirect is asked once like anyone else: another app on the
+ * device can claim the same scheme and start the flow in its name (RFC 8252 8.6).
+ */
+function trustedWithoutConsent(client: RegisteredClient): boolean {
+  if ((client.type ?? 'first_party') !== 'first_party') return false
+  if (!isPublicClient(client)) return true
+  return client.redirectUris.length > 0 && client.redirectUris.every((uri) => uri.startsWith('https://'))
+}
+
+/** Whether the user already gave the client these scopes (trusted first-party clients never ask). */
 async function alreadyGranted(deps: Pick<Deps, 'oauth'>, userId: string, client: RegisteredClient, scopes: readonly string[]): Promise<boolean> {
-  if ((client.type ?? 'first_party') === 'first_party') return true
+  if (trustedWithoutConsent(client)) return true
   const granted = await deps.oauth.findConsent(userId, client.clientId)
   return granted !== null && scopes.every((s) => granted.includes(s))
 }
@@ -125,7 +155,7 @@ export async function authorize(deps: Deps, auth: AuthContext, params: Authorize
     })
   }
   const nowMs = deps.clock.nowMs()
-  if ((checked.client.type ?? 'first_party') !== 'first_party') await deps.oauth.grantConsent(auth.userId, checked.client.clientId, checked.scopes, nowMs)
+  if (!trustedWithoutConsent(checked.client)) await deps.oauth.grantConsent(auth.userId, checked.client.clientId, checked.scopes, nowMs)
   const code = randomSecret()
   await deps.oauth.createAuthCode(
     hashSecret(code),
@@ -138,7 +168,7 @@ export async function authorize(deps: Deps, auth: AuthContext, params: Authorize
       codeChallenge: checked.codeChallenge,
       codeChallengeMethod: checked.codeChallengeMethod,
       nonce: checked.nonce,
-      authTimeMs: nowMs,
+      authTimeMs: auth.authTimeMs ?? nowMs,
       expiresAtMs: nowMs + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
     },
     nowMs,
@@ -183,6 +213,11 @@ export async function exchangeAuthorizationCode(
   const user = await deps.users.findById(code.userId)
   if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
   const reply = await startSession(deps, { userId: code.userId, client: input.client, deviceId: input.deviceId, scope: code.scope, sessionId })
+  // A replay that came while this exchange ran found no session yet to revoke: it is revoked now.
+  if (await deps.oauth.wasReused(codeHash)) {
+    await deps.sessions.revoke(sessionId, 'code_reuse', deps.clock.nowMs())
+    throw new AppError(OAuthErrors.invalid_grant, { description: 'the authorization code was used twice; the tokens it gave are revoked' })
+  }
   return withIdToken(deps, reply, { client: input.client, user, nonce: code.nonce, authTimeMs: code.authTimeMs })
 }
 
@@ -203,7 +238,7 @@ export async function withIdToken(deps: Pick<Deps, 'config' | 'clock' | 'keys'>,
     ...(input.nonce ? { nonce: input.nonce } : {}),
     ...userClaims(input.user, scopes),
   }
-  return { ...reply, id_token: await deps.keys.signClaims(claims) }
+  return { ...reply, id_token: await deps.keys.signIdToken(claims) }
 }
 
 /** The OpenID Connect claims the scopes allow (`user`, the product's own scope, allows all). */
@@ -257,7 +292,7 @@ export async function connectedApps(deps: Pick<Deps, 'clients' | 'oauth'>, auth:
  * through the app asks again.
  */
 export async function disconnectApp(deps: Pick<Deps, 'clock' | 'oauth' | 'sessions'>, auth: AuthContext, clientId: string): Promise<Record<string, never>> {
-  const forgotten = await deps.oauth.deleteConsent(auth.userId, clientId)
+  const forgotten = await deps.oauth.deleteConsent(auth.userId, clientId, deps.clock.nowMs())
   const ended = await deps.sessions.revokeForUserClient(auth.userId, clientId, 'app_disconnected', deps.clock.nowMs())
   if (!forgotten && ended === 0) throw new AppError(GenericErrors.not_found, { description: `${clientId.slice(0, 128)} holds nothing of this account` })
   return {}

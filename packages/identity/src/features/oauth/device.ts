@@ -113,11 +113,11 @@ export async function deviceInfo(deps: Deps, auth: AuthContext, input: { userCod
 export async function authorizeDevice(deps: Deps, auth: AuthContext, input: { userCode: string; consent: boolean }): Promise<Record<string, never>> {
   const record = await findPending(deps, auth, input.userCode)
   const nowMs = deps.clock.nowMs()
-  if (!(await deps.oauth.decideDeviceCode(record.userCode, { userId: auth.userId, approve: input.consent }, nowMs))) {
+  if (!(await deps.oauth.decideDeviceCode(record.userCode, { userId: auth.userId, approve: input.consent, authTimeMs: auth.authTimeMs ?? nowMs }, nowMs))) {
     throw new AppError(OAuthErrors.invalid_grant, { description: 'this code was answered already or has expired', metadata: { field: 'user_code' } })
   }
   const client = await deps.clients.find(record.clientId)
-  if (input.consent && client && (client.type ?? 'first_party') !== 'first_party') await deps.oauth.grantConsent(auth.userId, client.clientId, record.scope.split(' '), nowMs)
+  if (input.consent && client) await deps.oauth.grantConsent(auth.userId, client.clientId, record.scope.split(' '), nowMs)
   return {}
 }
 
@@ -144,7 +144,7 @@ export async function exchangeDeviceCode(deps: Deps, input: { client: Registered
       const user = await deps.users.findById(poll.record.userId)
       if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
       const reply = await startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, scope: poll.record.scope, sessionId })
-      return withIdToken(deps, reply, { client: input.client, user, nonce: '', authTimeMs: nowMs })
+      return withIdToken(deps, reply, { client: input.client, user, nonce: '', authTimeMs: poll.record.authTimeMs })
     }
   }
 }

@@ -6,7 +6,6 @@ import type { IdentityDeps } from '../../deps.js'
 import { authOf, authenticated, authenticatedFirstParty } from '../../http/authenticate.js'
 import { callerContext, clientIdOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
-import { ACCESS_TOKEN_ALG } from '../tokens/token-keys.js'
 import { safeBasic } from '../tokens/routes.js'
 import { REFRESH_TOKEN_GRANT } from '../tokens/token-grants.js'
 import { AUTHORIZATION_CODE_GRANT, authorize, authorizeDetect, authorizeInfo, connectedApps, disconnectApp, userInfo } from './authorize.js'
@@ -106,7 +105,7 @@ export async function oauthRoutes(base: FastifyInstance, { deps }: { deps: Ident
       scopes_supported: [...OAUTH_SCOPES],
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'name', 'picture', 'email', 'email_verified', 'phone_number', 'phone_number_verified'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: [ACCESS_TOKEN_ALG],
+      id_token_signing_alg_values_supported: [deps.keys.idTokenAlg],
       authorization_response_iss_parameter_supported: true,
       request_parameter_supported: false,
       request_uri_parameter_supported: false,

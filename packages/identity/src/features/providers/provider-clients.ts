@@ -36,21 +36,26 @@ function claimAt(source: unknown, path: string): unknown {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : '')
 
+const ADDRESS = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/
+
 /** The profile a provider's claims give, by the configured mapping. No subject: the provider answered nonsense. */
 export function profileOf(claims: unknown, mapping: ProviderClaimMapping): ProviderProfile {
   const sub = text(claimAt(claims, mapping.sub))
-  if (sub === '' || sub.length > 255) throw providerError('the provider gave no usable subject for the user')
+  // Control characters (NUL above all, which PostgreSQL text cannot hold) are no part of a subject.
+  if (sub === '' || sub.length > 255 || /[\u0000-\u001f\u007f]/.test(sub)) throw providerError('the provider gave no usable subject for the user')
   const verified = claimAt(claims, mapping.emailVerified)
   const picture = text(claimAt(claims, mapping.picture))
+  const email = text(claimAt(claims, mapping.email)).trim()
   return {
     sub,
     // Control characters out: the name is shown in pages and mail.
     name: text(claimAt(claims, mapping.name)).replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 256),
-    email: text(claimAt(claims, mapping.email)).trim().toLowerCase().slice(0, 254),
+    // Only something shaped like an address, without controls, is an e-mail.
+    email: ADDRESS.test(email) && email.length <= 254 ? email.toLowerCase() : '',
     // Only a real `true` (or the string some providers send) counts: anything else is unverified.
     email_verified: verified === true || verified === 'true',
     // Only an http(s) URL becomes a picture: it ends up in an <img src>.
-    picture: /^https?:\/\/[^\s]+$/i.test(picture) && picture.length <= 2048 ? picture : '',
+    picture: /^https?:\/\/[^\s\u0000-\u001f\u007f]+$/i.test(picture) && picture.length <= 2048 ? picture : '',
   }
 }
 

@@ -118,8 +118,13 @@ export async function providerToken(
     if (!flow) throw new AppError(OAuthErrors.invalid_grant, { description: 'this sign-in is unknown, expired or already completed; start it again' })
     if (input.redirectUri !== undefined && input.redirectUri !== flow.redirectUri) throw badField('provider_redirect_uri', 'provider_redirect_uri differs from the one the sign-in started with')
     ;({ profile } = await deps.providers.exchangeCode(input.providerId, { redirectUri: flow.redirectUri, code: input.code, state: input.state, codeVerifier: flow.codeVerifier, nonce: flow.nonce, iss: input.iss }))
-  } else if (input.idToken !== undefined || input.accessToken !== undefined) {
-    ;({ profile } = await deps.providers.verifyNativeToken(input.providerId, { idToken: input.idToken, accessToken: input.accessToken }))
+  } else if (input.idToken !== undefined) {
+    ;({ profile } = await deps.providers.verifyNativeToken(input.providerId, { idToken: input.idToken }))
+  } else if (input.accessToken !== undefined) {
+    if (!deps.providers.get(input.providerId).acceptAccessTokens) {
+      throw badField('provider_access_token', 'this provider does not take access tokens (they do not say which app they were issued to); send provider_id_token or provider_code')
+    }
+    ;({ profile } = await deps.providers.verifyNativeToken(input.providerId, { accessToken: input.accessToken }))
   } else {
     throw badField('provider_code', 'give provider_code, provider_id_token or provider_access_token')
   }

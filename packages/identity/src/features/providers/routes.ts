@@ -15,11 +15,11 @@ const ProviderTokenBody = Body({
   ...ClientFields,
   provider_id: ProviderId,
   provider_redirect_uri: OptStr(2048),
-  provider_code: OptStr(4096),
+  provider_code: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]*$' })),
   state: OptStr(512),
   iss: OptStr(2048),
-  provider_access_token: OptStr(8192),
-  provider_id_token: OptStr(16384),
+  provider_access_token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, pattern: '^[^\\u0000]*$' })),
+  provider_id_token: Type.Optional(Type.String({ minLength: 1, maxLength: 16384, pattern: '^[^\\u0000]*$' })),
 })
 
 export async function providerRoutes(base: FastifyInstance, { deps }: { deps: IdentityDeps }) {

@@ -19,6 +19,8 @@ export interface AuthContext {
   /** The account as read by this request's session check. */
   user: UserRecord
   membership: MembershipRecord | null
+  /** When the user signed in to this session (OpenID Connect's auth_time for what it approves). */
+  authTimeMs?: number
 }
 
 async function accessTokenFor(deps: Deps, session: Pick<SessionRecord, 'id' | 'userId' | 'clientId' | 'scope'>, nowMs: number) {
@@ -100,7 +102,7 @@ export async function authenticateAccessToken(deps: Deps, token: string): Promis
   if (!claims) return null
   const active = await deps.sessions.findActive(claims.sid, nowMs)
   if (!active || active.user.status !== 'ACTIVE' || active.session.userId !== claims.sub) return null
-  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.client_id, scope: claims.scope, user: active.user, membership: active.membership }
+  return { userId: claims.sub, sessionId: claims.sid, clientId: claims.client_id, scope: claims.scope, user: active.user, membership: active.membership, authTimeMs: active.session.createdAtMs }
 }
 
 /** Like authenticateAccessToken, but throws `unauthenticated` (16, 401). */

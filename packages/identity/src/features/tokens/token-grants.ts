@@ -88,9 +88,20 @@ export async function introspectToken(deps: Deps, token: string): Promise<Intros
   return { active: false }
 }
 
-/** POST /v1/auth/signin/token: single sign-on; a live access token of one client buys a session on another. */
-export async function exchangeToken(deps: Deps, input: { token: string; client: RegisteredClient; deviceId: string }): Promise<TokenReply> {
+/**
+ * POST /v1/auth/signin/token: single sign-on between the product's own apps; a live access token
+ * of one buys a session on another. Only first-party to first-party: a third-party app's token
+ * (holding only what the user granted it) must never become a first-party session, which could
+ * grant itself more, approve devices or bind identities.
+ */
+export async function exchangeToken(deps: Deps & Pick<IdentityDeps, 'clients'>, input: { token: string; client: RegisteredClient; deviceId: string }): Promise<TokenReply> {
   const auth = await authenticateAccessToken(deps, input.token)
   if (!auth) throw new AppError(OAuthErrors.invalid_grant, { description: 'token is invalid, expired or revoked' })
+  const from = await deps.clients.find(auth.clientId)
+  if (!isFirstParty(from) || !isFirstParty(input.client)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'only the product\'s own apps may exchange their tokens' })
   return startSession(deps, { userId: auth.userId, client: input.client, deviceId: input.deviceId, scope: auth.scope })
+}
+
+function isFirstParty(client: RegisteredClient | null): boolean {
+  return client !== null && (client.type ?? 'first_party') === 'first_party'
 }

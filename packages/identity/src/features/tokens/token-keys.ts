@@ -21,8 +21,20 @@ export interface TokenKeys {
   /** The verified claims, or null for a token that is malformed, forged, of another issuer, or expired at `nowMs`. */
   verify(token: string, nowMs: number): Promise<AccessTokenClaims | null>
   jwks(): { keys: JWK[] }
-  /** Signs other JWTs with the same key (OpenID Connect ID tokens); `iss` is added. Never accepted by `verify`. */
-  signClaims(claims: Record<string, unknown>, typ?: string): Promise<string>
+  /**
+   * Signs an OpenID Connect ID token; `iss` is added. With an RSA key, RS256 (the algorithm OpenID
+   * Connect requires every provider to offer and clients assume); else ES256 with the access-token
+   * key. Never accepted by `verify`.
+   */
+  signIdToken(claims: Record<string, unknown>): Promise<string>
+  /** The algorithm ID tokens are signed with (discovery's id_token_signing_alg_values_supported). */
+  readonly idTokenAlg: 'RS256' | 'ES256'
+}
+
+/** A fresh RS256 private key as a JWK (with a random `kid`), for ID tokens. */
+export async function generateIdTokenJwk(): Promise<JWK> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return { ...privateKey.export({ format: 'jwk' }), alg: 'RS256', use: 'sig', kid: `r${randomBytes(9).toString('base64url')}` }
 }
 
 /** A fresh ES256 private key as a JWK (with a random `kid`), for the server to keep in its data directory. */
@@ -43,7 +55,7 @@ const b64json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString(
  * thread (~60 µs and ~120 µs): jose's WebCrypto path queues them on the libuv pool, where they
  * waited behind argon2 hashes for hundreds of milliseconds during sign-in bursts.
  */
-export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<TokenKeys> {
+export async function createTokenKeys(privateJwk: JWK, issuer: string, options: { idTokenJwk?: JWK | undefined } = {}): Promise<TokenKeys> {
   if (!privateJwk.d || privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256') throw new Error('the signing key must be a private EC P-256 JWK')
   const kid = privateJwk.kid ?? 'default'
   const { kid: _kid, alg: _alg, use: _use, ...keyMaterial } = privateJwk
@@ -52,6 +64,7 @@ export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<
   const published: JWK = { ...publicKey.export({ format: 'jwk' }), alg: ACCESS_TOKEN_ALG, use: 'sig', kid }
   const encodedHeader = b64json({ alg: ACCESS_TOKEN_ALG, kid, typ: 'JWT' })
   const verified = new Map<string, AccessTokenClaims>()
+  const rsa = options.idTokenJwk ? rsaKeyOf(options.idTokenJwk) : null
 
   function check(token: string, nowSeconds: number): AccessTokenClaims | null {
     if (token.length > MAX_TOKEN_LENGTH) return null
@@ -91,13 +104,30 @@ export async function createTokenKeys(privateJwk: JWK, issuer: string): Promise<
       }
       return claims
     },
-    jwks: () => ({ keys: [published] }),
-    async signClaims(claims, typ = 'JWT') {
-      // ID tokens carry no `sid`/`client_id` pair, so `check` refuses them as access tokens.
-      const data = `${b64json({ alg: ACCESS_TOKEN_ALG, kid, typ })}.${b64json({ ...claims, iss: issuer })}`
+    jwks: () => ({ keys: rsa ? [published, rsa.published] : [published] }),
+    idTokenAlg: rsa ? 'RS256' : ACCESS_TOKEN_ALG,
+    async signIdToken(claims) {
+      // ID tokens carry no `sid`/`client_id` pair (and RS256 ones another alg and kid), so `check`
+      // refuses them as access tokens.
+      const body = b64json({ ...claims, iss: issuer })
+      if (rsa) {
+        const data = `${b64json({ alg: 'RS256', kid: rsa.kid, typ: 'JWT' })}.${body}`
+        return `${data}.${sign('sha256', Buffer.from(data), rsa.privateKey).toString('base64url')}`
+      }
+      const data = `${b64json({ alg: ACCESS_TOKEN_ALG, kid, typ: 'JWT' })}.${body}`
       return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
     },
   }
+}
+
+function rsaKeyOf(jwk: JWK) {
+  if (!jwk.d || jwk.kty !== 'RSA') throw new Error('the ID-token key must be a private RSA JWK')
+  const kid = jwk.kid ?? 'id-token'
+  const { kid: _kid, alg: _alg, use: _use, ...keyMaterial } = jwk
+  const privateKey = createPrivateKey({ key: keyMaterial, format: 'jwk' })
+  if ((privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new Error('the ID-token key must be RSA of 2048 bits or more')
+  const published: JWK = { ...createPublicKey(privateKey).export({ format: 'jwk' }), alg: 'RS256', use: 'sig', kid }
+  return { privateKey, published, kid }
 }
 
 function parseJson(segment: string): Record<string, unknown> | null {
