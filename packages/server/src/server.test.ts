@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type TestEnvironment, postgresAdmin, testBackend, testEnvironment } from '../test/test-env.js'
 import { startSession } from '@cumulus/identity'
 import { loadConfig } from './config.js'
-import { SIGNING_KEY_FILE } from './keys.js'
+import { ID_TOKEN_KEY_FILE, SIGNING_KEY_FILE } from './keys.js'
 import { type CumulusServer, buildServer } from './server.js'
 
 describe('buildServer', () => {
@@ -34,8 +34,16 @@ describe('buildServer', () => {
     const jwks = await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })
     expect(jwks.statusCode).toBe(200)
     const stored = JSON.parse(readFileSync(join(dataDir, 'keys', SIGNING_KEY_FILE), 'utf8'))
-    expect(jwks.json()).toEqual({ keys: [{ kty: 'EC', crv: 'P-256', x: stored.x, y: stored.y, alg: 'ES256', use: 'sig', kid: stored.kid }] })
+    const idKey = JSON.parse(readFileSync(join(dataDir, 'keys', ID_TOKEN_KEY_FILE), 'utf8'))
+    expect(jwks.json()).toEqual({
+      keys: [
+        { kty: 'EC', crv: 'P-256', x: stored.x, y: stored.y, alg: 'ES256', use: 'sig', kid: stored.kid },
+        // The ID-token key (RS256), public half only.
+        { kty: 'RSA', n: idKey.n, e: idKey.e, alg: 'RS256', use: 'sig', kid: idKey.kid },
+      ],
+    })
     expect(jwks.body).not.toContain(stored.d)
+    expect(jwks.body).not.toContain(idKey.d)
   })
 
   it('lets a token into the drive only with the pan scope', async () => {
