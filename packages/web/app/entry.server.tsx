@@ -5,9 +5,8 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
-import { detectPlatform } from './components/platform/detect-platform'
 import { createI18n } from './i18n/i18n'
-import { documentLocale, localeFromPath, splitLocalePath } from './i18n/locale-routing'
+import { documentLocale, localeFromPath } from './i18n/locale-routing'
 import { loadLocaleMessages } from './i18n/messages'
 import { NonceProvider } from './security/nonce'
 
@@ -20,29 +19,8 @@ const serverI18n = Promise.all(LOCALES.map(async (locale) => [locale, createI18n
   (entries) => new Map(entries),
 )
 
-/**
- * Pages whose URLs are made for one visitor, once: a provider's code and state, an OAuth request's
- * state and PKCE challenge, a device's user code. Caching them would only fill the cache with
- * entries nobody asks for again, and keep those values in memory.
- */
-const ONE_TIME_PAGES: ReadonlySet<string> = new Set(['/auth/callback', '/authorize', '/device'])
-
-/**
- * How the server may cache a document request's HTML (packages/web/src/web-plugin.ts), or null
- * when the page must be rendered afresh. `key` names everything the HTML depends on: the URL and
- * the visitor's platform (the platform cards' order). `setCookies` are the per-visitor cookies
- * this request gets on top of the shared HTML (the locale cookie of a first visit to `/`); the
- * server adds them to a cached page and leaves them out of what it stores. A visitor the root
- * path redirects is never served from the cache.
- */
-export function documentCachePolicy(request: Request): { key: string; setCookies: string[] } | null {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return null
-  const detected = documentLocale(request)
-  if (detected.redirect) return null
-  const url = new URL(request.url)
-  if (ONE_TIME_PAGES.has(splitLocalePath(url.pathname).path)) return null
-  return { key: `${url.origin}${url.pathname}${url.search}|${detectPlatform(request.headers.get('user-agent'))}`, setCookies: detected.setCookie ? [detected.setCookie] : [] }
-}
+// The HTML cache's rule lives on its own (document-cache-policy.ts); the web plugin finds it here.
+export { documentCachePolicy } from './document-cache-policy'
 
 /**
  * Logs errors of loaders, actions and rendering. Answers the client caused (a 404, a POST to a

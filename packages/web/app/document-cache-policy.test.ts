@@ -1,6 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { documentCachePolicy } from './entry.server'
+// Imported from its own module: entry.server starts loading every locale's messages when it is
+// imported, which would outlive this file's tests.
+import { documentCachePolicy } from './document-cache-policy'
 
 const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers })
 
