@@ -126,6 +126,9 @@ export const DriveErrors = defineErrors({
   play_limit_reached: { code: 8, status: 403 },
   // Downloads: today's download traffic of the owner's plan is used up.
   download_limit_reached: { code: 8, status: 403 },
+  // Shares (drive.md "Shares"): saving one's own share, and a pass code the owner chose that is not 4-16 letters or digits.
+  file_restore_own: { code: 9, status: 400 },
+  share_pass_code_invalid: { code: 3, status: 400 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

@@ -91,6 +91,8 @@ export const enUS: MessageTable = {
   activation_code_used: 'This activation code has already been used',
   play_limit_reached: 'You have used up the videos your plan plays today; members play without a limit',
   download_limit_reached: "Today's download traffic of this plan is used up; it starts again tomorrow (UTC)",
+  file_restore_own: 'You cannot save your own share; it is already in your drive',
+  share_pass_code_invalid: 'The pass code must be 4 to 16 letters or digits',
 
   upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
   upload_expired: 'This upload has expired. Please upload the file again',

@@ -9,6 +9,7 @@ import { zhTW } from './zh-TW.js'
 
 export type { MessageTable, SpecialMessages } from './types.js'
 export { DOWNLOAD_FOLDER_NAMES } from './folder-names.js'
+export { SHARE_TEXTS, type ShareTexts } from './shares.js'
 
 /**
  * Error texts by locale, one complete table per shipped locale

@@ -152,7 +152,7 @@ export interface DriveFileList {
   version: string
 }
 
-export type DriveTaskType = 'offline' | 'upload' | 'batch' | 'decompress'
+export type DriveTaskType = 'offline' | 'upload' | 'batch' | 'decompress' | 'restore'
 
 export interface DriveTask {
   kind: 'drive#task'
@@ -575,4 +575,166 @@ export interface DriveAssociate {
 
 export interface DriveAssociateList {
   associates: DriveAssociate[]
+}
+
+// ---- shares (drive.md "Shares", issue 17) ------------------------------------------------
+
+/** What a share call answers, always with HTTP 200: whether the share can be opened, and if not why. */
+export const SHARE_STATUSES = ['OK', 'PASS_CODE_EMPTY', 'PASS_CODE_ERROR', 'DELETED', 'EXPIRED', 'NOT_FOUND', 'SENSITIVE_RESOURCE'] as const
+export type ShareStatus = (typeof SHARE_STATUSES)[number]
+
+export type ShareTo = 'publiclink' | 'encryptedlink'
+export type PassCodeOption = 'NOT_REQUIRED' | 'REQUIRED'
+
+/** The expiries the apps offer, in days; -1 never expires. The API takes any 1..SHARE_MAX_EXPIRATION_DAYS or -1. */
+export const SHARE_EXPIRATION_CHOICES = [1, 7, 30, -1] as const
+export const SHARE_MAX_EXPIRATION_DAYS = 3650
+/** A pass code the owner chooses: 4 to 16 ASCII letters and digits (a generated one is 4 lower-case letters and digits). */
+export const SHARE_PASS_CODE_PATTERN = /^[A-Za-z0-9]{4,16}$/
+/** The most items one share may name at its top level. */
+export const SHARE_MAX_ITEMS = 500
+
+/** `POST /drive/v1/share` body. */
+export interface CreateShareRequest {
+  file_ids: string[]
+  /** `encryptedlink` asks for a pass code like `pass_code_option: "REQUIRED"`. */
+  share_to?: ShareTo
+  pass_code_option?: PassCodeOption
+  /** Days until the link stops working, or -1 (default) for never; a number or a string. */
+  expiration_days?: number | string
+  /** The owner's own pass code instead of a generated one (SHARE_PASS_CODE_PATTERN). */
+  custom_pass_code?: string
+  /** The share's title; by default the first item's name (and "and N more"). */
+  title?: string
+}
+
+/** One share as its owner sees it (create reply's `share_list`, `share/list`). */
+export interface DriveShare {
+  share_id: string
+  share_url: string
+  share_to: ShareTo
+  pass_code_option: PassCodeOption
+  /** '' for a public link. The owner sees it to share it again. */
+  pass_code: string
+  title: string
+  /** Top-level items still in the share (trashed or deleted ones are gone from it). */
+  file_num: string
+  /** The first item, for the list's icon. */
+  file_id: string
+  file_kind: DriveItemKind
+  file_category: FileCategory
+  thumbnail_link: string
+  icon_link: string
+  /** Days the share was made for; "-1" never expires. */
+  expiration_days: string
+  /** When it stops working; null when it never does. */
+  expiration_at: string | null
+  /** Seconds it has left; "-1" when it never expires, "0" once expired. */
+  expiration_left_seconds: string
+  create_time: string
+  share_status: ShareStatus
+  share_status_text: string
+  view_count: string
+  restore_count: string
+  download_count: string
+  /** The text to copy: title, link and pass code, in the caller's language. */
+  share_text: string
+}
+
+/** `POST /drive/v1/share` reply. */
+export interface CreateShareReply {
+  share_id: string
+  share_url: string
+  pass_code: string
+  share_text: string
+  share_list: DriveShare[]
+}
+
+/** Who shared (`user_info` of a share). */
+export interface ShareOwner {
+  user_id: string
+  nickname: string
+  avatar: string
+}
+
+/** `GET /drive/v1/share` reply (no bearer needed), always HTTP 200. Fields past the status are empty unless it is OK. */
+export interface ShareInfoReply {
+  share_status: ShareStatus
+  share_status_text: string
+  share_id: string
+  /** Proof that the pass code was given; send it with every later call of this share. '' for a public share. */
+  pass_code_token: string
+  title: string
+  file_num: string
+  expiration_at: string | null
+  /** How many more times the share may be saved; "-1" without a limit. */
+  restore_count_left: string
+  user_info: ShareOwner
+  /** One page of the share's top-level items (their links are the share's own, dying with it). */
+  files: DriveFile[]
+  next_page_token: string
+}
+
+/** `GET /drive/v1/share/detail` reply: one folder inside the share. */
+export interface ShareDetailReply {
+  share_status: ShareStatus
+  share_status_text: string
+  files: DriveFile[]
+  next_page_token: string
+}
+
+/** `GET /drive/v1/share/file_info` reply. */
+export interface ShareFileInfoReply {
+  share_status: ShareStatus
+  share_status_text: string
+  /** The item with fresh download links and `medias`; null unless the status is OK. */
+  file_info: DriveFile | null
+}
+
+/** `POST /drive/v1/share/restore` body. */
+export interface RestoreShareRequest {
+  share_id: string
+  pass_code_token?: string
+  /** What to save; empty or absent: the whole share. */
+  file_ids?: string[]
+  /** The share's folders from its top level down to the folder `file_ids` are in ([] or absent for the top level). */
+  ancestor_ids?: string[]
+  /** The caller's folder to save into, when `specify_parent_id` is true. */
+  parent_id?: string
+  specify_parent_id?: boolean
+}
+
+export type RestoreStatus = 'RESTORE_START' | 'RESTORE_COMPLETE'
+
+/** `POST /drive/v1/share/restore` reply. */
+export interface RestoreShareReply {
+  share_status: ShareStatus
+  share_status_text: string
+  /** COMPLETE when the copy was made in the request; START when it runs as the task `restore_task_id`. */
+  restore_status: RestoreStatus | ''
+  restore_task_id: string
+  /** The folder the items were saved into. */
+  file_id: string
+}
+
+/** `GET /drive/v1/share/list` reply. */
+export interface ShareListReply {
+  data: DriveShare[]
+  next_page_token: string
+}
+
+/**
+ * What the server-rendered share page (`/s/{share_id}`) may show before anyone opens the share:
+ * for link previews in chat apps (Open Graph) and the page's title. It counts no view and takes no
+ * pass code; a share behind a pass code shows its owner's name only.
+ */
+export interface SharePreview {
+  status: ShareStatus
+  /** '' unless the share is public and OK. */
+  title: string
+  /** 0 unless the share is public and OK. */
+  fileNum: number
+  /** The sharer's nickname, when the share is OK. */
+  ownerName: string
+  passCodeRequired: boolean
 }

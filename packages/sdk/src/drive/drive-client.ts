@@ -3,6 +3,7 @@ import type {
   CreateFileReply,
   CreateOfflineReply,
   CreateOfflineRequest,
+  CreateShareReply,
   CreateUploadRequest,
   DriveAbout,
   DriveAssociateList,
@@ -23,6 +24,12 @@ import type {
   ResourceListRequest,
   RetryTaskReply,
   RetryTaskRequest,
+  RestoreShareReply,
+  ShareDetailReply,
+  ShareFileInfoReply,
+  ShareInfoReply,
+  ShareListReply,
+  ShareTo,
   SavePlaybackRequest,
   TaskIdReply,
   VipPrivilegeReply,
@@ -117,6 +124,35 @@ export interface ListOfflineTasksInput {
   phases?: readonly Phase[]
   limit?: number
   pageToken?: string
+}
+
+export interface CreateShareInput {
+  fileIds: readonly string[]
+  /** true: a pass code is needed to open the link (generated unless `customPassCode`). */
+  passCode?: boolean
+  customPassCode?: string
+  /** Days until the link stops working; -1 (default) never. */
+  expirationDays?: number
+  title?: string
+}
+
+/** Where a share is opened from: the share, the pass-code token once a code was given, and the paging. */
+export interface OpenShareInput {
+  shareId: string
+  passCode?: string
+  passCodeToken?: string
+  pageToken?: string
+}
+
+export interface RestoreShareInput {
+  shareId: string
+  passCodeToken?: string
+  /** What to save; absent: the whole share. */
+  fileIds?: readonly string[]
+  /** The share's folders from its top level down to where `fileIds` are. */
+  ancestorIds?: readonly string[]
+  /** The caller's folder to save into; absent: the localized "Pack From Shared" folder. */
+  parentId?: string
 }
 
 export interface TaskResult {
@@ -524,10 +560,84 @@ export class DriveClient {
     await this.#call('DELETE', TASKS, { query: { task_ids: ids.join(','), delete_files: options.deleteFiles } })
   }
 
+  // ---- shares (drive.md "Shares") --------------------------------------------------------
+
+  /** Shares the caller's items as one link; with `passCode`, the link asks for a code. */
+  createShare(input: CreateShareInput): Promise<CreateShareReply> {
+    const shareTo: ShareTo = input.passCode || input.customPassCode ? 'encryptedlink' : 'publiclink'
+    return this.#call<CreateShareReply>('POST', '/drive/v1/share', {
+      body: {
+        file_ids: [...input.fileIds],
+        share_to: shareTo,
+        pass_code_option: shareTo === 'encryptedlink' ? 'REQUIRED' : 'NOT_REQUIRED',
+        expiration_days: input.expirationDays ?? -1,
+        ...(input.customPassCode ? { custom_pass_code: input.customPassCode } : {}),
+        ...(input.title ? { title: input.title } : {}),
+      },
+    })
+  }
+
+  /** One page of the caller's shares, newest first, with their counts. */
+  listShares(input: { limit?: number; pageToken?: string } = {}): Promise<ShareListReply> {
+    return this.#call<ShareListReply>('GET', '/drive/v1/share/list', { query: { limit: input.limit, page_token: input.pageToken } })
+  }
+
+  /** Cancels shares: their links stop working at once. Unknown ids are ignored. */
+  async deleteShares(ids: readonly string[]): Promise<void> {
+    await this.#call('POST', '/drive/v1/share:batchDelete', { body: { ids: [...ids] } })
+  }
+
+  /**
+   * Opens a share (no account needed): its status, and when OK its top-level items. Give the
+   * pass code once; the reply's `pass_code_token` opens the share from then on.
+   */
+  openShare(input: OpenShareInput): Promise<ShareInfoReply> {
+    return this.#public<ShareInfoReply>('/drive/v1/share', {
+      share_id: input.shareId,
+      pass_code: input.passCode,
+      pass_code_token: input.passCodeToken,
+      page_token: input.pageToken,
+    })
+  }
+
+  /** One page of a folder inside a share. */
+  shareFolder(input: { shareId: string; parentId: string; passCodeToken?: string; pageToken?: string }): Promise<ShareDetailReply> {
+    return this.#public<ShareDetailReply>('/drive/v1/share/detail', {
+      share_id: input.shareId,
+      parent_id: input.parentId,
+      pass_code_token: input.passCodeToken,
+      page_token: input.pageToken,
+    })
+  }
+
+  /** One item of a share with fresh download links (they stop working when the share does). */
+  shareFile(input: { shareId: string; fileId: string; passCodeToken?: string }): Promise<ShareFileInfoReply> {
+    return this.#public<ShareFileInfoReply>('/drive/v1/share/file_info', { share_id: input.shareId, file_id: input.fileId, pass_code_token: input.passCodeToken })
+  }
+
+  /** Saves a share (or chosen items of it) into the caller's drive; the reply's task follows a large save. */
+  restoreShare(input: RestoreShareInput): Promise<RestoreShareReply> {
+    return this.#call<RestoreShareReply>('POST', '/drive/v1/share/restore', {
+      body: {
+        share_id: input.shareId,
+        pass_code_token: input.passCodeToken ?? '',
+        file_ids: [...(input.fileIds ?? [])],
+        ancestor_ids: [...(input.ancestorIds ?? [])],
+        parent_id: input.parentId ?? '',
+        specify_parent_id: input.parentId !== undefined,
+      },
+    })
+  }
+
   /** The account's membership. */
   async vip(): Promise<VipPrivilegeReply['data']> {
     const reply = await this.#call<VipPrivilegeReply>('GET', '/drive/v1/privilege/vip')
     return reply.data
+  }
+
+  /** A call that needs no account (a share's pages): sent without the bearer, so a visitor's missing or stale session does not matter. */
+  #public<T>(path: string, query: Record<string, QueryValue>): Promise<T> {
+    return this.#identity.request<T>('GET', path, { query, auth: false })
   }
 
   #call<T>(method: string, path: string, options: { query?: Record<string, QueryValue>; body?: unknown; keepalive?: boolean } = {}): Promise<T> {
