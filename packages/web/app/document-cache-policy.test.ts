@@ -15,4 +15,9 @@ describe('documentCachePolicy', () => {
   it.each(['/auth/callback?code=c-1&state=s-1', '/ko/auth/callback', '/authorize?client_id=tv&state=s', '/zh-TW/authorize?client_id=tv', '/device?user_code=WDJB-MJHT', '/ms/device'])('never caches %s', (path) => {
     expect(documentCachePolicy(get(path, { 'accept-language': 'en' }))).toBeNull()
   })
+
+  // A share's title must go when the share is cancelled, and `?pwd=` carries its pass code.
+  it.each(['/s/sh-1', '/s/sh-1?pwd=abcd', '/zh-CN/s/sh-1', '/ko/s/sh-1?pwd=abcd'])('never caches the share page %s', (path) => {
+    expect(documentCachePolicy(get(path, { 'accept-language': 'en' }))).toBeNull()
+  })
 })

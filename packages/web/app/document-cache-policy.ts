@@ -9,6 +9,13 @@ import { documentLocale, splitLocalePath } from './i18n/locale-routing'
 const ONE_TIME_PAGES: ReadonlySet<string> = new Set(['/auth/callback', '/authorize', '/device'])
 
 /**
+ * Share pages (`/s/{share_id}`): their title and preview tags follow the share as it is now (a
+ * cancelled or expired share must stop showing its title at once), and their URLs may carry a
+ * pass code (`?pwd=`), which must not sit in memory as a cache key.
+ */
+const SHARE_PAGE_PREFIX = '/s/'
+
+/**
  * How the server may cache a document request's HTML (packages/web/src/web-plugin.ts), or null
  * when the page must be rendered afresh. `key` names everything the HTML depends on: the URL and
  * the visitor's platform (the platform cards' order). `setCookies` are the per-visitor cookies
@@ -21,6 +28,7 @@ export function documentCachePolicy(request: Request): { key: string; setCookies
   const detected = documentLocale(request)
   if (detected.redirect) return null
   const url = new URL(request.url)
-  if (ONE_TIME_PAGES.has(splitLocalePath(url.pathname).path)) return null
+  const path = splitLocalePath(url.pathname).path
+  if (ONE_TIME_PAGES.has(path) || path.startsWith(SHARE_PAGE_PREFIX)) return null
   return { key: `${url.origin}${url.pathname}${url.search}|${detectPlatform(request.headers.get('user-agent'))}`, setCookies: detected.setCookie ? [detected.setCookie] : [] }
 }

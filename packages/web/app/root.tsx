@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useSyncExternalStore } from 'react'
 import { isRouteErrorResponse, Links, type LoaderFunctionArgs, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunction, useLocation, useMatches, useRouteError, useRouteLoaderData } from 'react-router'
+import type { SharePreview } from '@cumulus/protocol'
 import type { WebPublicConfig } from '../src/public-config'
 import './app.css'
 import { COLOR_MODE_SCRIPT, FORCED_COLOR_MODE_ATTRIBUTE, forcedColorMode } from './color-mode/color-mode'
@@ -22,6 +23,12 @@ declare module 'react-router' {
     publicConfig: WebPublicConfig
     /** This response's CSP script nonce (the web plugin draws one per response). Never sent to the browser as data. */
     cspNonce: string
+    /**
+     * What the share page (`/s/{share_id}`) may show before it is opened, for its title and link
+     * previews; null for a share that does not exist. Absent when the server gives no lookup
+     * (the page then renders generic texts).
+     */
+    sharePreview?: (shareId: string) => Promise<SharePreview | null>
   }
 }
 

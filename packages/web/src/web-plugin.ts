@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import { AppError, GenericErrors, sameOriginLocation } from '@cumulus/protocol'
+import { AppError, GenericErrors, sameOriginLocation, type SharePreview } from '@cumulus/protocol'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { negotiateEncoding, VARIANT_CODINGS } from './accept-encoding.js'
@@ -21,6 +21,12 @@ export interface WebPluginOptions {
   buildDirectory?: string
   /** The server-rendered page cache; false turns it off. Default: DEFAULT_RENDER_CACHE. */
   renderCache?: RenderCacheOptions | false
+  /**
+   * Looks up what the share page (`/s/{share_id}`) may show before anyone opens the share (its
+   * title and Open Graph tags for link previews): null for an unknown share. Counts no view and
+   * takes no pass code. Absent: the page renders generic texts.
+   */
+  sharePreview?: (shareId: string) => Promise<SharePreview | null>
 }
 
 /** What the app's entry.server module may export besides its request handler. */
@@ -96,7 +102,7 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
       }
       // This render's script nonce (entry.server.tsx puts it on every script it writes).
       const nonce = newNonce()
-      const response = await handle(fetchRequest, Object.freeze({ publicConfig: options.publicConfig, cspNonce: nonce }))
+      const response = await handle(fetchRequest, Object.freeze({ publicConfig: options.publicConfig, cspNonce: nonce, ...(options.sharePreview ? { sharePreview: options.sharePreview } : {}) }))
       if (policy) {
         // What is stored is the page every visitor shares: this visitor's own cookies stay out,
         // and so does the nonce, which each response replaces with its own (render-cache.ts).

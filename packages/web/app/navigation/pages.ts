@@ -26,6 +26,8 @@ export const PAGES = {
   'drive-starred': { path: '/drive/starred', file: 'routes/drive/starred.tsx' },
   'drive-trash': { path: '/drive/trash', file: 'routes/drive/trash.tsx' },
   'drive-folder': { path: '/drive/:folderId', file: 'routes/drive/folder.tsx' },
+  // A share link (issue 17): opened by anyone, with or without an account.
+  share: { path: '/s/:shareId', file: 'routes/share.tsx' },
 } as const
 
 export type PageName = keyof typeof PAGES

@@ -5,5 +5,6 @@ import common from './common'
 import drive from './drive'
 import oauth from './oauth'
 import pages from './pages'
+import sharePage from './share-page'
 
-export default { common, auth, accountHome, pages, drive, oauth } satisfies Messages
+export default { common, auth, accountHome, pages, drive, oauth, sharePage } satisfies Messages
