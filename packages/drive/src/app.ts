@@ -11,6 +11,7 @@ import { fileRoutes } from './features/files/routes.js'
 import { createOfflineTask } from './features/offline/create-offline-task.js'
 import { offlineRoutes } from './features/offline/routes.js'
 import { searchRoutes } from './features/search/routes.js'
+import { shareRoutes } from './features/shares/routes.js'
 import { taskRoutes } from './features/tasks/routes.js'
 import { createUpload } from './features/uploads/create-upload.js'
 import { uploadRoutes } from './features/uploads/routes.js'
@@ -50,4 +51,5 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
   await app.register(eventRoutes, routeOptions)
   await app.register(decompressRoutes, routeOptions)
   await app.register(searchRoutes, routeOptions)
+  await app.register(shareRoutes, routeOptions)
 }

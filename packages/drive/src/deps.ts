@@ -27,6 +27,12 @@ export interface DriveDeps {
    * counted against its owner's plan). Identity's store in the composed server.
    */
   memberships: MembershipLookup
+  /** Accounts' public names and pictures: who shared a share (identity's users in the composed server). */
+  profiles: ProfileLookup
+}
+
+export interface ProfileLookup {
+  find(userId: string): Promise<{ nickname: string; avatar: string } | null>
 }
 
 export interface MembershipLookup {

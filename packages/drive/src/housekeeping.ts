@@ -2,6 +2,7 @@ import type { JobRunner } from '@cumulus/jobs'
 import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/batch.js'
+import { RESTORE_QUEUE, type RestoreJobData, runRestoreJob } from './features/shares/restore.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
 import { DECOMPRESS_QUEUE, OFFLINE_QUEUE, forgetOldPlays, forgetOldTraffic } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
@@ -39,6 +40,8 @@ export function registerDriveJobs(runner: JobRunner, deps: OfflineRunDeps, optio
   if (options.housekeeping) runner.register(DRIVE_HOUSEKEEPING_QUEUE, () => runDriveHousekeeping(deps), { leaseSeconds: 300 })
   // One transaction per batch: a lease long enough for the largest, renewed while it runs.
   runner.register<BatchJobData>(BATCH_QUEUE, (job) => runBatchJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
+  // Saving a large share into one's drive: one transaction, like a batch.
+  runner.register<RestoreJobData>(RESTORE_QUEUE, (job) => runRestoreJob(deps, job.data), { concurrency: 2, maxAttempts: 3, leaseSeconds: 120 })
   registerThumbnailJobs(runner, deps)
   registerMediaJobs(runner, deps)
   // Each unpacking keeps a core busy (7zz, then hashing); the per-account cap is the runs' own.

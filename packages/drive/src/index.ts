@@ -26,3 +26,5 @@ export { THUMBNAIL_PX, renderImage } from './features/thumbnails/render.js'
 export { MEDIA_QUEUE, TRANSCODE_QUEUE } from './domain/index.js'
 export { type Rung, type VideoProbe, ladderFor, probeVideo, transcodeArgs } from './features/media/ffmpeg.js'
 export { ToolMissing, toolVersion } from './lib/tools.js'
+/** What the server-rendered share page may show before a share is opened (link previews). */
+export { sharePreview } from './features/shares/views.js'

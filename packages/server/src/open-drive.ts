@@ -19,6 +19,8 @@ export interface OpenDriveInput {
   counters: CounterStore
   /** identity's memberships: a download through a signed link counts against its owner's plan. */
   memberships: DriveDeps['memberships']
+  /** identity's users: a share names who shared it. */
+  profiles: DriveDeps['profiles']
 }
 
 /**
@@ -39,6 +41,7 @@ export async function openDrive(input: OpenDriveInput): Promise<DriveDeps> {
     jobs: input.jobs,
     counters: input.counters,
     memberships: input.memberships,
+    profiles: input.profiles,
     // aria2 starts on the first magnet or torrent, not here: a server that never sees one never runs it.
     torrents: createTorrentEngine({
       ...defaultTorrentEngineConfig(config.drive.torrent.workDir),

@@ -65,7 +65,7 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     throw err
   }
   try {
-    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger, jobs: jobs.runner, counters: identity.deps.counters, memberships: identity.deps.memberships })
+    drive = await openDrive({ config, keys, db: identity.database.db, clock: identity.deps.clock, logger, jobs: jobs.runner, counters: identity.deps.counters, memberships: identity.deps.memberships, profiles: profilesOf(identity.deps.users) })
     app = Fastify(baseServerOptions(identity.deps, { trustProxy: config.trustProxy, domain: errorDomainOf })) as unknown as FastifyInstance
     // One error renderer for the whole app; the ErrorInfo domain follows the service a path belongs to.
     await app.register(httpKit, { corsOrigins: config.identity.corsOrigins, domain: errorDomainOf })
@@ -196,4 +196,14 @@ async function logMediaTools(drive: DriveDeps): Promise<void> {
   const [ffmpeg, ffprobe] = await Promise.all([toolVersion(ffmpegPath), toolVersion(ffprobePath)])
   if (ffmpeg && ffprobe) drive.logger.info({ ffmpeg, ffprobe }, 'media tools found')
   else drive.logger.warn({ ffmpegPath: ffmpeg ? undefined : ffmpegPath, ffprobePath: ffprobe ? undefined : ffprobePath }, 'ffmpeg or ffprobe not found: video thumbnails, probing and transcoding wait until they are installed (FFMPEG_PATH, FFPROBE_PATH)')
+}
+
+/** The drive's view of identity's users: a share shows its owner's nickname and picture, nothing else. */
+function profilesOf(users: IdentityDeps['users']): DriveDeps['profiles'] {
+  return {
+    async find(userId) {
+      const user = await users.findById(userId)
+      return user ? { nickname: user.name, avatar: user.picture } : null
+    },
+  }
 }

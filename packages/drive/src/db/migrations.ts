@@ -251,6 +251,37 @@ function migrations(isPostgres: boolean): Record<string, Migration> {
         await createSearchIndexes(db)
       },
     },
+    '0009_shares': {
+      async up(db: Kysely<unknown>) {
+        // Issue 17. A share is a row and the items it names; what they hold is read live from
+        // drive_files, so a trashed, deleted or moved-away item leaves the share by itself.
+        await db.schema
+          .createTable('drive_shares')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('share_to', 'text', (c) => c.notNull())
+          .addColumn('pass_code', 'text', (c) => c.notNull())
+          .addColumn('expiration_days', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('deleted_at', 'bigint')
+          .addColumn('view_count', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('restore_count', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('download_count', 'bigint', (c) => c.notNull().defaultTo(0))
+          .execute()
+        // The owner's list, newest first (one range scan per page).
+        await db.schema.createIndex('drive_shares_by_user').on('drive_shares').columns(['user_id', 'created_at', 'id']).execute()
+        await db.schema
+          .createTable('drive_share_items')
+          .addColumn('share_id', 'text', (c) => c.notNull())
+          .addColumn('file_id', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('drive_share_items_pk', ['share_id', 'file_id'])
+          .execute()
+        // Trashing an item takes it out of every share that names it.
+        await db.schema.createIndex('drive_share_items_by_file').on('drive_share_items').column('file_id').execute()
+      },
+    },
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely'
+import type { ColumnType, Selectable } from 'kysely'
 
 /**
  * Drive tables. Times are milliseconds since the epoch (bigint columns); booleans are 0/1
@@ -22,6 +22,36 @@ export interface DriveDatabase {
   drive_play_days: PlayDaysTable
   drive_playback: PlaybackTable
   drive_traffic_days: TrafficDaysTable
+  drive_shares: SharesTable
+  drive_share_items: ShareItemsTable
+}
+
+/** A share link (issue 17, drive.md "Shares"): the owner's items behind a link, maybe a pass code and an expiry. */
+export interface SharesTable {
+  id: string
+  user_id: string
+  title: string
+  share_to: 'publiclink' | 'encryptedlink'
+  /** '' for a public link. Kept readable: the owner sees it to share it again; compared in constant time. */
+  pass_code: string
+  /** -1: never expires. */
+  expiration_days: number
+  expires_at: number | null
+  created_at: number
+  /** When the owner cancelled it; its link then reads DELETED. */
+  deleted_at: number | null
+  view_count: ColumnType<number, number | undefined, number>
+  restore_count: ColumnType<number, number | undefined, number>
+  download_count: ColumnType<number, number | undefined, number>
+}
+
+/** A share as read. */
+export type ShareRow = Selectable<SharesTable>
+
+/** The items a share names at its top level (folders share everything under them, read live). */
+export interface ShareItemsTable {
+  share_id: string
+  file_id: string
 }
 
 /** Bytes an account's files were downloaded on a UTC day, for the plan's daily download traffic. */

@@ -40,3 +40,16 @@ export function signedMediaUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkS
   const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `media:${signedPart}` })
   return `${deps.config.publicUrl}/drive/v1/media/${encodeURIComponent(file.fileId)}/${path}?e=${e}&s=${s}${playLimit === undefined ? '' : `&l=${playLimit}`}`
 }
+
+/**
+ * A file's download URL as a share gives it: signed for the share as well as the file, and served
+ * by the share's content route, which checks that the share still stands on every request, so
+ * cancelling a share (or its expiry) kills the links it gave out at once.
+ */
+export function signedShareContentUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { shareId: string; fileId: string; gcid: string; name: string }): { url: string; expiresAtMs: number } {
+  const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
+  const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `share:${file.shareId}` })
+  const url = `${deps.config.publicUrl}/drive/v1/share/content/${encodeURIComponent(file.shareId)}/${encodeURIComponent(file.fileId)}/${encodeURIComponent(file.name)}?e=${e}&s=${s}`
+  return { url, expiresAtMs: expiresAtSeconds * 1000 }
+}

@@ -1,10 +1,14 @@
 import { FOLDER_KIND } from '@cumulus/protocol'
 import type { Kysely, Transaction } from 'kysely'
-import type { DriveDatabase, FilesTable } from '../../db/schema.js'
-import { addBlobRefsInBulk, countByGcid, freeNames, nameKey, reserveSpace, searchColumns, subtreeParents, takenNames } from '../../domain/index.js'
-import { newId } from '../../lib/ids.js'
-import { chunks } from '../../lib/rows.js'
-import { refuseIntoItself } from './move.js'
+import type { DriveDatabase, FilesTable } from '../db/schema.js'
+import { addBlobRefsInBulk, countByGcid } from './blob-refs.js'
+import { takenNames } from './items.js'
+import { freeNames, nameKey } from './names.js'
+import { searchColumns } from './search-text.js'
+import { subtreeParents } from './tree.js'
+import { reserveSpace } from './usage.js'
+import { newId } from '../lib/ids.js'
+import { chunks } from '../lib/rows.js'
 
 type Db = Kysely<DriveDatabase> | Transaction<DriveDatabase>
 
@@ -13,8 +17,36 @@ function isUnfinishedFile(row: FilesTable): boolean {
   return row.kind !== FOLDER_KIND && (row.phase !== 'PHASE_TYPE_COMPLETE' || row.gcid === null)
 }
 
+/** Where a copy goes: an account's live folder, and that account's quota. */
+export interface CopyTarget {
+  userId: string
+  folderId: string
+  quotaLimitBytes: number
+}
+
+/** The items a copy reads: live rows of `userId` and what is live under them. */
+export interface CopySource {
+  userId: string
+  items: readonly FilesTable[]
+}
+
+/** How many items a copy of `items` would make (the items and everything live under them), counting past `limit` no further. */
+export async function countTree(db: Db, source: CopySource, limit = Number.POSITIVE_INFINITY): Promise<number> {
+  let count = source.items.length
+  const folders = source.items.filter((i) => i.kind === FOLDER_KIND).map((i) => i.id)
+  if (folders.length === 0) return count
+  for (const chunk of chunks(await subtreeParents(db, source.userId, folders, 'live'))) {
+    const { n } = await db.selectFrom('drive_files').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', source.userId).where('parent_id', 'in', chunk).where('trashed', '=', 0).executeTakeFirstOrThrow()
+    count += Number(n)
+    if (count > limit) return count
+  }
+  return count
+}
+
 /**
- * Copies live `items`, folders with everything live under them, into the live folder `targetId`.
+ * Copies live `items` of `source.userId`, folders with everything live under them, into the live
+ * folder `target.folderId` of `target.userId` (the same account for a copy, another one when a
+ * share is saved). The caller checks that a folder is not copied into itself.
  * Instant: a copied file is a new row sharing the original's blob (one more reference), no byte
  * is read or written. The whole copy's size is reserved against the quota before anything is
  * stored (file_space_not_enough otherwise). Copies keep the original's name (a suffix when the
@@ -23,11 +55,12 @@ function isUnfinishedFile(row: FilesTable): boolean {
  * Set-based so a tree of 10,000 files stays a handful of statements: a read per level of folders,
  * chunked multi-row inserts, and blob references added per group of blobs.
  */
-export async function copyItems(db: Db, userId: string, items: readonly FilesTable[], targetId: string, quotaLimitBytes: number, nowMs: number): Promise<FilesTable[]> {
-  await refuseIntoItself(db, userId, items, targetId)
+export async function copyTree(db: Db, source: CopySource, target: CopyTarget, nowMs: number): Promise<FilesTable[]> {
+  const { items } = source
+  const { userId, folderId: targetId, quotaLimitBytes } = target
   const tree: FilesTable[] = []
-  for (const chunk of chunks(await subtreeParents(db, userId, items.map((i) => i.id), 'live'))) {
-    tree.push(...(await db.selectFrom('drive_files').selectAll().where('user_id', '=', userId).where('parent_id', 'in', chunk).where('trashed', '=', 0).execute()))
+  for (const chunk of chunks(await subtreeParents(db, source.userId, items.map((i) => i.id), 'live'))) {
+    tree.push(...(await db.selectFrom('drive_files').selectAll().where('user_id', '=', source.userId).where('parent_id', 'in', chunk).where('trashed', '=', 0).execute()))
   }
   const childrenOf = new Map<string, FilesTable[]>()
   for (const row of tree) {
@@ -41,6 +74,7 @@ export async function copyItems(db: Db, userId: string, items: readonly FilesTab
   const copyOf = (source: FilesTable, parentId: string, name: string): FilesTable => ({
     ...source,
     id: newId(),
+    user_id: userId,
     parent_id: parentId,
     name,
     ...(name === source.name ? {} : { name_key: nameKey(name), ...searchColumns(name) }),

@@ -33,5 +33,7 @@ export async function deleteTrees(db: Db, userId: string, rootIds: readonly stri
   for (const chunk of chunks(unfinished)) await db.deleteFrom('drive_uploads').where('file_id', 'in', chunk).execute()
   // Where the owner stopped watching goes with the video.
   for (const chunk of chunks(deleted.filter((r) => r.gcid !== null).map((r) => r.id))) await db.deleteFrom('drive_playback').where('file_id', 'in', chunk).execute()
+  // And the shares naming a deleted item forget it (a share left with nothing reads DELETED).
+  for (const chunk of chunks(deleted.map((r) => r.id))) await db.deleteFrom('drive_share_items').where('file_id', 'in', chunk).execute()
   return deleted.length
 }

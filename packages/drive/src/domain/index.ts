@@ -11,7 +11,8 @@
  */
 export { holdAccount, isAccountHeld, releaseAccount } from './account-holds.js'
 export { addBlobRef, addBlobRefsInBulk, announceBlob, announceBlobs, BLOB_GRACE_MS, countByGcid, releaseBlobRefsInBulk } from './blob-refs.js'
-export { signedContentUrl, signedMediaUrl, signedThumbnailUrl } from './content-url.js'
+export { signedContentUrl, signedMediaUrl, signedShareContentUrl, signedThumbnailUrl } from './content-url.js'
+export { type CopySource, type CopyTarget, copyTree, countTree } from './copy-tree.js'
 export { deleteTrees } from './delete-trees.js'
 export { EVENT_TYPES, type EventType, recordEvents } from './events.js'
 export { type FileRow, fileView } from './file-view.js'

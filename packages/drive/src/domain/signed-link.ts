@@ -16,7 +16,8 @@ export interface SignedLinkClaims {
   purpose?: LinkPurpose
 }
 
-export type LinkPurpose = 'download' | 'thumbnail' | `media:${string}`
+/** `share:<id>`: a download through a share, which works only while the share does. */
+export type LinkPurpose = 'download' | 'thumbnail' | `media:${string}` | `share:${string}`
 
 /** The query parameters of a signed link: `e` (expiry, epoch seconds) and `s` (signature). */
 export interface SignedLinkParams {

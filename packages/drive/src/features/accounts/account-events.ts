@@ -52,6 +52,10 @@ export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | '
     await trx.deleteFrom('drive_play_days').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_playback').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_traffic_days').where('user_id', '=', userId).execute()
+    // The account's shares go with it: their links read NOT_FOUND from now on.
+    const shares = trx.selectFrom('drive_shares').select('id').where('user_id', '=', userId)
+    await trx.deleteFrom('drive_share_items').where('share_id', 'in', shares).execute()
+    await trx.deleteFrom('drive_shares').where('user_id', '=', userId).execute()
     return { files: Number(files.numDeletedRows), uploads: Number(droppedUploads.numDeletedRows), blobsReleased: counts.size }
   })
 }

@@ -3,11 +3,10 @@ import { type Json, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
+import { copyTree, type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
-import { copyItems } from './copy.js'
 import { requireItems, requireLiveItems } from './items.js'
-import { moveItems } from './move.js'
+import { moveItems, refuseIntoItself } from './move.js'
 import { trashItems, untrashItems } from './trash.js'
 
 /** The most ids one batch request may name. */
@@ -157,7 +156,8 @@ function runBatchWork(deps: DriveDeps, caller: Caller, action: BatchAction, inpu
       case 'batchCopy': {
         const items = await requireLiveItems(trx, userId, ids)
         const target = await liveFolder(trx, userId, input.toParentId)
-        const copies = await copyItems(trx, userId, items, target, quotaLimit(deps.config, caller, nowMs), nowMs)
+        await refuseIntoItself(trx, userId, items, target)
+        const copies = await copyTree(trx, { userId, items }, { userId, folderId: target, quotaLimitBytes: quotaLimit(deps.config, caller, nowMs) }, nowMs)
         return record(trx, nowMs, userId, 'TYPE_COPY', copies)
       }
       case 'star':

@@ -23,7 +23,7 @@ import { isId } from '../../lib/ids.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
 
-export const TASK_TYPES = ['offline', 'upload', 'batch', 'decompress'] as const satisfies readonly DriveTaskType[]
+export const TASK_TYPES = ['offline', 'upload', 'batch', 'decompress', 'restore'] as const satisfies readonly DriveTaskType[]
 /** The most task ids one DELETE may name. */
 export const TASKS_DELETE_MAX_IDS = 1000
 
