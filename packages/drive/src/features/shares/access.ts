@@ -113,13 +113,12 @@ export async function openShare(deps: Deps, request: ShareRequest): Promise<Shar
 
   const shareKey = `drive:share-guess:${share.id}`
   const addressKey = `drive:share-guess-ip:${request.ip}`
-  const [byShare, byAddress] = await Promise.all([
-    deps.counters.increment(shareKey, PASS_CODE_GUESSES.windowSeconds),
-    deps.counters.increment(addressKey, PASS_CODE_GUESSES.windowSeconds),
-  ])
-  if (byShare.count > PASS_CODE_GUESSES.perShare || byAddress.count > PASS_CODE_GUESSES.perAddress) {
-    return { status: 'PASS_CODE_ERROR', share, throttled: true }
-  }
+  // The address first: guesses it holds back never reach the share's budget, so one address
+  // cannot lock a share for everyone else.
+  const byAddress = await deps.counters.increment(addressKey, PASS_CODE_GUESSES.windowSeconds)
+  if (byAddress.count > PASS_CODE_GUESSES.perAddress) return { status: 'PASS_CODE_ERROR', share, throttled: true }
+  const byShare = await deps.counters.increment(shareKey, PASS_CODE_GUESSES.windowSeconds)
+  if (byShare.count > PASS_CODE_GUESSES.perShare) return { status: 'PASS_CODE_ERROR', share, throttled: true }
   if (!sameCode(deps.linkSecret, typed, share.pass_code)) return { status: 'PASS_CODE_ERROR', share }
   // A right code is not a guess against the budget: the owner's friends do not lock each other out.
   await Promise.all([deps.counters.decrement(shareKey), deps.counters.decrement(addressKey)])

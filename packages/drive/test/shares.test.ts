@@ -1,0 +1,430 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { randomBytes, randomInt } from 'node:crypto'
+import fc from 'fast-check'
+import { DriveErrors, GenericErrors, SHARE_STATUSES, SHARE_TEXTS } from '@cumulus/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PASS_CODE_GUESSES } from '../src/features/shares/access.js'
+import { eraseDriveAccount } from '../src/features/accounts/account-events.js'
+import { holdAccount, releaseAccount } from '../src/domain/index.js'
+import { adjustUsage } from '../src/domain/usage.js'
+import { makeFolder, namesIn, refCount, storeFile, usageOfToken, userIdOf } from './batch-fixtures.js'
+import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
+
+let t: DriveTestApp
+beforeAll(async () => {
+  t = await startDriveTestApp({ BATCH_INLINE_MAX_ITEMS: '6' })
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+/** A visitor's request: no bearer, from `ip` (each test its own addresses: the guess budget is per address). */
+async function visit(path: string, query: Record<string, string>, options: { ip?: string; language?: string } = {}) {
+  const reply = await t.server.app.inject({ method: 'GET', url: path, query, remoteAddress: options.ip ?? randomIp(), headers: options.language ? { 'accept-language': options.language } : {} })
+  return { status: reply.statusCode, body: reply.json() as any, headers: reply.headers }
+}
+
+function randomIp(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`
+}
+
+async function share(token: string, body: Record<string, unknown>) {
+  const reply = await t.call('POST', '/drive/v1/share', { token, body })
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+  return reply.body as { share_id: string; share_url: string; pass_code: string; share_text: string; share_list: any[] }
+}
+
+/** An owner with: album/ { inner/ { deep.txt }, top.txt }, loose.txt */
+async function anOwner() {
+  const token = await t.signUp()
+  const userId = await userIdOf(t, token)
+  const album = await makeFolder(t, token, 'album')
+  const inner = await makeFolder(t, token, 'inner', album.id)
+  const deep = await storeFile(t, userId, { name: 'deep.txt', parentId: inner.id, content: `deep ${randomBytes(8).toString('hex')}` })
+  const top = await storeFile(t, userId, { name: 'top.txt', parentId: album.id, content: `top ${randomBytes(8).toString('hex')}` })
+  const loose = await storeFile(t, userId, { name: 'loose.txt', content: `loose ${randomBytes(8).toString('hex')}` })
+  return { token, userId, album, inner, deep, top, loose }
+}
+
+async function download(url: string, headers: Record<string, string> = {}) {
+  const reply = await t.server.app.inject({ method: 'GET', url: url.replace('http://127.0.0.1:3000', ''), headers })
+  return { status: reply.statusCode, body: reply.body, json: () => reply.json() as any }
+}
+
+async function shareRow(id: string) {
+  return t.server.drive.db.selectFrom('drive_shares').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+describe('a public share', () => {
+  it('opens without an account: lists, browses, gives links bound to the share, and counts views and downloads', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id, o.loose.id], share_to: 'publiclink', expiration_days: 7 })
+    expect(created.pass_code).toBe('')
+    expect(created.share_url).toBe(`http://127.0.0.1:3000/s/${created.share_id}`)
+    expect(created.share_text).toContain(created.share_url)
+    expect(created.share_list[0]).toMatchObject({ share_id: created.share_id, title: 'album and 1 more', file_num: '2', expiration_days: '7', share_status: 'OK', pass_code_option: 'NOT_REQUIRED' })
+
+    const info = await visit('/drive/v1/share', { share_id: created.share_id })
+    expect(info.status).toBe(200)
+    expect(info.headers['cache-control']).toBe('private, no-store')
+    expect(info.body).toMatchObject({ share_status: 'OK', share_status_text: '', title: 'album and 1 more', file_num: '2', pass_code_token: '', restore_count_left: '-1' })
+    expect(info.body.user_info.user_id).toBe(o.userId)
+    expect(Date.parse(info.body.expiration_at)).toBeGreaterThan(Date.now() + 6 * 86_400_000)
+    // Folders first, then by name; nothing of it is writable.
+    expect(info.body.files.map((f: any) => f.name)).toEqual(['album', 'loose.txt'])
+    expect(info.body.files.every((f: any) => f.writable === false)).toBe(true)
+
+    const inside = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.album.id })
+    expect(inside.body.files.map((f: any) => f.name)).toEqual(['inner', 'top.txt'])
+    const deeper = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.inner.id })
+    expect(deeper.body.files.map((f: any) => f.name)).toEqual(['deep.txt'])
+
+    const fileInfo = await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.deep.id })
+    expect(fileInfo.body.share_status).toBe('OK')
+    const link: string = fileInfo.body.file_info.web_content_link
+    expect(link).toContain(`/drive/v1/share/content/${created.share_id}/${o.deep.id}/`)
+    const got = await download(link)
+    expect(got.status).toBe(200)
+    expect(got.body).toMatch(/^deep /)
+    // A later range of the same download is not another download.
+    expect((await download(link, { range: 'bytes=2-' })).status).toBe(206)
+    // The share's link is not the owner's: it does not open the file's own content route.
+    expect((await download(link.replace(`/share/content/${created.share_id}/`, '/content/'))).status).toBe(403)
+
+    const row = await shareRow(created.share_id)
+    expect(Number(row.view_count)).toBe(1)
+    expect(Number(row.download_count)).toBe(1)
+    const list = await t.call('GET', '/drive/v1/share/list', { token: o.token })
+    expect(list.body.data.map((s: any) => s.share_id)).toContain(created.share_id)
+    expect(list.body.data.find((s: any) => s.share_id === created.share_id)).toMatchObject({ view_count: '1', download_count: '1', restore_count: '0' })
+  })
+
+  it('refuses items outside the share, even the owner’s own', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const outside = await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id })
+    expect(outside.status).toBe(404)
+    expect(outside.body.error).toBe('not_found')
+    const stranger = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: 'Vnothing' })
+    expect(stranger.status).toBe(404)
+    // An item moved out of the shared folder leaves the share.
+    await t.call('PATCH', `/drive/v1/files/${o.top.id}`, { token: o.token, body: { name: 'top.txt' } })
+    const moved = await t.call('POST', '/drive/v1/files:batchMove', { token: o.token, body: { ids: [o.top.id], to: { parent_id: '' } } })
+    expect(moved.status).toBe(200)
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).status).toBe(404)
+  })
+
+  it('pages a folder in name order with cursors', async () => {
+    const o = await anOwner()
+    for (let i = 0; i < 7; i++) await storeFile(t, o.userId, { name: `n${i}.txt`, parentId: o.inner.id, content: `n${i} ${randomBytes(4).toString('hex')}` })
+    const created = await share(o.token, { file_ids: [o.inner.id] })
+    const names: string[] = []
+    let pageToken = ''
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.inner.id, limit: '3', ...(pageToken ? { page_token: pageToken } : {}) })
+      names.push(...page.body.files.map((f: any) => f.name))
+      pageToken = page.body.next_page_token
+      if (!pageToken) break
+    }
+    expect(names).toEqual(['deep.txt', 'n0.txt', 'n1.txt', 'n2.txt', 'n3.txt', 'n4.txt', 'n5.txt', 'n6.txt'])
+    expect((await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.inner.id, page_token: 'garbage' })).status).toBe(400)
+  })
+})
+
+describe('pass codes', () => {
+  it('asks for the code, refuses a wrong one, and opens with the right one and its token', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id], share_to: 'encryptedlink', pass_code_option: 'REQUIRED' })
+    expect(created.pass_code).toMatch(/^[a-z0-9]{4}$/)
+    expect(created.share_text).toContain(created.pass_code)
+    const ip = randomIp()
+    const empty = await visit('/drive/v1/share', { share_id: created.share_id }, { ip })
+    expect(empty.body).toMatchObject({ share_status: 'PASS_CODE_EMPTY', files: [], title: '' })
+    const wrong = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code === 'zzzz' ? 'yyyy' : 'zzzz' }, { ip, language: 'zh-CN' })
+    expect(wrong.body).toMatchObject({ share_status: 'PASS_CODE_ERROR', share_status_text: SHARE_TEXTS['zh-CN'].status.PASS_CODE_ERROR, files: [] })
+    const right = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })
+    expect(right.body.share_status).toBe('OK')
+    expect(right.body.files.map((f: any) => f.name)).toEqual(['loose.txt'])
+    const token: string = right.body.pass_code_token
+    expect(token).not.toBe('')
+    // The token opens the share from then on, from anywhere; it opens no other share.
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id, pass_code_token: token })).body.share_status).toBe('OK')
+    const other = await share(o.token, { file_ids: [o.album.id], custom_pass_code: created.pass_code })
+    expect(other.pass_code).toBe(created.pass_code)
+    expect((await visit('/drive/v1/share', { share_id: other.share_id, pass_code_token: token })).body.share_status).toBe('PASS_CODE_EMPTY')
+    // A forged or altered token is no token.
+    const [exp, sig] = token.split('.')
+    expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code_token: `${Number(exp) + 1}.${sig}` })).body.share_status).toBe('PASS_CODE_EMPTY')
+  })
+
+  it('takes the owner’s own code, and refuses a code that is not 4-16 letters or digits', async () => {
+    const o = await anOwner()
+    const custom = await share(o.token, { file_ids: [o.loose.id], custom_pass_code: 'Open2024' })
+    expect(custom.pass_code).toBe('Open2024')
+    expect(custom.share_list[0].share_to).toBe('encryptedlink')
+    for (const bad of ['abc', 'a'.repeat(17), 'with space', 'ünï1', '12;4']) {
+      const reply = await t.call('POST', '/drive/v1/share', { token: o.token, body: { file_ids: [o.loose.id], custom_pass_code: bad } })
+      expect(reply.status, bad).toBe(400)
+      expect(reply.body.error).toBe('share_pass_code_invalid')
+    }
+  })
+
+  it('compares no more than the per-address budget of guesses, however many arrive at once', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
+    const ip = randomIp()
+    const wrong = created.pass_code === '0000' ? '1111' : '0000'
+    const replies = await Promise.all(Array.from({ length: 40 }, () => visit('/drive/v1/share', { share_id: created.share_id, pass_code: wrong }, { ip })))
+    const throttled = replies.filter((r) => r.body.share_status_text === SHARE_TEXTS['en-US'].tooManyGuesses)
+    expect(replies.every((r) => r.status === 200 && r.body.share_status === 'PASS_CODE_ERROR')).toBe(true)
+    expect(replies.length - throttled.length).toBe(PASS_CODE_GUESSES.perAddress)
+    // Past the budget even the right code is not compared from this address…
+    expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })).body.share_status).toBe('PASS_CODE_ERROR')
+    // …while another address still opens the share (the share's own budget is larger).
+    expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code })).body.share_status).toBe('OK')
+  })
+
+  it('holds a share’s budget against guesses spread over many addresses', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
+    const wrong = created.pass_code === '0000' ? '1111' : '0000'
+    const replies = await Promise.all(Array.from({ length: 60 }, () => visit('/drive/v1/share', { share_id: created.share_id, pass_code: wrong })))
+    const compared = replies.filter((r) => r.body.share_status_text === SHARE_TEXTS['en-US'].status.PASS_CODE_ERROR)
+    expect(compared).toHaveLength(PASS_CODE_GUESSES.perShare)
+    // The right code from a fresh address is held back too, until the window passes.
+    const late = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code })
+    expect(late.body).toMatchObject({ share_status: 'PASS_CODE_ERROR', share_status_text: SHARE_TEXTS['en-US'].tooManyGuesses })
+  })
+
+  it('does not count right codes against the budget', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
+    const ip = randomIp()
+    for (let i = 0; i < PASS_CODE_GUESSES.perAddress + 5; i++) {
+      expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })).body.share_status).toBe('OK')
+    }
+  })
+})
+
+describe('a share dies with its content and its owner', () => {
+  it('reads EXPIRED after its expiry, and its links stop', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id], expiration_days: '1' })
+    const link = (await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id })).body.file_info.web_content_link
+    await t.server.drive.db.updateTable('drive_shares').set({ expires_at: Date.now() - 1 }).where('id', '=', created.share_id).execute()
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body).toMatchObject({ share_status: 'EXPIRED', share_status_text: SHARE_TEXTS['en-US'].status.EXPIRED, files: [] })
+    expect((await download(link)).status).toBe(403)
+    const listed = (await t.call('GET', '/drive/v1/share/list', { token: o.token })).body.data.find((s: any) => s.share_id === created.share_id)
+    expect(listed).toMatchObject({ share_status: 'EXPIRED', expiration_left_seconds: '0' })
+  })
+
+  it('reads DELETED once cancelled, at once for links already given; a stranger cannot cancel it', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id] })
+    const link = (await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id })).body.file_info.web_content_link
+    const stranger = await t.signUp()
+    expect((await t.call('POST', '/drive/v1/share:batchDelete', { token: stranger, body: { ids: [created.share_id] } })).status).toBe(200)
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('OK')
+    expect((await t.call('POST', '/drive/v1/share:batchDelete', { token: o.token, body: { ids: [created.share_id, 'Vunknown'] } })).body).toEqual({})
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('DELETED')
+    expect((await download(link)).status).toBe(403)
+    expect((await t.call('GET', '/drive/v1/share/list', { token: o.token })).body.data.map((s: any) => s.share_id)).not.toContain(created.share_id)
+  })
+
+  it('loses trashed items (back when restored from the trash), and reads DELETED when nothing is left', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id, o.loose.id] })
+    expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: o.token, body: { ids: [o.top.id] } })).status).toBe(200)
+    expect((await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.album.id })).body.files.map((f: any) => f.name)).toEqual(['inner'])
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).status).toBe(404)
+    await t.call('POST', '/drive/v1/files:batchTrash', { token: o.token, body: { ids: [o.album.id] } })
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body).toMatchObject({ share_status: 'OK', file_num: '1' })
+    await t.call('POST', '/drive/v1/files:batchDelete', { token: o.token, body: { ids: [o.loose.id] } })
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('DELETED')
+    await t.call('POST', '/drive/v1/files:batchUntrash', { token: o.token, body: { ids: [o.album.id] } })
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body).toMatchObject({ share_status: 'OK', file_num: '1' })
+  })
+
+  it('is NOT_FOUND while its owner is frozen for deletion, and after the owner is erased', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id] })
+    await holdAccount(t.server.drive, o.userId, Date.now())
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('NOT_FOUND')
+    await releaseAccount(t.server.drive, o.userId)
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('OK')
+    await eraseDriveAccount(t.server.drive, o.userId)
+    expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('NOT_FOUND')
+    expect(await t.server.drive.db.selectFrom('drive_share_items').select('file_id').where('share_id', '=', created.share_id).execute()).toEqual([])
+  })
+})
+
+describe('saving a share into one’s drive', () => {
+  it('copies the share into "Pack From Shared", sharing the blobs and counting the quota', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id, o.loose.id], pass_code_option: 'REQUIRED' })
+    const opened = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code })
+    const saver = await t.signUp()
+    const before = await usageOfToken(t, saver)
+    const ownerBefore = await usageOfToken(t, o.token)
+    const refsBefore = await refCount(t, o.deep.gcid as string)
+
+    const withoutCode = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })
+    expect(withoutCode.status).toBe(200)
+    expect(withoutCode.body).toMatchObject({ share_status: 'PASS_CODE_EMPTY', restore_status: '' })
+
+    const saved = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, pass_code_token: opened.body.pass_code_token, file_ids: [], ancestor_ids: [], parent_id: '', specify_parent_id: false } })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    expect(saved.body).toMatchObject({ share_status: 'OK', restore_status: 'RESTORE_COMPLETE' })
+    expect(await namesIn(t, saver, '')).toEqual(['Pack From Shared'])
+    const pack = (await t.call('GET', '/drive/v1/files', { token: saver, query: { parent_id: '' } })).body.files[0]
+    expect(saved.body.file_id).toBe(pack.id)
+    expect(await namesIn(t, saver, pack.id)).toEqual(['album', 'loose.txt'])
+    const album = (await t.call('GET', '/drive/v1/files', { token: saver, query: { parent_id: pack.id } })).body.files[0]
+    expect(await namesIn(t, saver, album.id)).toEqual(['inner', 'top.txt'])
+
+    const bytes = Number(o.deep.size) + Number(o.top.size) + Number(o.loose.size)
+    expect(await usageOfToken(t, saver)).toEqual({ usage: before.usage + bytes, inTrash: 0 })
+    expect(await usageOfToken(t, o.token)).toEqual(ownerBefore)
+    expect(await refCount(t, o.deep.gcid as string)).toBe(refsBefore + 1)
+    expect(Number((await shareRow(created.share_id)).restore_count)).toBe(1)
+    const task = await t.call('GET', `/drive/v1/tasks/${saved.body.restore_task_id}`, { token: saver, query: {} })
+    expect(task.body).toMatchObject({ type: 'restore', phase: 'PHASE_TYPE_COMPLETE', progress: 100 })
+
+    // A second save goes into the same folder, the names suffixed.
+    await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, pass_code_token: opened.body.pass_code_token } })
+    expect(await namesIn(t, saver, pack.id)).toEqual(['album', 'album(1)', 'loose(1).txt', 'loose.txt'])
+  })
+
+  it('saves chosen items from inside the share into a folder of the caller’s choice, in the caller’s language', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const saver = await t.signUp()
+    const target = await makeFolder(t, saver, 'mine')
+    const chosen = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, file_ids: [o.deep.id], ancestor_ids: [o.album.id, o.inner.id], parent_id: target.id, specify_parent_id: true } })
+    expect(chosen.body).toMatchObject({ restore_status: 'RESTORE_COMPLETE', file_id: target.id })
+    expect(await namesIn(t, saver, target.id)).toEqual(['deep.txt'])
+    const zh = await t.call('POST', '/drive/v1/share/restore', { token: saver, headers: { 'accept-language': 'zh-CN' }, body: { share_id: created.share_id, file_ids: [o.top.id] } })
+    expect(zh.status).toBe(200)
+    expect((await namesIn(t, saver, '')).sort()).toEqual(['mine', SHARE_TEXTS['zh-CN'].packFolder].sort())
+    // Something outside the share cannot be saved through it.
+    const outside = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, file_ids: [o.loose.id] } })
+    expect(outside.status).toBe(404)
+    expect(outside.body.error).toBe('file_not_found')
+  })
+
+  it('refuses one’s own share, a save that does not fit the quota, and a save without an account', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id] })
+    const own = await t.call('POST', '/drive/v1/share/restore', { token: o.token, body: { share_id: created.share_id } })
+    expect(own.status).toBe(400)
+    expect(own.body).toMatchObject({ error: 'file_restore_own', error_code: DriveErrors.file_restore_own.code })
+
+    const saver = await t.signUp()
+    const saverId = await userIdOf(t, saver)
+    const about = (await t.call('GET', '/drive/v1/about', { token: saver })).body
+    await adjustUsage(t.server.drive.db, saverId, { usage: Number(about.quota.limit) - 1 })
+    const full = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })
+    expect(full.status).toBe(403)
+    expect(full.body.error).toBe('file_space_not_enough')
+    // Nothing was made: no folder, no count.
+    expect(await namesIn(t, saver, '')).toEqual([])
+    expect(Number((await shareRow(created.share_id)).restore_count)).toBe(0)
+
+    const anonymous = await t.call('POST', '/drive/v1/share/restore', { body: { share_id: created.share_id } })
+    expect(anonymous.status).toBe(401)
+  })
+
+  it('holds the quota against saves in parallel, and counts every view and save', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.loose.id] })
+    const saver = await t.signUp()
+    const saverId = await userIdOf(t, saver)
+    const about = (await t.call('GET', '/drive/v1/about', { token: saver })).body
+    // Room for one copy of loose.txt and not two.
+    await adjustUsage(t.server.drive.db, saverId, { usage: Number(about.quota.limit) - Number(o.loose.size) - 1 })
+    const replies = await Promise.all(Array.from({ length: 8 }, () => t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })))
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(replies.filter((r) => r.status === 403 && r.body.error === 'file_space_not_enough')).toHaveLength(7)
+    const pack = (await t.call('GET', '/drive/v1/files', { token: saver, query: { parent_id: '' } })).body.files
+    expect(pack).toHaveLength(1)
+    expect(await namesIn(t, saver, pack[0].id)).toEqual(['loose.txt'])
+    await Promise.all(Array.from({ length: 25 }, () => visit('/drive/v1/share', { share_id: created.share_id })))
+    const row = await shareRow(created.share_id)
+    expect([Number(row.view_count), Number(row.restore_count)]).toEqual([25, 1])
+  })
+
+  it('saves a tree too large for one request as a job with a task, and keeps the share’s state when it runs', async () => {
+    const o = await anOwner()
+    for (let i = 0; i < 6; i++) await storeFile(t, o.userId, { name: `bulk${i}.txt`, parentId: o.inner.id, content: `bulk ${i} ${randomBytes(4).toString('hex')}` })
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const saver = await t.signUp()
+    const started = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })
+    expect(started.body).toMatchObject({ share_status: 'OK', restore_status: 'RESTORE_START' })
+    const deadline = Date.now() + 15_000
+    let task: any
+    for (;;) {
+      task = (await t.call('GET', `/drive/v1/tasks/${started.body.restore_task_id}`, { token: saver, query: {} })).body
+      if (task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR' || Date.now() > deadline) break
+      await sleep(50)
+    }
+    expect(task).toMatchObject({ type: 'restore', phase: 'PHASE_TYPE_COMPLETE', progress: 100, file_id: started.body.file_id })
+    const album = (await t.call('GET', '/drive/v1/files', { token: saver, query: { parent_id: started.body.file_id } })).body.files[0]
+    const inner = (await t.call('GET', '/drive/v1/files', { token: saver, query: { parent_id: album.id } })).body.files[0]
+    expect(await namesIn(t, saver, inner.id)).toHaveLength(7)
+
+    // A save started just before the share is cancelled copies nothing.
+    const again = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })
+    await t.call('POST', '/drive/v1/share:batchDelete', { token: o.token, body: { ids: [created.share_id] } })
+    for (;;) {
+      task = (await t.call('GET', `/drive/v1/tasks/${again.body.restore_task_id}`, { token: saver, query: {} })).body
+      if (task.phase === 'PHASE_TYPE_COMPLETE' || task.phase === 'PHASE_TYPE_ERROR' || Date.now() > deadline + 15_000) break
+      await sleep(50)
+    }
+    // The job may have run before the cancel landed; either way the result is whole or nothing.
+    const copies = await namesIn(t, saver, again.body.file_id)
+    expect(task.phase === 'PHASE_TYPE_COMPLETE' ? copies.length === 2 : copies.length === 1 && task.message === 'file_not_found').toBe(true)
+  })
+})
+
+describe('hostile input', () => {
+  it('answers anything a visitor sends with a status or an error in the contract’s shape, never a 5xx', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id], pass_code_option: 'REQUIRED' })
+    const nasty = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('', '\u0000', '..', '%00', created.share_id, o.deep.id, o.album.id, 'x'.repeat(200), '9'.repeat(30), '-1', '[]'), fc.base64String({ maxLength: 80 }))
+    const paths = fc.constantFrom('/drive/v1/share', '/drive/v1/share/detail', '/drive/v1/share/file_info')
+    await fc.assert(
+      fc.asyncProperty(paths, fc.dictionary(fc.constantFrom('share_id', 'pass_code', 'pass_code_token', 'page_token', 'parent_id', 'file_id', 'limit'), nasty), async (path, query) => {
+        const reply = await t.server.app.inject({ method: 'GET', url: path, query, remoteAddress: randomIp() })
+        expect(reply.statusCode).toBeLessThan(500)
+        const body = reply.json() as any
+        if (reply.statusCode === 200) expect(SHARE_STATUSES).toContain(body.share_status)
+        else expect(body).toMatchObject({ error: expect.any(String), error_code: expect.any(Number) })
+        // Nothing opens a share behind a code without the code.
+        if (reply.statusCode === 200 && query.share_id === created.share_id) expect(body.share_status).not.toBe('OK')
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('answers hostile create and restore bodies with 4xx in the contract’s shape and stores nothing', async () => {
+    const o = await anOwner()
+    const saver = await t.signUp()
+    const before = await t.server.drive.db.selectFrom('drive_shares').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', o.userId).executeTakeFirstOrThrow()
+    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), fc.constantFrom('\u0000', '-2', '0', '3651', '1e3', 'REQUIRED', 'encryptedlink'))
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('file_ids', 'share_to', 'pass_code_option', 'expiration_days', 'custom_pass_code', 'title', 'share_id', 'parent_id', 'specify_parent_id', 'pass_code_token'), value), async (body) => {
+        for (const [token, path] of [[o.token, '/drive/v1/share'], [saver, '/drive/v1/share/restore']] as const) {
+          const reply = await t.call('POST', path, { token, body })
+          expect(reply.status, JSON.stringify({ path, body, reply: reply.body })).toBeLessThan(500)
+          if (reply.status !== 200) expect(reply.body).toMatchObject({ error: expect.any(String), error_code: expect.any(Number) })
+        }
+      }),
+      { numRuns: 120 },
+    )
+    const after = await t.server.drive.db.selectFrom('drive_shares').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', o.userId).executeTakeFirstOrThrow()
+    // Random file_ids never name the owner's items, so no share was made.
+    expect(Number(after.n)).toBe(Number(before.n))
+    expect(await namesIn(t, saver, '')).toEqual([])
+    void GenericErrors
+  })
+})
