@@ -1,0 +1,200 @@
+import type { DriveTask, RestoreShareReply, ShareDetailReply, ShareInfoReply, ShareStatus } from '@cumulus/protocol'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderPage } from '../../test/render'
+import { fakeIdentityService } from '../components/auth/testing/fake-identity-service'
+import { aFile, aFolder } from '../drive/fake-drive-api'
+import en from '../locales/en-US/index'
+import zhCN from '../locales/zh-CN/index'
+import { refreshSession } from '../session/session-store'
+import { findPassCodeToken } from './pass-code-token'
+import type { SharePageApi } from './share-api'
+import { SharePage } from './share-page'
+
+const service = vi.hoisted(() => ({ current: null as ReturnType<typeof fakeIdentityService> | null }))
+vi.mock('../session/identity-client', () => ({ getIdentityClient: () => service.current!.client }))
+
+const SHARE = 'sh-42'
+const CODE = 'k3y9'
+const TOKEN = 'token-of-k3y9'
+const texts = en.sharePage
+
+const notes = aFile({ name: 'notes.txt', size: '2048', web_content_link: '/drive/v1/content/notes?s=1' })
+const photos = aFolder({ name: 'photos' })
+const beach = aFile({ name: 'beach.png', size: '4096', parent_id: photos.id })
+
+function info(overrides: Partial<ShareInfoReply> = {}): ShareInfoReply {
+  return {
+    share_status: 'OK',
+    share_status_text: '',
+    share_id: SHARE,
+    pass_code_token: '',
+    title: 'Holiday',
+    file_num: '2',
+    expiration_at: null,
+    restore_count_left: '-1',
+    user_info: { user_id: 'u-ann', nickname: 'Ann', avatar: '' },
+    files: [photos, notes],
+    next_page_token: '',
+    ...overrides,
+  }
+}
+
+const refused = (status: ShareStatus, text: string): ShareInfoReply => ({ ...info({ files: [], title: '', file_num: '0' }), share_status: status, share_status_text: text })
+
+/** A share behind CODE: the code once, its token after. */
+function fakeApi(overrides: Partial<SharePageApi> = {}) {
+  const api = {
+    openShare: vi.fn<SharePageApi['openShare']>(async (input) => {
+      if (input.passCodeToken === TOKEN) return info()
+      if (input.passCode === undefined) return refused('PASS_CODE_EMPTY', 'Enter the pass code to open this share.')
+      if (input.passCode !== CODE) return refused('PASS_CODE_ERROR', 'The pass code is wrong.')
+      return info({ pass_code_token: TOKEN })
+    }),
+    shareFolder: vi.fn<SharePageApi['shareFolder']>(async (input): Promise<ShareDetailReply> => ({ share_status: 'OK', share_status_text: '', files: input.parentId === photos.id ? [beach] : [], next_page_token: '' })),
+    shareFile: vi.fn<SharePageApi['shareFile']>(async () => ({ share_status: 'OK', share_status_text: '', file_info: notes })),
+    restoreShare: vi.fn<SharePageApi['restoreShare']>(async (): Promise<RestoreShareReply> => ({ share_status: 'OK', share_status_text: '', restore_status: 'RESTORE_COMPLETE', restore_task_id: '', file_id: 'saved-folder' })),
+    waitForTask: vi.fn<SharePageApi['waitForTask']>(async () => ({ phase: 'PHASE_TYPE_COMPLETE', progress: 100 }) as DriveTask),
+    ...overrides,
+  }
+  return api
+}
+
+async function showShare(api: SharePageApi, { signedIn = false, search = '', locale = 'en-US' as 'en-US' | 'zh-CN' } = {}) {
+  service.current = fakeIdentityService()
+  if (signedIn) await service.current.client.signIn({ username: 'bob@example.com', password: 'correct horse' })
+  await act(() => refreshSession(service.current!.client))
+  return renderPage(<SharePage shareId={SHARE} preview={null} loadApi={async () => api} />, { locale, path: `/s/${SHARE}`, search })
+}
+
+beforeEach(() => window.sessionStorage.clear())
+
+describe('the share page', () => {
+  it('asks for the pass code, requires one, shows the server’s refusal of a wrong one, then lists the share and keeps the token', async () => {
+    const api = fakeApi()
+    await showShare(api)
+    const field = await screen.findByLabelText(texts.passCode.label)
+    expect(document.activeElement).toBe(field)
+    await userEvent.click(screen.getByRole('button', { name: texts.passCode.submit }))
+    expect(screen.getByText(texts.passCode.required)).toBeDefined()
+
+    await userEvent.type(field, 'nope')
+    await userEvent.click(screen.getByRole('button', { name: texts.passCode.submit }))
+    await screen.findByText('The pass code is wrong.')
+    expect(field.getAttribute('aria-invalid')).toBe('true')
+    expect(document.activeElement).toBe(field)
+
+    await userEvent.clear(field)
+    await userEvent.type(field, CODE)
+    await userEvent.click(screen.getByRole('button', { name: texts.passCode.submit }))
+    const table = await screen.findByRole('table', { name: texts.list.caption })
+    expect(within(table).getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['photos', 'notes.txt'])
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Holiday')
+    expect(screen.getByTestId('share-facts').textContent).toContain('Shared by Ann')
+    expect(screen.getByTestId('share-facts').textContent).toContain(texts.neverExpires)
+    expect(findPassCodeToken(SHARE)).toBe(TOKEN)
+    expect(api.openShare.mock.calls.map(([input]) => input.passCode)).toEqual([undefined, 'nope', CODE])
+  })
+
+  it('opens with the code from the link (?pwd=), and later with the kept token alone', async () => {
+    const api = fakeApi()
+    const first = await showShare(api, { search: `?pwd=${CODE}` })
+    await screen.findByRole('table', { name: texts.list.caption })
+    expect(api.openShare).toHaveBeenCalledWith({ shareId: SHARE, passCode: CODE })
+    first.unmount()
+
+    const again = fakeApi()
+    await showShare(again)
+    await screen.findByRole('table', { name: texts.list.caption })
+    expect(again.openShare).toHaveBeenCalledWith({ shareId: SHARE, passCodeToken: TOKEN })
+  })
+
+  it.each([
+    ['EXPIRED', 'This share has expired.'],
+    ['DELETED', 'The owner cancelled this share.'],
+    ['NOT_FOUND', 'There is no such share.'],
+  ] as const)('shows a %s share in the server’s words, with the way home', async (status, text) => {
+    await showShare(fakeApi({ openShare: async () => refused(status, text) }))
+    expect((await screen.findByTestId('share-status-text')).textContent).toBe(text)
+    expect(screen.getByRole('heading', { level: 2, name: texts.unavailable.title })).toBeDefined()
+    expect(screen.getByRole('link', { name: texts.backHome }).getAttribute('href')).toBe('/')
+    expect(screen.queryByLabelText(texts.passCode.label)).toBeNull()
+  })
+
+  it('browses into a folder with the token and back through the breadcrumb without opening the share again', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    const api = fakeApi()
+    await showShare(api)
+    const table = await screen.findByRole('table', { name: texts.list.caption })
+    await userEvent.click(within(table).getByRole('button', { name: 'photos' }))
+    await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['beach.png']))
+    expect(api.shareFolder).toHaveBeenCalledWith({ shareId: SHARE, parentId: photos.id, passCodeToken: TOKEN })
+    const crumbs = screen.getByRole('navigation', { name: texts.breadcrumb })
+    expect(crumbs.querySelector('[aria-current="page"]')?.textContent).toBe('photos')
+
+    await userEvent.click(within(crumbs).getByRole('button', { name: 'Holiday' }))
+    await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['photos', 'notes.txt']))
+    expect(api.openShare).toHaveBeenCalledTimes(1)
+  })
+
+  it('offers a direct download link for a listed file', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    await showShare(fakeApi())
+    const link = await screen.findByRole('link', { name: 'Download notes.txt' })
+    expect(link.getAttribute('href')).toBe('/drive/v1/content/notes?s=1')
+    expect(link.getAttribute('download')).toBe('notes.txt')
+  })
+
+  it('sends a visitor without an account to sign in, coming back to the share', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    await showShare(fakeApi())
+    const link = await screen.findByRole('link', { name: texts.save.signIn })
+    expect(link.getAttribute('href')).toBe(`/account/login?redirect=${encodeURIComponent(`/s/${SHARE}`)}`)
+  })
+
+  it('saves the chosen items of a folder with their ancestors, follows the task and opens the folder saved into', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    let report: ((task: DriveTask) => void) | undefined
+    let finish: (() => void) | undefined
+    const api = fakeApi({
+      restoreShare: vi.fn(async () => ({ share_status: 'OK' as const, share_status_text: '', restore_status: 'RESTORE_START' as const, restore_task_id: 'task-9', file_id: 'saved-folder' })),
+      waitForTask: vi.fn(
+        (_id, options) =>
+          new Promise<DriveTask>((resolve) => {
+            report = options?.onProgress
+            finish = () => resolve({ phase: 'PHASE_TYPE_COMPLETE', progress: 100 } as DriveTask)
+          }),
+      ),
+    })
+    await showShare(api, { signedIn: true })
+    const table = await screen.findByRole('table', { name: texts.list.caption })
+    expect(screen.getByTestId('share-selection').textContent).toBe(texts.save.nothingSelected)
+    await userEvent.click(within(table).getByRole('button', { name: 'photos' }))
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select beach.png' }))
+    expect(screen.getByTestId('share-selection').textContent).toBe('1 item selected')
+    await userEvent.click(screen.getByRole('button', { name: 'Save 1 item to my drive' }))
+
+    await waitFor(() => expect(report).toBeDefined())
+    act(() => report!({ phase: 'PHASE_TYPE_RUNNING', progress: 40 } as DriveTask))
+    expect(screen.getByRole('progressbar', { name: texts.save.progress }).getAttribute('aria-valuenow')).toBe('40')
+    await act(async () => finish!())
+    const open = await screen.findByRole('link', { name: texts.save.open })
+    expect(open.getAttribute('href')).toBe('/drive/saved-folder')
+    expect(api.restoreShare).toHaveBeenCalledWith({ shareId: SHARE, passCodeToken: TOKEN, fileIds: [beach.id], ancestorIds: [photos.id] })
+    expect(api.waitForTask.mock.calls[0]![0]).toBe('task-9')
+  })
+
+  it('shows why a save was refused', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    await showShare(fakeApi({ restoreShare: async () => ({ share_status: 'EXPIRED', share_status_text: 'This share has expired.', restore_status: '', restore_task_id: '', file_id: '' }) }), { signedIn: true })
+    await userEvent.click(await screen.findByRole('button', { name: texts.save.all }))
+    expect((await screen.findByTestId('share-status-text')).textContent).toBe('This share has expired.')
+  })
+
+  it('speaks the page’s language (Simplified Chinese)', async () => {
+    await showShare(fakeApi(), { locale: 'zh-CN' })
+    expect(await screen.findByLabelText(zhCN.sharePage.passCode.label)).toBeDefined()
+    expect(screen.getByRole('button', { name: zhCN.sharePage.passCode.submit })).toBeDefined()
+  })
+})
