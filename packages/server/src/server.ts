@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import { type DriveDeps, DRIVE_HOUSEKEEPING_QUEUE, driveAccountSubscriber, driveRoutes, registerDriveJobs, toolVersion } from '@cumulus/drive'
+import { type DriveDeps, DRIVE_HOUSEKEEPING_QUEUE, driveAccountSubscriber, driveRoutes, registerDriveJobs, sharePreview, toolVersion } from '@cumulus/drive'
 import { type EventDispatcher, type IdentityDeps, authOf, authenticated, baseServerOptions, httpKit, identityRoutes, runHousekeeping } from '@cumulus/identity'
 import { type JobRunner, openJobRunner } from '@cumulus/jobs'
 import { webPlugin } from '@cumulus/web'
@@ -74,7 +74,9 @@ export async function buildServer(config: CumulusConfig, overrides: BuildServerO
     await app.register(driveRoutes, { deps: drive, authenticate: authenticated(identity.deps, { scope: 'pan' }), callerOf: authOf })
 
     // The web app answers every other GET/HEAD/POST (pages, their data requests, static assets).
-    if (overrides.web !== false) await app.register(webPlugin, { publicConfig: config.web, ...(overrides.webRenderCache === false ? { renderCache: false as const } : {}) })
+    // The share page's link previews read the drive in-process: no HTTP round trip, no view counted.
+    const previewShare = (shareId: string) => sharePreview(drive, shareId)
+    if (overrides.web !== false) await app.register(webPlugin, { publicConfig: config.web, sharePreview: previewShare, ...(overrides.webRenderCache === false ? { renderCache: false as const } : {}) })
 
     // Liveness for load balancers and orchestrators; quiet in the logs since probes are frequent.
     app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))
