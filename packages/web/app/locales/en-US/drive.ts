@@ -1,6 +1,7 @@
 import offline from './offline'
 import player from './player'
 import search from './search'
+import share from './share'
 import unpack from './unpack'
 
 /** The drive pages (/drive, /drive/:folderId, /drive/starred, /drive/trash). `{ one, other }` groups are plural forms. */
@@ -201,5 +202,6 @@ export default {
   offline,
   player,
   search,
+  share,
   unpack,
 }

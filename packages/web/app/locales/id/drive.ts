@@ -2,6 +2,7 @@ import type { Messages } from '../shape'
 import offline from './offline'
 import player from './player'
 import search from './search'
+import share from './share'
 import unpack from './unpack'
 
 export default {
@@ -201,5 +202,6 @@ export default {
   offline,
   player,
   search,
+  share,
   unpack,
 } satisfies Messages['drive']
