@@ -1,4 +1,4 @@
-import type { CreateOfflineReply, DriveAbout, DriveAssociateList, DriveFile, DriveFileList, DriveFilters, DriveSearchFilters, DriveOrderField, DrivePlayback, DriveResource, DriveSubtitleList, DriveTask, DriveTaskList, Phase } from '@cumulus/protocol'
+import type { CreateOfflineReply, CreateShareReply, DriveAbout, DriveAssociateList, DriveFile, DriveFileList, DriveFilters, DriveSearchFilters, DriveOrderField, DrivePlayback, DriveResource, DriveSubtitleList, DriveTask, DriveTaskList, Phase, ShareListReply } from '@cumulus/protocol'
 
 /**
  * The part of the SDK's `DriveClient` the drive pages use. The pages depend on this shape, not
@@ -48,6 +48,27 @@ export interface DriveApi {
   savePlayback(id: string, input: { positionSeconds: number; durationSeconds?: number }, options?: { keepalive?: boolean }): Promise<DrivePlayback>
   /** A video's text tracks, each a signed WebVTT URL a `<track>` can load without the bearer. */
   subtitles(id: string): Promise<DriveSubtitleList>
+  /**
+   * Shares items as one link (drive.md "Shares"). With `passCode` the link asks for a code: the
+   * owner's `customPassCode` (SHARE_PASS_CODE_PATTERN) or a generated one. Refusals:
+   * `file_not_found` (an item gone or trashed), `share_pass_code_invalid`, `invalid_argument`.
+   */
+  createShare(input: ShareCreateInput): Promise<CreateShareReply>
+  /** One page of the account's shares, newest first, with their counts; `next_page_token` '' on the last. */
+  listShares(input: { limit?: number; pageToken?: string }): Promise<ShareListReply>
+  /** Cancels shares: their links stop working at once. Unknown ids are ignored. */
+  deleteShares(ids: readonly string[]): Promise<void>
+}
+
+/** The SDK's `CreateShareInput`. */
+export interface ShareCreateInput {
+  fileIds: readonly string[]
+  /** true: a pass code is needed to open the link (generated unless `customPassCode`). */
+  passCode?: boolean
+  customPassCode?: string
+  /** Days until the link stops working; -1 never. */
+  expirationDays?: number
+  title?: string
 }
 
 export interface OfflineTaskInput {

@@ -1,6 +1,6 @@
-import { ASSOCIATE_LIMIT_DEFAULT, type CreateOfflineReply, type DriveAbout, type DriveAssociate, type DriveAssociateList, type DriveFile, type DriveFileList, type DriveMedia, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, GenericErrors, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase, SEARCH_LIMIT_DEFAULT, SEARCH_MATCHES, SEARCH_QUERY_MAX_CHARS, type SearchMatch } from '@cumulus/protocol'
+import { ASSOCIATE_LIMIT_DEFAULT, type CreateOfflineReply, type CreateShareReply, type DriveShare, SHARE_PASS_CODE_PATTERN, SHARE_TEXTS, type ShareListReply, type DriveAbout, type DriveAssociate, type DriveAssociateList, type DriveFile, type DriveFileList, type DriveMedia, type DrivePlayback, type DriveResource, type DriveSubtitle, type DriveTask, type DriveTaskList, DriveErrors, ERROR_MESSAGES, type ErrorEntry, FILE_KIND, FOLDER_KIND, GenericErrors, type Locale, LOCALIZED_MESSAGE_TYPE, type Phase, SEARCH_LIMIT_DEFAULT, SEARCH_MATCHES, SEARCH_QUERY_MAX_CHARS, type SearchMatch } from '@cumulus/protocol'
 import { IdentityError } from '@cumulus/sdk'
-import type { DriveApi, DriveListInput, DrivePendingUpload, DriveSearchInput, DriveUploadHandle, DriveUploadInput, OfflineTaskInput } from './drive-api'
+import type { DriveApi, DriveListInput, DrivePendingUpload, DriveSearchInput, DriveUploadHandle, DriveUploadInput, OfflineTaskInput, ShareCreateInput } from './drive-api'
 
 /**
  * An in-memory drive behind the `DriveApi` interface, for component tests: list with filters,
@@ -143,6 +143,45 @@ export function aResource(overrides: Partial<DriveResource> & { name: string }, 
   }
 }
 
+/** The text the server gives a share to copy (drive.md "Shares"), in English. */
+function shareTextOf(title: string, url: string, passCode: string): string {
+  const texts = SHARE_TEXTS['en-US']
+  const text = texts.shareText.replace('{title}', title).replace('{url}', url)
+  return passCode === '' ? text : `${text}\n${texts.passCodeLine.replace('{code}', passCode)}`
+}
+
+/** A valid share as its owner sees it; a test states only the fields it is about. */
+export function aShare(overrides: Partial<DriveShare> & { title: string }): DriveShare {
+  counter += 1
+  const shareId = overrides.share_id ?? `s${counter.toString().padStart(6, '0')}`
+  const url = overrides.share_url ?? `http://127.0.0.1/s/${shareId}`
+  const passCode = overrides.pass_code ?? ''
+  return {
+    share_id: shareId,
+    share_url: url,
+    share_to: passCode === '' ? 'publiclink' : 'encryptedlink',
+    pass_code_option: passCode === '' ? 'NOT_REQUIRED' : 'REQUIRED',
+    pass_code: passCode,
+    file_num: '1',
+    file_id: `f${counter}`,
+    file_kind: FILE_KIND,
+    file_category: 'OTHER',
+    thumbnail_link: '',
+    icon_link: '',
+    expiration_days: '-1',
+    expiration_at: null,
+    expiration_left_seconds: '-1',
+    create_time: new Date(Date.UTC(2026, 0, 1, 12, 0, counter % 60)).toISOString(),
+    share_status: 'OK',
+    share_status_text: '',
+    view_count: '0',
+    restore_count: '0',
+    download_count: '0',
+    share_text: shareTextOf(overrides.title, url, passCode),
+    ...overrides,
+  }
+}
+
 /** An upload the test finishes or fails by hand. */
 export interface FakeUpload {
   input: DriveUploadInput
@@ -170,6 +209,8 @@ export class FakeDriveApi implements DriveApi {
   readonly playbacks = new Map<string, { positionSeconds: number; durationSeconds: number }>()
   /** Text tracks by video id. */
   readonly subtitleTracks = new Map<string, DriveSubtitle[]>()
+  /** The account's shares, newest first. */
+  shares: DriveShare[] = []
   /** Makes the next call of that name reject with this error. */
   readonly failures = new Map<string, unknown>()
 
@@ -494,6 +535,44 @@ export class FakeDriveApi implements DriveApi {
     this.#record('subtitles', [id])
     this.#need(id)
     return { kind: 'drive#subtitleList' as const, subtitles: this.subtitleTracks.get(id) ?? [] }
+  }
+
+  /** Shares as the server does: live items only, the owner's code checked, a generated one otherwise. */
+  async createShare(input: ShareCreateInput): Promise<CreateShareReply> {
+    this.#record('createShare', [input])
+    if (input.fileIds.length === 0) throw driveError(GenericErrors.invalid_argument)
+    const files = input.fileIds.map((id) => this.#need(id))
+    if (files.some((file) => file.trashed)) throw driveError(DriveErrors.file_not_found)
+    if (input.customPassCode !== undefined && !SHARE_PASS_CODE_PATTERN.test(input.customPassCode)) throw driveError(DriveErrors.share_pass_code_invalid)
+    const locked = Boolean(input.passCode || input.customPassCode)
+    const passCode = locked ? (input.customPassCode ?? `k${(this.shares.length + 1).toString().padStart(3, '0')}`) : ''
+    const days = input.expirationDays ?? -1
+    const title = input.title ?? (files.length === 1 ? files[0]!.name : SHARE_TEXTS['en-US'].titleMore.replace('{name}', files[0]!.name).replace('{count}', String(files.length - 1)))
+    const share = aShare({
+      title,
+      pass_code: passCode,
+      file_num: String(files.length),
+      file_id: files[0]!.id,
+      file_kind: files[0]!.kind,
+      file_category: files[0]!.file_category,
+      expiration_days: String(days),
+      expiration_at: days === -1 ? null : new Date(Date.UTC(2026, 0, 1 + days, 12)).toISOString(),
+      expiration_left_seconds: days === -1 ? '-1' : String(days * 86_400),
+    })
+    this.shares = [share, ...this.shares]
+    return { share_id: share.share_id, share_url: share.share_url, pass_code: share.pass_code, share_text: share.share_text, share_list: [share] }
+  }
+
+  async listShares(input: { limit?: number; pageToken?: string }): Promise<ShareListReply> {
+    this.#record('listShares', [input])
+    const start = Number(input.pageToken || '0')
+    const limit = input.limit ?? 100
+    return { data: this.shares.slice(start, start + limit), next_page_token: start + limit < this.shares.length ? String(start + limit) : '' }
+  }
+
+  async deleteShares(ids: readonly string[]): Promise<void> {
+    this.#record('deleteShares', [ids])
+    this.shares = this.shares.filter((share) => !ids.includes(share.share_id))
   }
 
   /** Changes a task as the server's job runner would (progress, phase, message). */
