@@ -2,13 +2,14 @@ import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 import type { ReactNode } from 'react'
 import { useT } from '../i18n/use-locale'
 import type { FileAction } from './file-actions'
-import { ArchiveIcon, CopyIcon, DownloadIcon, FolderOpenIcon, MoveIcon, PlayIcon, RenameIcon, RestoreIcon, StarIcon, TrashIcon } from './icons'
+import { ArchiveIcon, CopyIcon, DownloadIcon, FolderOpenIcon, MoveIcon, PlayIcon, RenameIcon, RestoreIcon, ShareIcon, StarIcon, TrashIcon } from './icons'
 
 const ICONS: Record<FileAction, (cls: string) => ReactNode> = {
   open: (cls) => <PlayIcon className={cls} />,
   reveal: (cls) => <FolderOpenIcon className={cls} />,
   archive: (cls) => <ArchiveIcon className={cls} />,
   download: (cls) => <DownloadIcon className={cls} />,
+  share: (cls) => <ShareIcon className={cls} />,
   rename: (cls) => <RenameIcon className={cls} />,
   move: (cls) => <MoveIcon className={cls} />,
   copy: (cls) => <CopyIcon className={cls} />,
@@ -37,6 +38,8 @@ export function useActionLabel(): (action: FileAction, targets?: readonly DriveF
         return t('drive.actions.unpack')
       case 'download':
         return t('drive.actions.download')
+      case 'share':
+        return t('drive.share.action')
       case 'rename':
         return t('drive.actions.rename')
       case 'move':

@@ -7,9 +7,12 @@ import { inEachBatch } from './file-actions'
 import { FolderPickerDialog } from './folder-picker-dialog'
 import { type PathStep, rememberFolder } from './folder-path'
 import { NameDialog } from './name-dialog'
+import { ShareDialog } from './share-dialog'
 import type { useToasts } from './toasts'
 import type { Listing } from './use-listing'
 import { usePlural } from './use-plural'
+
+const NO_FILES: DriveFile[] = []
 
 /** The one dialog a drive page may have open. */
 export type DriveDialog =
@@ -17,6 +20,7 @@ export type DriveDialog =
   | { type: 'rename'; file: DriveFile }
   | { type: 'move' | 'copy'; files: DriveFile[] }
   | { type: 'delete'; files: DriveFile[] }
+  | { type: 'share'; files: DriveFile[] }
   | { type: 'empty-trash' }
   /** An item of the trash was opened: it says so and offers to restore it (a trashed file's link is refused). */
   | { type: 'trashed'; file: DriveFile }
@@ -39,7 +43,7 @@ export interface DriveDialogsProps {
   onRestore(files: DriveFile[]): Promise<void>
 }
 
-/** New folder, rename, move to, copy to, delete forever, empty trash and restore to open, with what each does when confirmed. */
+/** New folder, rename, move to, copy to, share, delete forever, empty trash and restore to open, with what each does when confirmed. */
 export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listing, quota, toasts, onFolderCreated, onRestore }: DriveDialogsProps) {
   const { t } = useT()
   const tp = usePlural()
@@ -102,6 +106,7 @@ export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listi
           }
         }}
       />
+      <ShareDialog api={api} open={dialog?.type === 'share'} onOpenChange={closeOn} files={dialog?.type === 'share' ? dialog.files : NO_FILES} />
       <ConfirmDialog
         open={dialog?.type === 'delete'}
         onOpenChange={closeOn}

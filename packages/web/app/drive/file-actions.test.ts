@@ -21,3 +21,16 @@ describe('actionsFor a search result', () => {
     expect(actionsFor([file], 'folder')).not.toContain('reveal')
   })
 })
+
+describe('actionsFor sharing', () => {
+  it('offers Share for files and folders, one or many, but never in the trash', () => {
+    const file = aFile({ name: 'report.pdf' })
+    const folder = aFolder({ name: 'Photos' })
+    expect(actionsFor([file], 'folder')).toContain('share')
+    expect(actionsFor([folder], 'folder')).toContain('share')
+    expect(actionsFor([file, folder], 'folder')).toContain('share')
+    expect(actionsFor([file], 'starred')).toContain('share')
+    expect(actionsFor([file], 'search')).toContain('share')
+    expect(actionsFor([file, folder], 'trash')).not.toContain('share')
+  })
+})

@@ -1,7 +1,7 @@
 import { type DriveFile, FOLDER_KIND } from '@cumulus/protocol'
 
 /** What can be done to files from a menu, the toolbar or a key. */
-export type FileAction = 'open' | 'reveal' | 'archive' | 'download' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
+export type FileAction = 'open' | 'reveal' | 'archive' | 'download' | 'share' | 'rename' | 'move' | 'copy' | 'star' | 'unstar' | 'trash' | 'restore' | 'delete'
 
 /** The drive's views; `search` lists results of a query from every folder. */
 export type DriveView = 'folder' | 'starred' | 'trash' | 'search'
@@ -11,7 +11,9 @@ export type DriveView = 'folder' | 'starred' | 'trash' | 'search'
  * delete forever; elsewhere, what needs one item (open, rename) appears for one item only, and
  * download for files only (a folder has no content link). An archive also offers "Unpack…",
  * which opens the archive page: its contents to choose from, then the unpacking. A search result
- * also offers "Show in folder", which opens the folder it is in with it selected.
+ * also offers "Show in folder", which opens the folder it is in with it selected. Files and
+ * folders, one or many, can be shared as one link (never from the trash: the server refuses a
+ * trashed item).
  */
 export function actionsFor(targets: readonly DriveFile[], view: DriveView): FileAction[] {
   if (targets.length === 0) return []
@@ -22,6 +24,7 @@ export function actionsFor(targets: readonly DriveFile[], view: DriveView): File
   if (single && view === 'search') actions.push('reveal')
   if (single && targets[0]!.file_category === 'ARCHIVE' && targets[0]!.kind !== FOLDER_KIND) actions.push('archive')
   if (targets.every((file) => file.kind !== FOLDER_KIND)) actions.push('download')
+  actions.push('share')
   if (single) actions.push('rename')
   actions.push('move', 'copy')
   actions.push(targets.every((file) => file.starred) ? 'unstar' : 'star')

@@ -146,7 +146,7 @@ describe('FileGrid', () => {
     await userEvent.click(within(row('file-001.txt')).getByRole('button', { name: 'Actions for file-001.txt' }))
     const menu = await screen.findByRole('menu')
     // Two items: no Open or Rename, which need exactly one.
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Download', 'Move to…', 'Copy to…', 'Add to Starred', 'Move to trash'])
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Download', 'Share', 'Move to…', 'Copy to…', 'Add to Starred', 'Move to trash'])
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Add to Starred' }))
     expect(onAction).toHaveBeenCalledWith('star', [files[0], files[1]])
   })

@@ -46,6 +46,11 @@ export const PlayIcon = (p: P) => <Icon {...p}><path d="M7 5v14l12-7z" /></Icon>
 export const RetryIcon = (p: P) => <Icon {...p}><path d="M20 12a8 8 0 1 1-2.3-5.6M20 4v4.5h-4.5" /></Icon>
 export const CheckIcon = (p: P) => <Icon {...p}><path d="m5 12.5 4.5 4.5L19 7.5" /></Icon>
 export const AlertIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5v.01" /></Icon>
+export const ShareIcon = (p: P) => <Icon {...p}><circle cx="17.5" cy="5.5" r="2.5" /><circle cx="6.5" cy="12" r="2.5" /><circle cx="17.5" cy="18.5" r="2.5" /><path d="m8.7 10.7 6.6-3.9M8.7 13.3l6.6 3.9" /></Icon>
+export const LinkIcon = (p: P) => <Icon {...p}><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" /><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></Icon>
+export const ExternalLinkIcon = (p: P) => <Icon {...p}><path d="M14 4h6v6M20 4l-9 9M18 14v4.5a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 4 18.5v-11A1.5 1.5 0 0 1 5.5 6H10" /></Icon>
+export const EyeIcon = (p: P) => <Icon {...p}><path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" /><circle cx="12" cy="12" r="2.8" /></Icon>
+export const KeyIcon = (p: P) => <Icon {...p}><circle cx="8" cy="14" r="4" /><path d="m11 11 8-8m-3 3 2.5 2.5M14 8l2 2" /></Icon>
 export const HomeDriveIcon = (p: P) => <Icon {...p}><path d="M4 15.5 7.5 5h9l3.5 10.5M4 15.5V18a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2.5M4 15.5h16" /><path d="M16.5 17.8h.01" /></Icon>
 
 /** What a file is, as far as its icon and its preview go. */

@@ -42,7 +42,7 @@ export interface FileActionDeps {
   listing: Listing
   quota: { refresh(): void }
   toasts: ReturnType<typeof useToasts>
-  /** Opens a dialog (rename, move or copy, delete). */
+  /** Opens a dialog (share, rename, move or copy, delete). */
   openDialog(dialog: NonNullable<DriveDialog>): void
   /** Opens a file in the preview. */
   preview(file: DriveFile): void
@@ -109,6 +109,9 @@ export function useFileActions({ api, view, listing, quota, toasts, openDialog, 
         return
       case 'download':
         run(() => download(targets))
+        return
+      case 'share':
+        openDialog({ type: 'share', files: targets })
         return
       case 'rename':
         openDialog({ type: 'rename', file: targets[0]! })
