@@ -1,19 +1,20 @@
 import { useT } from '../i18n/use-locale'
 import { LocaleLink } from '../navigation/locale-link'
 import type { DriveView } from './file-actions'
-import { HomeDriveIcon, StarIcon, TrashIcon } from './icons'
+import { HomeDriveIcon, ShareIcon, StarIcon, TrashIcon } from './icons'
 
 const VIEWS = [
   { view: 'folder', page: 'drive', label: 'drive.nav.myDrive', Icon: HomeDriveIcon },
   { view: 'starred', page: 'drive-starred', label: 'drive.nav.starred', Icon: StarIcon },
+  { view: 'shares', page: 'drive-shares', label: 'drive.share.nav', Icon: ShareIcon },
   { view: 'trash', page: 'drive-trash', label: 'drive.nav.trash', Icon: TrashIcon },
 ] as const
 
 /**
- * My drive, Starred and Trash: a column beside the list on wide screens, a row of tabs above
- * it on phones. "My drive" stays current inside any folder.
+ * My drive, Starred, My shares and Trash: a column beside the list on wide screens, a row of
+ * tabs above it on phones. "My drive" stays current inside any folder.
  */
-export function DriveNav({ current, layout }: { current: DriveView; layout: 'column' | 'row' }) {
+export function DriveNav({ current, layout }: { current: DriveView | 'shares'; layout: 'column' | 'row' }) {
   const { t } = useT()
   return (
     <nav aria-label={t('drive.nav.label')} className={layout === 'row' ? 'border-b border-slate-200 dark:border-slate-800' : ''}>

@@ -39,20 +39,24 @@ export function DriveHydrateFallback() {
   )
 }
 
-export function DriveRoute({ view, folderId, search }: { view: DriveView; folderId?: string; search?: SearchRequest }) {
-  // Client-loader data is not serialized: the client object arrives as it is.
-  const { api } = useLoaderData() as Awaited<ReturnType<typeof driveClientLoader>>
+/** Signed out meanwhile (here or in another tab): to the login page, which brings the user back. */
+export function useLeaveWhenSignedOut(): void {
   const session = useSession()
   const locale = useLocale()
   const location = useLocation()
   const navigate = useNavigate()
-  const { trashRetentionDays } = usePublicConfig()
-
-  // Signed out meanwhile (here or in another tab): to the login page, which brings the user back.
   useEffect(() => {
     if (session.status !== 'signed-out') return
     void navigate(pagePath('account-login', locale, {}, `?${REDIRECT_PARAM}=${encodeURIComponent(`${location.pathname}${location.search}`)}`), { replace: true })
   }, [session.status, locale, location.pathname, location.search, navigate])
+}
+
+export function DriveRoute({ view, folderId, search }: { view: DriveView; folderId?: string; search?: SearchRequest }) {
+  // Client-loader data is not serialized: the client object arrives as it is.
+  const { api } = useLoaderData() as Awaited<ReturnType<typeof driveClientLoader>>
+  const session = useSession()
+  const { trashRetentionDays } = usePublicConfig()
+  useLeaveWhenSignedOut()
 
   return (
     <DriveProvider api={api}>

@@ -25,6 +25,7 @@ export const PAGES = {
   drive: { path: '/drive', file: 'routes/drive/folder.tsx' },
   'drive-starred': { path: '/drive/starred', file: 'routes/drive/starred.tsx' },
   'drive-trash': { path: '/drive/trash', file: 'routes/drive/trash.tsx' },
+  'drive-shares': { path: '/drive/shares', file: 'routes/drive/shares.tsx' },
   'drive-folder': { path: '/drive/:folderId', file: 'routes/drive/folder.tsx' },
   // A share link (issue 17): opened by anyone, with or without an account.
   share: { path: '/s/:shareId', file: 'routes/share.tsx' },
