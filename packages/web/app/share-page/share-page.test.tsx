@@ -56,9 +56,9 @@ function fakeApi(overrides: Partial<SharePageApi> = {}) {
     shareFile: vi.fn<SharePageApi['shareFile']>(async () => ({ share_status: 'OK', share_status_text: '', file_info: notes })),
     restoreShare: vi.fn<SharePageApi['restoreShare']>(async (): Promise<RestoreShareReply> => ({ share_status: 'OK', share_status_text: '', restore_status: 'RESTORE_COMPLETE', restore_task_id: '', file_id: 'saved-folder' })),
     waitForTask: vi.fn<SharePageApi['waitForTask']>(async () => ({ phase: 'PHASE_TYPE_COMPLETE', progress: 100 }) as DriveTask),
-    ...overrides,
   }
-  return api
+  // Overrides are vi.fn()s or plain functions; the tests read `.mock` only of vi.fn()s.
+  return Object.assign(api, overrides) as typeof api
 }
 
 async function showShare(api: SharePageApi, { signedIn = false, search = '', locale = 'en-US' as 'en-US' | 'zh-CN' } = {}) {

@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest'
 import { DESKTOP, expectNoA11yViolations, htmlClasses, PHONE, test, waitForHydration } from './playwright-utils'
 
 /** Every page path of the spec, plus an unknown path for the 404 page. */
-const PATHS = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/password/recover', '/auth/callback', '/no/such/page'] as const
+const PATHS = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/password/recover', '/auth/callback', '/s/no-such-share', '/no/such/page'] as const
 /** Pages that force a colour mode whatever the preference (their `handle.colorMode`). */
 const FORCED: Partial<Record<(typeof PATHS)[number], 'dark' | 'light'>> = { '/thunder': 'dark' }
 
