@@ -52,18 +52,18 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
   ko: {
     status: {
       OK: '',
-      PASS_CODE_EMPTY: '이 공유를 열려면 액세스 코드를 입력하세요',
-      PASS_CODE_ERROR: '액세스 코드가 올바르지 않습니다',
+      PASS_CODE_EMPTY: '이 공유를 열려면 접근 코드를 입력하세요',
+      PASS_CODE_ERROR: '접근 코드가 올바르지 않습니다',
       DELETED: '공유가 취소되었거나 파일이 삭제되었습니다',
       EXPIRED: '공유 기간이 만료되었습니다',
       NOT_FOUND: '존재하지 않는 공유입니다',
       SENSITIVE_RESOURCE: '이 공유는 사용할 수 없습니다',
     },
-    tooManyGuesses: '잘못된 액세스 코드를 너무 많이 입력했습니다. 잠시 후 다시 시도하세요',
+    tooManyGuesses: '잘못된 접근 코드를 너무 많이 입력했습니다. 잠시 후 다시 시도하세요',
     packFolder: '공유에서 저장',
     titleMore: '{name} 외 {count}개',
     shareText: '{title}\n{url}',
-    passCodeLine: '액세스 코드: {code}',
+    passCodeLine: '접근 코드: {code}',
   },
   ms: {
     status: {
@@ -100,17 +100,17 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
   'zh-TW': {
     status: {
       OK: '',
-      PASS_CODE_EMPTY: '請輸入提取碼查看分享',
-      PASS_CODE_ERROR: '提取碼錯誤',
+      PASS_CODE_EMPTY: '請輸入存取碼查看分享',
+      PASS_CODE_ERROR: '存取碼錯誤',
       DELETED: '分享已取消，或分享的檔案已被刪除',
       EXPIRED: '分享已過期',
       NOT_FOUND: '分享不存在',
       SENSITIVE_RESOURCE: '此分享無法存取',
     },
-    tooManyGuesses: '提取碼錯誤次數過多，請稍後再試',
+    tooManyGuesses: '存取碼錯誤次數過多，請稍後再試',
     packFolder: '來自分享',
     titleMore: '{name} 等 {count} 個檔案',
     shareText: '{title}\n{url}',
-    passCodeLine: '提取碼：{code}',
+    passCodeLine: '存取碼：{code}',
   },
 }
