@@ -236,6 +236,49 @@ describe(`DriveClient against the real service (${testBackend()})`, () => {
   })
 })
 
+describe(`DriveClient with shares (${testBackend()})`, () => {
+  let service: RealService
+  beforeAll(async () => {
+    service = await startRealService()
+  })
+  afterAll(async () => {
+    await service?.close()
+  })
+
+  it('shares with a pass code; a visitor without an account opens and downloads; another account saves it; the owner cancels it', async () => {
+    const fetch = service.fetch as FetchFunction
+    const owner = driveFor(await signedIn(service, fetch))
+    const folder = await owner.createFolder({ name: 'trip' })
+    const uploaded = await owner.upload({ file: content(1000, 21), name: 'notes.bin', parentId: folder.id }).promise
+    const created = await owner.createShare({ fileIds: [folder.id], passCode: true, expirationDays: 7 })
+    expect(created.pass_code).toMatch(/^[a-z0-9]{4}$/)
+    expect(created.share_list[0]).toMatchObject({ title: 'trip', pass_code_option: 'REQUIRED', expiration_days: '7' })
+
+    // A visitor's client that never signed in.
+    const visitor = driveFor(new IdentityClient({ clientId: WEB_CLIENT_ID, origins: [service.origin], fetch: fetch as typeof globalThis.fetch, storage: new MemoryStorage(), locale: 'en-US', env: 'test' }))
+    expect((await visitor.openShare({ shareId: created.share_id })).share_status).toBe('PASS_CODE_EMPTY')
+    const opened = await visitor.openShare({ shareId: created.share_id, passCode: created.pass_code })
+    expect(opened).toMatchObject({ share_status: 'OK', title: 'trip', file_num: '1' })
+    const token = opened.pass_code_token
+    const inside = await visitor.shareFolder({ shareId: created.share_id, parentId: folder.id, passCodeToken: token })
+    expect(inside.files.map((f) => f.name)).toEqual(['notes.bin'])
+    const { file_info } = await visitor.shareFile({ shareId: created.share_id, fileId: uploaded.id, passCodeToken: token })
+    expect(sameBytes(await download(service, file_info!.web_content_link), content(1000, 21))).toBe(true)
+
+    const saver = driveFor(await signedIn(service, fetch))
+    const saved = await saver.restoreShare({ shareId: created.share_id, passCodeToken: token })
+    expect(saved.restore_status).toBe('RESTORE_COMPLETE')
+    expect((await saver.list({ parentId: saved.file_id })).files.map((f) => f.name)).toEqual(['trip'])
+    const own = await owner.restoreShare({ shareId: created.share_id, passCodeToken: token }).catch((e: unknown) => e)
+    expect((own as IdentityError).error).toBe(DriveErrors.file_restore_own.reason)
+
+    const listed = (await owner.listShares()).data.find((s) => s.share_id === created.share_id)
+    expect(listed).toMatchObject({ view_count: '1', restore_count: '1', download_count: '1' })
+    await owner.deleteShares([created.share_id])
+    expect((await visitor.openShare({ shareId: created.share_id, passCodeToken: token })).share_status).toBe('DELETED')
+  })
+})
+
 describe(`DriveClient following batch jobs (${testBackend()})`, () => {
   let service: RealService
   beforeAll(async () => {
