@@ -5,8 +5,8 @@ import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import { htmlLangDir, test, waitForHydration } from './playwright-utils'
 
-/** Each page of the spec with a path to open it by (decompress takes an id). */
-const PAGES = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/account/home', '/account/unregister', '/password/recover', '/auth/callback', '/authorize', '/device'] as const
+/** Each page of the spec with a path to open it by (decompress and share take an id). */
+const PAGES = ['/', '/thunder', '/about', '/newbie/guide', '/toapp', '/search/associate', '/decompress/abc', '/account/login', '/account/home', '/account/unregister', '/password/recover', '/auth/callback', '/authorize', '/device', '/s/abc'] as const
 
 describe('every page loads cleanly', () => {
   test.for(PAGES)('%s', async (path, { openPage }) => {
