@@ -48,7 +48,7 @@ async function anOwner() {
 
 async function download(url: string, headers: Record<string, string> = {}) {
   const reply = await t.server.app.inject({ method: 'GET', url: url.replace('http://127.0.0.1:3000', ''), headers })
-  return { status: reply.statusCode, body: reply.body, json: () => reply.json() as any }
+  return { status: reply.statusCode, body: reply.body, headers: reply.headers, json: () => reply.json() as any }
 }
 
 async function shareRow(id: string) {
@@ -86,6 +86,10 @@ describe('a public share', () => {
     const got = await download(link)
     expect(got.status).toBe(200)
     expect(got.body).toMatch(/^deep /)
+    // Served as the owner's downloads are: sandboxed, never sniffed, as an attachment named after the file.
+    expect(got.headers['content-security-policy']).toContain('sandbox')
+    expect(got.headers['x-content-type-options']).toBe('nosniff')
+    expect(got.headers['content-disposition']).toContain('deep.txt')
     // A later range of the same download is not another download.
     expect((await download(link, { range: 'bytes=2-' })).status).toBe(206)
     // The share's link is not the owner's: it does not open the file's own content route.

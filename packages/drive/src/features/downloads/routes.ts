@@ -6,18 +6,7 @@ import { IdStr, Loose, OptStr } from '../../http/schemas.js'
 import { contentDisposition } from '../../http/content-disposition.js'
 import { meterDownload, requireDownloadable } from '../../domain/index.js'
 import { sendBlob } from '../../http/send-blob.js'
-
-/**
- * An uploaded HTML or SVG file is served from our own origin: it must never run script there or
- * load anything. `sandbox` gives the document an opaque origin with scripts disabled; media and
- * inline styles stay allowed so previews of media and plain pages still render.
- */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
-
-function contentTypeOf(mimeType: string): string {
-  const type = mimeType || 'application/octet-stream'
-  return type.startsWith('text/') ? `${type}; charset=utf-8` : type
-}
+import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../../http/content-headers.js'
 
 const params = Type.Object({ fileId: IdStr, name: Type.Optional(Type.String({ maxLength: 1024 })) })
 const querystring = Loose({ e: OptStr(16), s: OptStr(128), disposition: OptStr(16) })

@@ -6,6 +6,7 @@ import type { DriveRouteOptions } from '../../http/route-options.js'
 import { IdStr, Int64, Loose, OptStr, QueryBool, Str } from '../../http/schemas.js'
 import { contentDisposition } from '../../http/content-disposition.js'
 import { sendBlob } from '../../http/send-blob.js'
+import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../../http/content-headers.js'
 import { meterDownload, requireDownloadable } from '../../domain/index.js'
 import { itemInShare, shareStanding } from './access.js'
 import { SHARE_DELETE_MAX_IDS, createShare, deleteShares, listShares } from './owner.js'
@@ -17,8 +18,6 @@ const localeOf = (request: FastifyRequest) => negotiateLocale(request.headers['a
 /** The pass code and token as query values: capped, so nothing long is hashed or compared. */
 const access = { share_id: Str(128), pass_code: OptStr(64), pass_code_token: OptStr(128), page_token: OptStr(8192), limit: Type.Optional(Int64) }
 
-/** Same sandbox as the drive's own content route: a shared HTML or SVG file never runs on our origin. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
 /** Shares (issue 17, drive.md "Shares"): the owner's calls behind the bearer, the visitor's without it. */
 export async function shareRoutes(base: FastifyInstance, { deps, authenticate, callerOf }: DriveRouteOptions) {
@@ -128,9 +127,8 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
     }
     reply.header('content-disposition', contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name))
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY)
-    const type = file.mime_type || 'application/octet-stream'
     const meter = (bytes: number) => meterDownload(deps, file.user_id, bytes)
-    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: type.startsWith('text/') ? `${type}; charset=utf-8` : type, lastModifiedMs: file.modified_at, linkExpiresAtSeconds, meter })
+    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds, meter })
   }
   const route = { schema: { params, querystring } }
   app.route({ method: ['GET', 'HEAD'], url: '/drive/v1/share/content/:shareId/:fileId', ...route, handler: content })
