@@ -9,7 +9,7 @@ import { useCopy } from './copy-text'
 import { DialogShell } from './dialog-shell'
 import type { DriveApi } from './drive-api'
 import { formatDateTime } from './format'
-import { CopyIcon } from './icons'
+import { CheckIcon, CopyIcon } from './icons'
 import { useDescribeError } from './use-error-text'
 import { usePlural } from './use-plural'
 
@@ -127,7 +127,9 @@ export function ShareDialog({ api, open, onOpenChange, files }: ShareDialogProps
             <LocaleLink page="drive-shares" className="inline-flex h-11 items-center justify-center rounded-xl border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800">
               {t('drive.share.created.myShares')}
             </LocaleLink>
-            <Button onClick={() => onOpenChange(false)}>{t('drive.share.created.done')}</Button>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              {t('drive.share.created.done')}
+            </Button>
           </>
         ) : (
           <>
@@ -220,12 +222,16 @@ export function ShareDialog({ api, open, onOpenChange, files }: ShareDialogProps
 }
 
 function RadioCard({ name, checked, onChange, label, hint }: { name: string; checked: boolean; onChange(): void; label: string; hint: string }) {
+  const labelId = useId()
   const hintId = useId()
+  // Named by its label alone; the hint is its description (not read twice as part of the name).
   return (
     <label className={radioCard}>
-      <input type="radio" name={name} checked={checked} onChange={onChange} aria-describedby={hintId} className="mt-0.5 size-4 shrink-0 accent-brand-600" />
+      <input type="radio" name={name} checked={checked} onChange={onChange} aria-labelledby={labelId} aria-describedby={hintId} className="mt-0.5 size-4 shrink-0 accent-brand-600" />
       <span className="min-w-0">
-        <span className="block font-medium text-slate-900 dark:text-white">{label}</span>
+        <span id={labelId} className="block font-medium text-slate-900 dark:text-white">
+          {label}
+        </span>
         <span id={hintId} className="mt-0.5 block text-slate-600 dark:text-slate-300">
           {hint}
         </span>
@@ -258,7 +264,7 @@ function ShareCreated({ reply, locale }: { reply: CreateShareReply; locale: stri
       </Alert>
       <CopyRow label={t('drive.share.created.link')} value={reply.share_url} testId="share-link">
         <Button variant="secondary" className="shrink-0" onClick={() => void copy('link', reply.share_url, box.current)}>
-          <CopyIcon className="size-4" />
+          {copied === 'link' ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
           {copyLabel('link', t('drive.share.created.copyLink'))}
         </Button>
       </CopyRow>
@@ -267,7 +273,7 @@ function ShareCreated({ reply, locale }: { reply: CreateShareReply; locale: stri
         <ShareTextField label={t('drive.share.created.shareText')} value={reply.share_text} />
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <Button ref={copyButton} onClick={() => void copy('text', reply.share_text, box.current)} data-testid="share-copy">
-            <CopyIcon className="size-4" />
+            {copied === 'text' ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
             {copyLabel('text', t('drive.share.created.copy'))}
           </Button>
           {failed !== null ? <p className="text-sm text-red-700 dark:text-red-300">{t('drive.share.created.copyFailed')}</p> : null}
@@ -307,10 +313,11 @@ function ShareTextField({ label, value }: { label: string; value: string }) {
         id={id}
         readOnly
         value={value}
-        rows={Math.min(4, value.split('\n').length)}
+        // As tall as the text (a long link wraps), where the browser can size a field to its content.
+        rows={value.split('\n').length + 1}
         data-testid="share-text"
         onFocus={(event) => event.currentTarget.select()}
-        className="block w-full resize-none rounded-xl border border-slate-300 bg-slate-50 px-3.5 py-2.5 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
+        className="block max-h-48 w-full resize-none rounded-xl border field-sizing-content border-slate-300 bg-slate-50 px-3.5 py-2.5 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
       />
     </>
   )

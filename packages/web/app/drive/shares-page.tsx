@@ -10,6 +10,7 @@ import { ConfirmDialog } from './confirm-dialog'
 import { copyText } from './copy-text'
 import type { DriveApi } from './drive-api'
 import { DriveNav } from './drive-nav'
+import { inBatches } from './file-actions'
 import { DriveSkeleton, SkeletonRows } from './drive-skeleton'
 import { formatDateTime } from './format'
 import { CloseIcon, CopyIcon, DownloadIcon, ExternalLinkIcon, EyeIcon, FileKindIcon, fileKind, FolderPlusIcon, KeyIcon, ShareIcon, TrashIcon } from './icons'
@@ -31,6 +32,9 @@ export function SharesHydrateFallback() {
     </>
   )
 }
+
+/** The most shares one cancel call names (the server's SHARE_DELETE_MAX_IDS is 1000). */
+const SHARE_CANCEL_BATCH = 500
 
 const smallButton =
   'inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg px-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white'
@@ -72,7 +76,7 @@ export function SharesPage({ api }: { api: DriveApi }) {
 
   async function cancelShares(targets: readonly DriveShare[]) {
     const ids = targets.map((share) => share.share_id)
-    await api.deleteShares(ids)
+    for (const batch of inBatches(ids, SHARE_CANCEL_BATCH)) await api.deleteShares(batch)
     list.remove(ids)
     focusHeading.current = true
     setSelected((current) => new Set([...current].filter((id) => !ids.includes(id))))
