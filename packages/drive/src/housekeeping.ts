@@ -3,6 +3,7 @@ import type { DriveDeps } from './deps.js'
 import { purgeExpiredTrash } from './features/batch/purge.js'
 import { BATCH_QUEUE, type BatchJobData, runBatchJob } from './features/batch/batch.js'
 import { RESTORE_QUEUE, type RestoreJobData, runRestoreJob } from './features/shares/restore.js'
+import { forgetOldShares } from './features/shares/owner.js'
 import { collectGarbageBlobs } from './features/blobs/collect-garbage-blobs.js'
 import { DECOMPRESS_QUEUE, OFFLINE_QUEUE, forgetOldPlays, forgetOldTraffic } from './domain/index.js'
 import { OFFLINE_LEASE_SECONDS, OFFLINE_MAX_ATTEMPTS, type OfflineJobData, type OfflineRunDeps, removeOrphanOfflineStaging, runOfflineTask } from './features/offline/run-offline-task.js'
@@ -27,6 +28,7 @@ export async function runDriveHousekeeping(deps: DriveDeps): Promise<void> {
   await collectGarbageBlobs(deps)
   await forgetOldPlays(deps)
   await forgetOldTraffic(deps)
+  await forgetOldShares(deps)
 }
 
 /** The queue of the drive's periodic chores; the composition root schedules it. */

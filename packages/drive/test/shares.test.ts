@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { DriveErrors, GenericErrors, SHARE_STATUSES, SHARE_TEXTS } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASS_CODE_GUESSES } from '../src/features/shares/access.js'
+import { SHARE_TOMBSTONE_MS, forgetOldShares } from '../src/features/shares/owner.js'
 import { eraseDriveAccount } from '../src/features/accounts/account-events.js'
 import { holdAccount, releaseAccount } from '../src/domain/index.js'
 import { adjustUsage } from '../src/domain/usage.js'
@@ -247,6 +248,21 @@ describe('a share dies with its content and its owner', () => {
     expect((await visit('/drive/v1/share', { share_id: created.share_id })).body.share_status).toBe('DELETED')
     await t.call('POST', '/drive/v1/files:batchUntrash', { token: o.token, body: { ids: [o.album.id] } })
     expect((await visit('/drive/v1/share', { share_id: created.share_id })).body).toMatchObject({ share_status: 'OK', file_num: '1' })
+  })
+
+  it('is forgotten by housekeeping a month after it was cancelled or expired', async () => {
+    const o = await anOwner()
+    const cancelled = await share(o.token, { file_ids: [o.loose.id] })
+    const expired = await share(o.token, { file_ids: [o.loose.id], expiration_days: 1 })
+    const live = await share(o.token, { file_ids: [o.loose.id], expiration_days: 30 })
+    const longAgo = Date.now() - SHARE_TOMBSTONE_MS - 1000
+    await t.server.drive.db.updateTable('drive_shares').set({ deleted_at: longAgo }).where('id', '=', cancelled.share_id).execute()
+    await t.server.drive.db.updateTable('drive_shares').set({ expires_at: longAgo }).where('id', '=', expired.share_id).execute()
+    expect(await forgetOldShares(t.server.drive)).toBeGreaterThanOrEqual(2)
+    expect((await visit('/drive/v1/share', { share_id: cancelled.share_id })).body.share_status).toBe('NOT_FOUND')
+    expect((await visit('/drive/v1/share', { share_id: expired.share_id })).body.share_status).toBe('NOT_FOUND')
+    expect((await visit('/drive/v1/share', { share_id: live.share_id })).body.share_status).toBe('OK')
+    expect(await t.server.drive.db.selectFrom('drive_share_items').select('file_id').where('share_id', 'in', [cancelled.share_id, expired.share_id]).execute()).toEqual([])
   })
 
   it('is NOT_FOUND while its owner is frozen for deletion, and after the owner is erased', async () => {

@@ -171,3 +171,30 @@ export async function deleteShares(deps: Deps, caller: Caller, ids: readonly str
   return {}
 }
 
+
+/** How long a cancelled or expired share still says so (DELETED, EXPIRED) before it is forgotten (NOT_FOUND). */
+export const SHARE_TOMBSTONE_MS = 30 * DAY_MS
+
+/**
+ * Housekeeping: forgets shares cancelled or expired more than SHARE_TOMBSTONE_MS ago, with the
+ * rows of their items, a few hundred at a time. Idempotent, and safe on several nodes at once.
+ */
+export async function forgetOldShares(deps: Pick<DriveDeps, 'db' | 'clock'>): Promise<number> {
+  const before = deps.clock.nowMs() - SHARE_TOMBSTONE_MS
+  let forgotten = 0
+  for (;;) {
+    const old = await deps.db
+      .selectFrom('drive_shares')
+      .select('id')
+      .where((eb) => eb.or([eb('deleted_at', '<', before), eb('expires_at', '<', before)]))
+      .limit(500)
+      .execute()
+    if (old.length === 0) return forgotten
+    const ids = old.map((s) => s.id)
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('drive_share_items').where('share_id', 'in', ids).execute()
+      await trx.deleteFrom('drive_shares').where('id', 'in', ids).execute()
+    })
+    forgotten += ids.length
+  }
+}
