@@ -26,6 +26,7 @@ export const routes = {
   nonced: { id: 'nonced', parentId: 'root', path: 'nonced', module: { loader: ({ context }) => new Response(noncedPage(context.cspNonce), { headers: { 'content-type': 'text/html; charset=utf-8' } }) } },
   uncachedNonced: { id: 'uncachedNonced', parentId: 'root', path: 'uncached-nonced', module: { loader: ({ context }) => new Response(noncedPage(context.cspNonce), { headers: { 'content-type': 'text/html; charset=utf-8' } }) } },
   tiny: { id: 'tiny', parentId: 'root', path: 'tiny', module: { loader: () => new Response('ok', { headers: { 'content-type': 'text/plain', 'content-length': '2' } }) } },
+  preview: { id: 'preview', parentId: 'root', path: 'preview', module: { loader: async ({ context }) => Response.json({ preview: context.sharePreview ? await context.sharePreview('sh-1') : 'absent' }) } },
   binary: { id: 'binary', parentId: 'root', path: 'binary', module: { loader: () => new Response(new Uint8Array(4096), { headers: { 'content-type': 'application/octet-stream' } }) } },
 }
 export const assets = { entry: { module: '/entry.js', imports: [] }, routes: {}, url: '/manifest.js', version: '1' }
@@ -126,5 +127,29 @@ describe('webPlugin compresses the pages it renders', () => {
   it('sends nosniff and the referrer policy with static files too', async () => {
     const res = await get('/assets/app-Ab12.js')
     expect([res.headers['referrer-policy'], res.headers['x-content-type-options']]).toEqual(['strict-origin-when-cross-origin', 'nosniff'])
+  })
+})
+
+describe('webPlugin hands the share preview lookup to the app', () => {
+  let directory: string
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'cumulus-web-build-'))
+    mkdirSync(join(directory, 'server'))
+    mkdirSync(join(directory, 'client'), { recursive: true })
+    writeFileSync(join(directory, 'server/index.js'), SERVER_BUILD)
+  })
+  afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+  it('puts sharePreview on the load context when given, and leaves it out when not', async () => {
+    const preview = { status: 'OK', title: 'Holiday', fileNum: 2, ownerName: 'Ann', passCodeRequired: false } as const
+    const asked: string[] = []
+    for (const [options, expected] of [[{ sharePreview: async (id: string) => (asked.push(id), preview) }, preview], [{}, 'absent']] as const) {
+      const app = Fastify()
+      await app.register(webPlugin, { publicConfig: DEFAULT_WEB_PUBLIC_CONFIG, buildDirectory: `${directory}/`, renderCache: false, ...options })
+      const res = await app.inject({ method: 'GET', url: '/preview' })
+      expect(res.json()).toEqual({ preview: expected })
+      await app.close()
+    }
+    expect(asked).toEqual(['sh-1'])
   })
 })
