@@ -5,8 +5,9 @@
 // share; the folder is browsed and left through the breadcrumb; a text and a picture are
 // previewed; a file is downloaded byte for byte; then the visitor signs in as Bob (the login
 // page brings them back to the share) and saves everything into "Pack From Shared". A cancelled
-// share and an unknown one say so. On a 375 px phone in Simplified Chinese, the code comes in
-// the link (?pwd=), leaves the address bar, and Ann is told she cannot save her own share.
+// share and an unknown one say so. On a 375 px phone in Simplified Chinese: a public share's
+// preview names its title, an expired share says so, the code comes in the link (?pwd=) and
+// leaves the address bar, and Ann is told she cannot save her own share.
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
@@ -208,7 +209,7 @@ describe('the share page', () => {
     await page.getByText(SHARE_TEXTS['en-US'].status.NOT_FOUND, { exact: true }).waitFor()
   })
 
-  test('on a phone in Simplified Chinese: a public share names its title, the code comes in the link and leaves the address bar, and the owner cannot save her own share', async ({ server, openPage }) => {
+  test('on a phone in Simplified Chinese: a public share names its title and then expires, the code comes in the link and leaves the address bar, and the owner cannot save her own share', async ({ server, openPage }) => {
     const ann = await seedUser(server, { label: 'share-owner-zh', name: '安娜' })
     const owner = await openPage({ ...PHONE, locale: 'zh-CN' })
     await owner.page.goto(`${prefixOf('zh-CN')}/account/login`)
@@ -228,6 +229,14 @@ describe('the share page', () => {
     await expect.poll(() => shareRows(page)).toEqual(['trip'])
     // An expiry date is shown (7 days).
     expect(await page.getByTestId('share-facts').textContent()).toMatch(new RegExp(zhCN.sharePage.expires.replace('{{date}}', '.+')))
+
+    // Past its expiry (moved there in the database: the clock is the server's), it says so in Chinese.
+    await server.server.drive.db.updateTable('drive_shares').set({ expires_at: Date.now() - 1_000 }).where('id', '=', open.share_id).execute()
+    await page.reload()
+    await expect.poll(() => page.getByTestId('share-status-text').textContent()).toBe(SHARE_TEXTS['zh-CN'].status.EXPIRED)
+    expect(await page.getByTestId('share-unavailable').getAttribute('data-status')).toBe('EXPIRED')
+    await page.getByRole('heading', { level: 2, name: zhCN.sharePage.unavailable.title }).waitFor()
+    expect(metaContent(await (await fetch(`${server.url}/zh-CN/s/${open.share_id}`)).text(), 'property', 'og:title')).toBe(zhCN.sharePage.meta.unavailableTitle)
 
     // Behind a code given in the link: opened at once, and the code leaves the address bar.
     const locked = await annDrive.createShare({ fileIds: [ids['notes.txt']!, ids['pixel.png']!], customPassCode: CODE, title: '假期' })
