@@ -141,7 +141,7 @@ describe('the search results page', () => {
     await waitFor(() => expect(rows()).toHaveLength(3))
     await userEvent.click(within(row('Quarterly report.pdf')).getByTestId('row-menu'))
     const menu = await screen.findByRole('menu')
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Preview', 'Show in folder', 'Download', 'Rename', 'Move to…', 'Copy to…', 'Add to Starred', 'Move to trash'])
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Preview', 'Show in folder', 'Download', 'Share', 'Rename', 'Move to…', 'Copy to…', 'Add to Starred', 'Move to trash'])
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Rename' }))
     const field = await screen.findByLabelText(en.drive.names.rename.label)
     await userEvent.clear(field)
