@@ -138,6 +138,27 @@ describe('the share page', () => {
     expect(api.openShare).toHaveBeenCalledTimes(1)
   })
 
+  it('lists the next page on Show more, after the first', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    const more = aFile({ name: 'zebra.txt' })
+    const api = fakeApi({
+      openShare: vi.fn(async (input) => (input.pageToken === 'page-2' ? info({ files: [more] }) : info({ next_page_token: 'page-2' }))),
+    })
+    await showShare(api)
+    await userEvent.click(await screen.findByRole('button', { name: texts.list.more }))
+    await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['photos', 'notes.txt', 'zebra.txt']))
+    expect(screen.queryByRole('button', { name: texts.list.more })).toBeNull()
+    expect(api.openShare).toHaveBeenLastCalledWith({ shareId: SHARE, passCodeToken: TOKEN, pageToken: 'page-2' })
+  })
+
+  it('says so when the share is cancelled while the visitor browses it', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    await showShare(fakeApi({ shareFolder: async () => ({ share_status: 'DELETED', share_status_text: 'The owner cancelled this share.', files: [], next_page_token: '' }) }))
+    await userEvent.click(await screen.findByRole('button', { name: 'photos' }))
+    expect((await screen.findByTestId('share-status-text')).textContent).toBe('The owner cancelled this share.')
+    expect(findPassCodeToken(SHARE)).toBeUndefined()
+  })
+
   it('offers a direct download link for a listed file', async () => {
     window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
     await showShare(fakeApi())
