@@ -4,8 +4,8 @@
 // the link-preview tags; a wrong code is refused in the server's words, the right one lists the
 // share; the folder is browsed and left through the breadcrumb; a text and a picture are
 // previewed; a file is downloaded byte for byte; then the visitor signs in as Bob (the login
-// page brings them back to the share) and saves everything into "Pack From Shared". A cancelled
-// share and an unknown one say so. On a 375 px phone in Simplified Chinese: a public share's
+// page brings them back to the share) and saves everything into "Pack From Shared" (as a task).
+// A cancelled share and an unknown one say so. On a 375 px phone in Simplified Chinese: a public share's
 // preview names its title, an expired share says so, the code comes in the link (?pwd=) and
 // leaves the address bar, and Ann is told she cannot save her own share.
 import { readFile, rm } from 'node:fs/promises'
@@ -21,8 +21,9 @@ import { fill, prefixOf, type SeededUser, seedUser, signInWithPassword, submitPa
 import { driveRow, localTree, rowNames } from './drive-utils'
 import { e2eTest, expectNoA11yViolations, PHONE, type TestServer, waitForHydration } from './playwright-utils'
 
-// Ann's API session signs in from Node: no captcha in front of it.
-const test = e2eTest({ captchaMode: 'off' })
+// Ann's API session signs in from Node: no captcha in front of it. Saves of more than two
+// items run as a task (BATCH_INLINE_MAX_ITEMS), so saving the share shows the task's progress.
+const test = e2eTest({ captchaMode: 'off', env: { BATCH_INLINE_MAX_ITEMS: '2' } })
 
 const CODE = 'k3y9'
 const NOTES = 'Packing list:\n- sunscreen\n- towel\n'
@@ -181,7 +182,10 @@ describe('the share page', () => {
     await expect.poll(() => shareRows(page)).toEqual(['trip', 'notes.txt', 'pixel.png'])
     expect(await page.getByLabel(en.sharePage.passCode.label).count()).toBe(0)
     expect(await page.getByTestId('share-selection').textContent()).toBe(en.sharePage.save.nothingSelected)
+    const restored = page.waitForResponse((res) => new URL(res.url()).pathname === '/drive/v1/share/restore')
     await page.getByRole('button', { name: en.sharePage.save.all, exact: true }).click()
+    // Four items (the folder, its file and two files): a task, whose progress the page follows.
+    expect(await (await restored).json()).toMatchObject({ share_status: 'OK', restore_status: 'RESTORE_START' })
     const saved = page.getByTestId('share-saved')
     await saved.getByText(en.sharePage.save.done).waitFor({ timeout: 30_000 })
     await expectNoA11yViolations(page)
