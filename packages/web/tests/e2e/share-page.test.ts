@@ -7,7 +7,8 @@
 // page brings them back to the share) and saves everything into "Pack From Shared" (as a task).
 // A cancelled share and an unknown one say so. On a 375 px phone in Simplified Chinese: a public share's
 // preview names its title, an expired share says so, the code comes in the link (?pwd=) and
-// leaves the address bar, and Ann is told she cannot save her own share.
+// leaves the address bar, and Ann is told she cannot save her own share. A shared video plays
+// in the drive's player for a visitor, streamed with Range requests.
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
@@ -18,7 +19,7 @@ import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import zhCN from '../../app/locales/zh-CN/index'
 import { fill, prefixOf, type SeededUser, seedUser, signInWithPassword, submitPasswordSignIn, type Texts, waitForPath } from './account-utils'
-import { driveRow, localTree, rowNames } from './drive-utils'
+import { driveRow, localTree, recordWebm, rowNames } from './drive-utils'
 import { e2eTest, expectNoA11yViolations, PHONE, type TestServer, waitForHydration } from './playwright-utils'
 
 // Ann's API session signs in from Node: no captcha in front of it. Saves of more than two
@@ -270,5 +271,42 @@ describe('the share page', () => {
     await owner.page.getByRole('button', { name: fill(zhCN.sharePage.save.selected.other, { count: 1 }) }).click()
     await expect.poll(() => owner.page.getByTestId('share-save-error').textContent()).toBe(ERROR_MESSAGES['zh-CN'].file_restore_own)
     expect(await owner.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+  })
+
+  test('a shared video plays in the preview for a visitor, streamed from the share\'s own link', async ({ server, openPage }) => {
+    const ann = await seedUser(server, { label: 'share-video', name: 'Ann' })
+    const owner = await openPage()
+    await signInWithPassword(owner.page, ann)
+    await owner.page.goto('/drive')
+    await owner.page.getByTestId('drive-empty').waitFor()
+    const video = await recordWebm(owner.page)
+    const root = await localTree({ 'clip.webm': video })
+    try {
+      await owner.page.getByTestId('upload-files-input').setInputFiles(join(root, 'clip.webm'))
+      await driveRow(owner.page, 'clip.webm').waitFor({ timeout: 30_000 })
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+    await expect.poll(() => driveRow(owner.page, 'clip.webm').getAttribute('data-id')).toBeTruthy()
+    const clipId = (await driveRow(owner.page, 'clip.webm').getAttribute('data-id'))!
+    const share = await (await driveAs(server, ann)).createShare({ fileIds: [clipId] })
+
+    const { page, errors } = await openPage()
+    errors.ignore(/^console\.error: Failed to load resource: the server responded with a status of 404 .*\/thumbnails?\//)
+    const ranged: number[] = []
+    page.on('response', (response) => {
+      if (/\/drive\/v1\/(content|media|share)\//.test(response.url()) && response.request().headers().range) ranged.push(response.status())
+    })
+    await page.goto(`/s/${share.share_id}`)
+    await expect.poll(() => shareRows(page)).toEqual(['clip.webm'])
+    await page.getByRole('table', { name: en.sharePage.list.caption }).getByRole('button', { name: 'clip.webm' }).click()
+    const dialog = page.getByTestId('preview-dialog')
+    await dialog.getByRole('heading', { name: 'clip.webm' }).waitFor()
+    const player = dialog.getByTestId('preview-video')
+    await player.waitFor()
+    await expect.poll(() => player.evaluate((element) => (element as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1)
+    expect(ranged).toContain(206)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
   })
 })
