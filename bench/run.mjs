@@ -47,6 +47,10 @@ const BENCHMARKS = {
     description: 'Cumulus as an authorization server on SQLite and PostgreSQL: the authorization_code grant (code+PKCE, a fresh code per request) vs startSession in-process (goal >= 0.5), GET /v1/auth/userinfo vs a bare Fastify route (goal >= 0.33)',
     load: () => import('./oauth.mjs'),
   },
+  shares: {
+    description: 'share links on SQLite and PostgreSQL: opening a share and a 100-item folder page (public and with a pass-code token) vs a bare Fastify route, a BENCH_SHARE_MIB (256) MiB download through the share link vs the owner\'s link (goal >= 0.9) and createReadStream, saving a share of BENCH_SHARE_TREE (10,000) files vs the owner\'s :batchCopy (goal >= 0.8)',
+    load: () => import('./shares.mjs'),
+  },
   soak: {
     description: 'the composed server (child process, SQLite; BENCH_BACKENDS=postgres) under a mixed workload of BENCH_SOAK_USERS users for BENCH_SOAK_MINUTES (10): ops/s, failures, RSS and heap per tenth or minute; goal: RSS flat over the second half (last <= 1.1 x half-way)',
     load: () => import('./soak.mjs'),
@@ -62,6 +66,8 @@ function list(stream) {
   stream.write('             BENCH_WRITES_COPY_FILES (10000), BENCH_WRITES_COPY_ROUNDS (3), BENCH_WRITES_DIAGNOSE (1: PostgreSQL sampling and EXPLAIN)\n')
   stream.write('             offline: BENCH_ONLY (http,jobs,torrent), BENCH_OFFLINE_BYTES (1GiB), BENCH_OFFLINE_ROUNDS (3), BENCH_JOBS (1000),\n')
   stream.write('             BENCH_JOBS_CONCURRENCY (1,8), BENCH_JOBS_TRICKLE (200), BENCH_TORRENT_BYTES (256MiB), BENCH_TORRENT_ROUNDS (3)\n')
+  stream.write('             shares: BENCH_CONNECTIONS (4 here), BENCH_SHARE_MIB (256), BENCH_SHARE_TREE (10000), BENCH_SHARE_FOLDER (1000), BENCH_SHARE_ROUNDS (5),\n')
+  stream.write('             BENCH_SHARE_INLINE_MAX (the server\'s BATCH_INLINE_MAX_ITEMS, 20000: lower it to measure saves and copies as jobs)\n')
   stream.write('             soak: BENCH_SOAK_MINUTES (10, fractions allowed), BENCH_SOAK_USERS (32), BENCH_SOAK_WEB (auto), BENCH_SOAK_GC (true), BENCH_SOAK_SNAPSHOTS (false)\n')
 }
 
