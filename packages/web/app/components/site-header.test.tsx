@@ -47,4 +47,13 @@ describe('SiteHeader', () => {
     expect(account()).toBeNull()
     expect(screen.getByTestId('header-drive-phone').getAttribute('href')).toBe('/drive')
   })
+
+  it('brings a visitor who signs in from a share page back to the share', async () => {
+    // The session was read as signed out by the test above (the store outlives a render).
+    mock.user = { isLogin: false }
+    renderPage(<SiteHeader />, { path: '/zh-CN/s/VNshare1' })
+    await act(async () => mock.release())
+    const link = await screen.findByTestId('header-sign-in')
+    expect(link.getAttribute('href')).toBe(`/zh-CN/account/login?redirect=${encodeURIComponent('/zh-CN/s/VNshare1')}`)
+  })
 })

@@ -1,3 +1,5 @@
+import { useLocation } from 'react-router'
+import { REDIRECT_PARAM } from '../middleware/auth'
 import type { SessionSnapshot } from '../session/session-store'
 import { useSession } from '../session/use-session'
 import { useT } from '../i18n/use-locale'
@@ -35,6 +37,9 @@ function PrimaryLinks() {
  */
 function SessionLinks({ status }: { status: SessionStatus }) {
   const { t } = useT()
+  const { pathname } = useLocation()
+  // A visitor who signs in from a share page comes back to the share (to save it).
+  const isSharePage = /^(\/[A-Za-z-]+)?\/s\/[^/]+$/.test(pathname)
   if (status === 'unknown') return <span className="ml-1 inline-block h-9 w-20" aria-hidden="true" data-testid="session-pending" />
   if (status === 'signed-in') {
     return (
@@ -44,7 +49,7 @@ function SessionLinks({ status }: { status: SessionStatus }) {
     )
   }
   return (
-    <LocaleLink page="account-login" className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
+    <LocaleLink page="account-login" {...(isSharePage ? { search: `?${REDIRECT_PARAM}=${encodeURIComponent(pathname)}` } : {})} className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
       {t('common.nav.signIn')}
     </LocaleLink>
   )
