@@ -91,6 +91,8 @@ describe('the share page', () => {
     const table = await screen.findByRole('table', { name: texts.list.caption })
     expect(within(table).getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['photos', 'notes.txt'])
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Holiday')
+    // The tab names the share once it is open.
+    expect(document.title).toBe(`Holiday · ${en.common.appName}`)
     expect(screen.getByTestId('share-facts').textContent).toContain('Shared by Ann')
     expect(screen.getByTestId('share-facts').textContent).toContain(texts.neverExpires)
     expect(findPassCodeToken(SHARE)).toBe(TOKEN)

@@ -82,6 +82,11 @@ function ShareHeader({ share, preview }: { share: ShareBrowser; preview: SharePr
   if (owner) facts.push(t('sharePage.sharedBy', { owner }))
   if (count > 0) facts.push(t(`sharePage.itemCount.${pluralForm(locale, count)}`, { count: count.toLocaleString(locale) }))
   if (info) facts.push(info.expiration_at ? t('sharePage.expires', { date: formatDateTime(info.expiration_at, locale) }) : t('sharePage.neverExpires'))
+  // Once a share behind a pass code opens, the tab names it too (the server-rendered title only knew the owner).
+  const openTitle = info?.title ?? ''
+  useEffect(() => {
+    if (openTitle) document.title = `${openTitle} · ${t('common.appName')}`
+  }, [openTitle, t])
   return (
     <div className="flex items-start gap-4">
       <OwnerAvatar name={owner} avatar={info?.user_info.avatar ?? ''} />
