@@ -23,6 +23,9 @@
 //      (GET /drive/v1/files/{id} web_content_link). Goal: share/owner >= 0.9. Also both against a
 //      bare node:http server piping fs.createReadStream of the same blob file to the socket (as
 //      bench/drive.mjs). Rounds alternate: bare, owner, share; MiB/s from the median round.
+//      And many small downloads (64 KiB, autocannon as in 1): the share's link vs the owner's,
+//      from the start (the share counts each as a download, an UPDATE of its row) and with a later
+//      range (bytes=1-, not counted); req/s, for information.
 //   4. Saving a public share of a tree of BENCH_SHARE_TREE (10,000) files (in folders of 1,000)
 //      into a second account (POST /drive/v1/share/restore, then GET /drive/v1/tasks/{id} until
 //      COMPLETE) vs the owner copying the same tree (POST /drive/v1/files:batchCopy, then its task
@@ -65,6 +68,8 @@ const TREE_FOLDER_FILES = 1000
 const ROWS_PER_STATEMENT = 400
 /** The page size the share page asks for. */
 const PAGE_LIMIT = 100
+/** The small file downloaded many times (a picture of a shared album). */
+const SMALL_FILE_BYTES = 64 * 1024
 /** How often a save's or copy's task is asked after: small against a save of seconds. */
 const TASK_POLL_MS = 10
 /** Above this mean share of the machine's CPU used by other processes during the loads, the report warns. */
@@ -210,6 +215,19 @@ async function seedBigFile(db, dataDir, userId, mib) {
   const row = itemRow({ userId, parentId: '', name: 'big.bin', isFolder: false, nowMs, size: sizeBytes, gcid })
   await db.insertInto('drive_files').values(row).execute()
   return { id: row.id, path, sizeBytes }
+}
+
+/** A file of `sizeBytes` random bytes in the owner's root, its blob written straight into the store's folder. */
+async function seedSmallFile(db, dataDir, userId, sizeBytes) {
+  const gcid = newGcid()
+  const path = join(dataDir, 'blobs', gcid.slice(0, 2), gcid.slice(2, 4), gcid)
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, randomBytes(sizeBytes))
+  const nowMs = Date.now()
+  await db.insertInto('drive_blobs').values({ gcid, size: sizeBytes, ref_count: 1, updated_at: nowMs }).execute()
+  const row = itemRow({ userId, parentId: '', name: 'small.bin', isFolder: false, nowMs, size: sizeBytes, gcid })
+  await db.insertInto('drive_files').values(row).execute()
+  return row.id
 }
 
 /** Live items under `folderId` (all levels), one query per folder level. */
@@ -374,6 +392,28 @@ async function measureDownload(ctx) {
   return { sizeBytes: big.sizeBytes, ms, rate: Object.fromEntries(Object.entries(ms).map(([side, xs]) => [side, mibps(big.sizeBytes, median(xs))])), downloadCount: downloads, expectedDownloadCount: s.rounds + 1 }
 }
 
+/**
+ * Many small downloads (a shared album's pictures): the share's link vs the owner's, each GET from
+ * the start (a share counts it as a download, an UPDATE of the share's row), and both with a later
+ * range (`bytes=1-`, which the share does not count): the difference between the two share rows
+ * is the counting.
+ */
+async function measureSmallDownloads(ctx) {
+  const { db, owner, s, log, kind, agent, base } = ctx
+  const fileId = await seedSmallFile(db, ctx.dataDir, owner.userId, SMALL_FILE_BYTES)
+  const created = await json(agent, `${base}/drive/v1/share`, { token: owner.token, method: 'POST', body: { file_ids: [fileId], share_to: 'publiclink', expiration_days: -1 } })
+  const shareLink = new URL((await json(agent, `${base}/drive/v1/share/file_info?share_id=${created.share_id}&file_id=${fileId}`)).file_info.web_content_link)
+  const ownerLink = new URL((await json(agent, `${base}/drive/v1/files/${fileId}`, { token: owner.token })).web_content_link)
+  const load = (link, headers = {}) => runLoad({ url: base, method: 'GET', path: link.pathname + link.search, headers, connections: s.connections, warmupSeconds: s.warmupSeconds, seconds: s.seconds, kind: 'fixed' })
+  const out = {}
+  for (const [key, link, headers] of [['owner', ownerLink, {}], ['share', shareLink, {}], ['ownerRange', ownerLink, { range: 'bytes=1-' }], ['shareRange', shareLink, { range: 'bytes=1-' }]]) {
+    log(`[${kind}] small downloads: ${key}…`)
+    out[key] = await load(link, headers)
+  }
+  out.downloadsCounted = Number((await shareRow(db, created.share_id)).download_count)
+  return out
+}
+
 function roundsRow(backend, metric, goal, oursMs, baseMs, perRound, extra = {}) {
   const ours = perRound / (median(oursMs) / 1000)
   const baseline = perRound / (median(baseMs) / 1000)
@@ -479,6 +519,7 @@ async function benchBackend(kind, s, log) {
     const ctx = { kind, s, log, base, agent, db: server.drive.db, dataDir: join(dir, 'data'), owner: await signUp(), saver: await signUp(), inlineMax: config.drive.batchInlineMaxItems }
     const browse = await measureBrowse(ctx)
     const download = await measureDownload(ctx)
+    const small = await measureSmallDownloads(ctx)
     const save = await measureSave(ctx)
 
     const rows = ['info', 'infoPage2', 'detail', 'codedInfo', 'codedDetail', 'ownerList'].map((key) => loadRow(kind, browse[key].metric, browse[key].ours, browse[key].bare))
@@ -487,11 +528,13 @@ async function benchBackend(kind, s, log) {
     rows.push(dlRow(`download ${s.mib} MiB: share link vs owner link (MiB/s)`, GOALS.downloadVsOwner, 'share', 'owner'))
     rows.push(dlRow(`download ${s.mib} MiB: share link vs createReadStream`, null, 'share', 'bare'))
     rows.push(dlRow(`download ${s.mib} MiB: owner link vs createReadStream`, null, 'owner', 'bare'))
+    rows.push(loadRow(kind, `64 KiB GETs: share link (counts a download) vs owner link`, small.share, small.owner))
+    rows.push(loadRow(kind, `64 KiB GETs, range bytes=1- (not counted): share vs owner`, small.shareRange, small.ownerRange))
     const paths = [...new Set(save.runs.save.map((r) => r.path))].join('+')
     rows.push(
       roundsRow(kind, `save ${save.items.toLocaleString('en')}-item share (${paths}) vs owner batchCopy (${save.runs.copy[0].path}) (items/s)`, GOALS.saveVsCopy, save.runs.save.map((r) => r.ms), save.runs.copy.map((r) => r.ms), save.items),
     )
-    return { backend: kind, database, inlineMax: ctx.inlineMax, rows, browse, download, save }
+    return { backend: kind, database, inlineMax: ctx.inlineMax, rows, browse, download, small, save }
   } finally {
     agent.destroy()
     await server.close().catch((err) => log(`  cleanup: server close: ${err?.message ?? err}`))
@@ -530,6 +573,8 @@ export async function main() {
     }
     const best = (side) => mibps(b.download.sizeBytes, Math.min(...b.download.ms[side])).toFixed(0)
     console.log(`  ${b.backend}: download rounds ms ${Object.entries(b.download.ms).map(([side, xs]) => `${side} ${xs.map((x) => x.toFixed(0)).join('/')}`).join(', ')}; best round MiB/s: bare ${best('bare')}, owner ${best('owner')}, share ${best('share')}`)
+    const smallAnswered = (b.small.share.warmup?.ok ?? 0) + b.small.share.main.ok
+    console.log(`  ${b.backend}: 64 KiB share downloads counted ${b.small.downloadsCounted} for ${smallAnswered} full GETs (and none for the ranged ones); server CPU ms/request: share ${b.small.share.cpu.processMsPerOp?.toFixed(2)}, owner ${b.small.owner.cpu.processMsPerOp?.toFixed(2)}, share ranged ${b.small.shareRange.cpu.processMsPerOp?.toFixed(2)}, owner ranged ${b.small.ownerRange.cpu.processMsPerOp?.toFixed(2)}`)
     console.log(`  ${b.backend}: save ${b.save.runs.save.map((r) => `${(r.ms / 1000).toFixed(2)}s`).join(', ')}; copy ${b.save.runs.copy.map((r) => `${(r.ms / 1000).toFixed(2)}s`).join(', ')}`)
   }
   // Other work on the machine (builds, tests, browsers) takes CPU from the server and skews every figure.
