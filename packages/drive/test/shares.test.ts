@@ -3,7 +3,10 @@ import { randomBytes, randomInt } from 'node:crypto'
 import fc from 'fast-check'
 import { DriveErrors, GenericErrors, SHARE_STATUSES, SHARE_TEXTS } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PASS_CODE_GUESSES } from '../src/features/shares/access.js'
+import { PASS_CODE_GUESSES, SHARE_MAX_DEPTH, guessAddressKey, itemInShare, newShareCache } from '../src/features/shares/access.js'
+import { RESTORE_QUEUE, runRestoreJob } from '../src/features/shares/restore.js'
+import { insertItem } from '../src/domain/items.js'
+import { recordTask } from '../src/domain/tasks.js'
 import { SHARE_TOMBSTONE_MS, forgetOldShares } from '../src/features/shares/owner.js'
 import { eraseDriveAccount } from '../src/features/accounts/account-events.js'
 import { holdAccount, releaseAccount } from '../src/domain/index.js'
@@ -59,7 +62,9 @@ async function shareRow(id: string) {
 describe('a public share', () => {
   it('opens without an account: lists, browses, gives links bound to the share, and counts views and downloads', async () => {
     const o = await anOwner()
-    const created = await share(o.token, { file_ids: [o.album.id, o.loose.id], share_to: 'publiclink', expiration_days: 7 })
+    const createdReply = await t.call('POST', '/drive/v1/share', { token: o.token, body: { file_ids: [o.album.id, o.loose.id], share_to: 'publiclink', expiration_days: 7 } })
+    expect(createdReply.headers['cache-control']).toBe('no-store')
+    const created = createdReply.body as Awaited<ReturnType<typeof share>>
     expect(created.pass_code).toBe('')
     expect(created.share_url).toBe(`http://127.0.0.1:3000/s/${created.share_id}`)
     expect(created.share_text).toContain(created.share_url)
@@ -74,6 +79,8 @@ describe('a public share', () => {
     // Folders first, then by name; nothing of it is writable.
     expect(info.body.files.map((f: any) => f.name)).toEqual(['album', 'loose.txt'])
     expect(info.body.files.every((f: any) => f.writable === false)).toBe(true)
+    // Nothing of where the owner keeps them, nor the content's hash.
+    expect(info.body.files.map((f: any) => [f.parent_id, f.hash])).toEqual([['', ''], ['', '']])
 
     const inside = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.album.id })
     expect(inside.body.files.map((f: any) => f.name)).toEqual(['inner', 'top.txt'])
@@ -91,6 +98,10 @@ describe('a public share', () => {
     expect(got.headers['content-security-policy']).toContain('sandbox')
     expect(got.headers['x-content-type-options']).toBe('nosniff')
     expect(got.headers['content-disposition']).toContain('deep.txt')
+    // A browser checks again before reusing it: a cancelled share stops serving from caches too.
+    expect(got.headers['cache-control']).toBe('private, no-cache')
+    // A probe of the first byte is no download.
+    expect((await download(link, { range: 'bytes=0-0' })).status).toBe(206)
     // A later range of the same download is not another download.
     expect((await download(link, { range: 'bytes=2-' })).status).toBe(206)
     // The share's link is not the owner's: it does not open the file's own content route.
@@ -99,7 +110,11 @@ describe('a public share', () => {
     const row = await shareRow(created.share_id)
     expect(Number(row.view_count)).toBe(1)
     expect(Number(row.download_count)).toBe(1)
+    // Visitors spend the share's own traffic, never the owner's.
+    const traffic = await t.server.drive.db.selectFrom('drive_traffic_days').select(['user_id', 'bytes']).where('user_id', 'in', [o.userId, `${o.userId}:shares`]).execute()
+    expect(traffic.map((r) => r.user_id)).toEqual([`${o.userId}:shares`])
     const list = await t.call('GET', '/drive/v1/share/list', { token: o.token })
+    expect(list.headers['cache-control']).toBe('no-store')
     expect(list.body.data.map((s: any) => s.share_id)).toContain(created.share_id)
     expect(list.body.data.find((s: any) => s.share_id === created.share_id)).toMatchObject({ view_count: '1', download_count: '1', restore_count: '0' })
   })
@@ -133,6 +148,11 @@ describe('a public share', () => {
     }
     expect(names).toEqual(['deep.txt', 'n0.txt', 'n1.txt', 'n2.txt', 'n3.txt', 'n4.txt', 'n5.txt', 'n6.txt'])
     expect((await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.inner.id, page_token: 'garbage' })).status).toBe(400)
+    // A cursor this server never wrote (a NUL PostgreSQL cannot hold, an id that is no id) is refused, not passed on.
+    for (const forged of [{ f: 'share', r: 1, k: 'a\u0000', i: 'Vx' }, { f: 'share', r: 1, k: 'a', i: 'x\u0000' }, { f: 'share', r: 1, k: 'a', i: 'a b' }]) {
+      const token = Buffer.from(JSON.stringify(forged)).toString('base64url')
+      expect((await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.inner.id, page_token: token })).status).toBe(400)
+    }
   })
 })
 
@@ -140,12 +160,12 @@ describe('pass codes', () => {
   it('asks for the code, refuses a wrong one, and opens with the right one and its token', async () => {
     const o = await anOwner()
     const created = await share(o.token, { file_ids: [o.loose.id], share_to: 'encryptedlink', pass_code_option: 'REQUIRED' })
-    expect(created.pass_code).toMatch(/^[a-z0-9]{4}$/)
+    expect(created.pass_code).toMatch(/^[a-z0-9]{6}$/)
     expect(created.share_text).toContain(created.pass_code)
     const ip = randomIp()
     const empty = await visit('/drive/v1/share', { share_id: created.share_id }, { ip })
     expect(empty.body).toMatchObject({ share_status: 'PASS_CODE_EMPTY', files: [], title: '' })
-    const wrong = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code === 'zzzz' ? 'yyyy' : 'zzzz' }, { ip, language: 'zh-CN' })
+    const wrong = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code === 'zzzzzz' ? 'yyyyyy' : 'zzzzzz' }, { ip, language: 'zh-CN' })
     expect(wrong.body).toMatchObject({ share_status: 'PASS_CODE_ERROR', share_status_text: SHARE_TEXTS['zh-CN'].status.PASS_CODE_ERROR, files: [] })
     const right = await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })
     expect(right.body.share_status).toBe('OK')
@@ -174,26 +194,39 @@ describe('pass codes', () => {
     }
   })
 
-  it('compares no more than the per-address budget of guesses, however many arrive at once', async () => {
+  it('compares no more than one address’s budget for a share, however many guesses arrive at once', async () => {
     const o = await anOwner()
     const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
     const ip = randomIp()
-    const wrong = created.pass_code === '0000' ? '1111' : '0000'
+    const wrong = 'zzzzzz' === created.pass_code ? 'yyyyyy' : 'zzzzzz'
     const replies = await Promise.all(Array.from({ length: 40 }, () => visit('/drive/v1/share', { share_id: created.share_id, pass_code: wrong }, { ip })))
     const throttled = replies.filter((r) => r.body.share_status_text === SHARE_TEXTS['en-US'].tooManyGuesses)
     expect(replies.every((r) => r.status === 200 && r.body.share_status === 'PASS_CODE_ERROR')).toBe(true)
-    expect(replies.length - throttled.length).toBe(PASS_CODE_GUESSES.perAddress)
+    expect(replies.length - throttled.length).toBe(PASS_CODE_GUESSES.perShareAddress)
     // Past the budget even the right code is not compared from this address…
     expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })).body.share_status).toBe('PASS_CODE_ERROR')
-    // …while another address still opens the share (the share's own budget is larger).
+    // …while another address still opens the share.
     expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code })).body.share_status).toBe('OK')
+  })
+
+  it('holds one address to its budget over many shares, counting an IPv6 /64 as one address', async () => {
+    const o = await anOwner()
+    const shares = await Promise.all([0, 1, 2, 3].map(() => share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })))
+    const prefix = `2001:db8:${randomInt(65536).toString(16)}:${randomInt(65536).toString(16)}`
+    // Each share within its own budget for the address (10 each): only the address's budget (30) holds them back.
+    const guesses = shares.flatMap((s) => Array.from({ length: PASS_CODE_GUESSES.perShareAddress }, (_, i) => ({ id: s.share_id, ip: `${prefix}::${(i + 1).toString(16)}`, code: s.pass_code === 'zzzzzz' ? 'yyyyyy' : 'zzzzzz' })))
+    const replies = await Promise.all(guesses.map((g) => visit('/drive/v1/share', { share_id: g.id, pass_code: g.code }, { ip: g.ip })))
+    const compared = replies.filter((r) => r.body.share_status_text === SHARE_TEXTS['en-US'].status.PASS_CODE_ERROR)
+    expect(compared).toHaveLength(PASS_CODE_GUESSES.perAddress)
+    expect(guessAddressKey(`${prefix}::1`)).toBe(guessAddressKey(`${prefix}:0:0:0:ffff`))
+    expect(guessAddressKey('::ffff:192.0.2.7')).toBe('192.0.2.7')
   })
 
   it('holds a share’s budget against guesses spread over many addresses', async () => {
     const o = await anOwner()
     const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
-    const wrong = created.pass_code === '0000' ? '1111' : '0000'
-    const replies = await Promise.all(Array.from({ length: 60 }, () => visit('/drive/v1/share', { share_id: created.share_id, pass_code: wrong })))
+    const wrong = created.pass_code === 'zzzzzz' ? 'yyyyyy' : 'zzzzzz'
+    const replies = await Promise.all(Array.from({ length: PASS_CODE_GUESSES.perShare + 30 }, () => visit('/drive/v1/share', { share_id: created.share_id, pass_code: wrong })))
     const compared = replies.filter((r) => r.body.share_status_text === SHARE_TEXTS['en-US'].status.PASS_CODE_ERROR)
     expect(compared).toHaveLength(PASS_CODE_GUESSES.perShare)
     // The right code from a fresh address is held back too, until the window passes.
@@ -205,7 +238,7 @@ describe('pass codes', () => {
     const o = await anOwner()
     const created = await share(o.token, { file_ids: [o.loose.id], pass_code_option: 'REQUIRED' })
     const ip = randomIp()
-    for (let i = 0; i < PASS_CODE_GUESSES.perAddress + 5; i++) {
+    for (let i = 0; i < PASS_CODE_GUESSES.perShareAddress + 5; i++) {
       expect((await visit('/drive/v1/share', { share_id: created.share_id, pass_code: created.pass_code }, { ip })).body.share_status).toBe('OK')
     }
   })
@@ -305,7 +338,7 @@ describe('saving a share into one’s drive', () => {
     const bytes = Number(o.deep.size) + Number(o.top.size) + Number(o.loose.size)
     expect(await usageOfToken(t, saver)).toEqual({ usage: before.usage + bytes, inTrash: 0 })
     expect(await usageOfToken(t, o.token)).toEqual(ownerBefore)
-    expect(await refCount(t, o.deep.gcid as string)).toBe(refsBefore + 1)
+    expect(await refCount(t, o.deep.gcid as string)).toBe((refsBefore ?? 0) + 1)
     expect(Number((await shareRow(created.share_id)).restore_count)).toBe(1)
     const task = await t.call('GET', `/drive/v1/tasks/${saved.body.restore_task_id}`, { token: saver, query: {} })
     expect(task.body).toMatchObject({ type: 'restore', phase: 'PHASE_TYPE_COMPLETE', progress: 100 })
@@ -403,6 +436,88 @@ describe('saving a share into one’s drive', () => {
     // The job may have run before the cancel landed; either way the result is whole or nothing.
     const copies = await namesIn(t, saver, again.body.file_id)
     expect(task.phase === 'PHASE_TYPE_COMPLETE' ? copies.length === 2 : copies.length === 1 && task.message === 'file_not_found').toBe(true)
+  })
+})
+
+describe('saves that outlive their request', () => {
+  /** A save job's data as the request would enqueue it, with its PENDING task (the job is run by the test). */
+  async function queuedSave(saver: string, shareId: string, ownerId: string, itemIds: string[]) {
+    const userId = await userIdOf(t, saver)
+    const folder = await makeFolder(t, saver, `into-${randomBytes(3).toString('hex')}`)
+    const task = await recordTask(t.server.drive.db, { userId, type: 'restore', name: 'restore', phase: 'PHASE_TYPE_PENDING', progress: 0, params: {}, nowMs: Date.now() })
+    return { folder, data: { taskId: task.id, userId, shareId, ownerId, itemIds, folderId: folder.id, membership: null } }
+  }
+  const taskOf = (id: string) => t.server.drive.db.selectFrom('drive_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+  it('copies nothing that left the share, nor anything once the owner is frozen', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const saver = await t.signUp()
+    // The owner moves `inner` out of the shared folder after the save was queued.
+    const moved = await queuedSave(saver, created.share_id, o.userId, [o.inner.id, o.top.id])
+    await t.call('POST', '/drive/v1/files:batchMove', { token: o.token, body: { ids: [o.inner.id], to: { parent_id: '' } } })
+    await runRestoreJob(t.server.drive, moved.data)
+    expect(await namesIn(t, saver, moved.folder.id)).toEqual(['top.txt'])
+    expect((await taskOf(moved.data.taskId)).phase).toBe('PHASE_TYPE_COMPLETE')
+
+    const frozen = await queuedSave(saver, created.share_id, o.userId, [o.top.id])
+    await holdAccount(t.server.drive, o.userId, Date.now())
+    await expect(runRestoreJob(t.server.drive, frozen.data)).rejects.toThrow()
+    await releaseAccount(t.server.drive, o.userId)
+    expect(await namesIn(t, saver, frozen.folder.id)).toEqual([])
+    expect(await taskOf(frozen.data.taskId)).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: 'file_not_found' })
+  })
+
+  it('runs a save once however often its job is delivered', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const saver = await t.signUp()
+    const before = await usageOfToken(t, saver)
+    const queued = await queuedSave(saver, created.share_id, o.userId, [o.album.id])
+    await Promise.all([runRestoreJob(t.server.drive, queued.data), runRestoreJob(t.server.drive, queued.data), runRestoreJob(t.server.drive, queued.data)])
+    expect(await namesIn(t, saver, queued.folder.id)).toEqual(['album'])
+    expect((await usageOfToken(t, saver)).usage).toBe(before.usage + Number(o.deep.size) + Number(o.top.size))
+    expect(RESTORE_QUEUE).toBe('drive.share-restore')
+  })
+
+  it('copies an item chosen with a folder above it once, inside that folder', async () => {
+    const o = await anOwner()
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    const saver = await t.signUp()
+    const target = await makeFolder(t, saver, 'here')
+    const saved = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, file_ids: [o.deep.id, o.album.id], parent_id: target.id, specify_parent_id: true } })
+    expect(saved.body.restore_status).toBe('RESTORE_COMPLETE')
+    expect(await namesIn(t, saver, target.id)).toEqual(['album'])
+  })
+
+  it('looks no deeper than SHARE_MAX_DEPTH levels under a shared folder, and climbs each folder once per request', async () => {
+    const o = await anOwner()
+    const deps = t.server.drive
+    // A chain of folders deeper than the bound, made directly (the API would take a while).
+    const chain: string[] = []
+    await deps.db.transaction().execute(async (trx) => {
+      let parent = o.album.id
+      for (let i = 0; i < SHARE_MAX_DEPTH + 3; i++) {
+        const folder = await insertItem(trx, { userId: o.userId, parentId: parent, name: `d${i}`, kind: 'drive#folder', size: 0, gcid: null, phase: 'PHASE_TYPE_COMPLETE', nowMs: Date.now() })
+        chain.push(folder.id)
+        parent = folder.id
+      }
+    })
+    const created = await share(o.token, { file_ids: [o.album.id] })
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: chain[SHARE_MAX_DEPTH - 3] as string })).body.share_status).toBe('OK')
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: chain[chain.length - 1] as string })).status).toBe(404)
+    // Fifty items along one long chain: each folder is read once, not once per item.
+    const ids = chain.slice(SHARE_MAX_DEPTH - 60, SHARE_MAX_DEPTH - 10)
+    let queries = 0
+    const counting = deps.db.withPlugin({ transformQuery: (args) => ((queries += 1), args.node), transformResult: async (args) => args.result })
+    const cache = newShareCache()
+    const row = await shareRow(created.share_id)
+    for (const id of ids) expect(await itemInShare(counting, row, [o.album.id], id, cache)).toBeDefined()
+    // The first item's climb (one read per level) plus one read of each later item.
+    expect(queries).toBeLessThanOrEqual(1 + (SHARE_MAX_DEPTH - 60) + ids.length)
+    const saver = await t.signUp()
+    const saved = await t.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, file_ids: ids } })
+    expect(saved.body.restore_status, JSON.stringify(saved.body)).toMatch(/RESTORE_(COMPLETE|START)/)
   })
 })
 

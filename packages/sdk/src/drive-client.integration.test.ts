@@ -251,7 +251,7 @@ describe(`DriveClient with shares (${testBackend()})`, () => {
     const folder = await owner.createFolder({ name: 'trip' })
     const uploaded = await owner.upload({ file: content(1000, 21), name: 'notes.bin', parentId: folder.id }).promise
     const created = await owner.createShare({ fileIds: [folder.id], passCode: true, expirationDays: 7 })
-    expect(created.pass_code).toMatch(/^[a-z0-9]{4}$/)
+    expect(created.pass_code).toMatch(/^[a-z0-9]{6}$/)
     expect(created.share_list[0]).toMatchObject({ title: 'trip', pass_code_option: 'REQUIRED', expiration_days: '7' })
 
     // A visitor's client that never signed in.

@@ -3,8 +3,9 @@ import { type DestinationStream, type Logger, pino } from 'pino'
 import type { CumulusConfig } from './config.js'
 
 // Query parameters that carry bearer secrets (`DELETE /v1/user/me?sudo_token=…`,
-// `/v1/auth/token/introspect?token=…`). Request URLs are logged, so their values are replaced.
-const SECRET_PARAM = /token|secret|password|code|key/i
+// `/v1/auth/token/introspect?token=…`, a share's `?pwd=`, a signed link's `s`). Request URLs are
+// logged, so their values are replaced.
+const SECRET_PARAM = /token|secret|password|code|key|pwd|^s$/i
 
 /** The request URL as it may be logged: values of secret-looking query parameters replaced. */
 export function redactRequestUrl(url: string): string {

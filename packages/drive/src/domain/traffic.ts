@@ -14,9 +14,15 @@ import { utcDayOf } from '../lib/time.js'
  */
 
 
-/** Counts `bytes` of a download of `ownerId`'s file today; rejects download_limit_reached when they do not fit the plan's traffic. */
-export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'memberships'>, ownerId: string, bytes: number): Promise<void> {
+/**
+ * Counts `bytes` of a download of `ownerId`'s file today; rejects download_limit_reached when they
+ * do not fit the plan's traffic. Downloads through the owner's shares (`throughShare`) have a budget
+ * of their own, the plan's size again: visitors without an account cannot use up the traffic the
+ * owner needs for their own downloads.
+ */
+export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'config' | 'memberships'>, ownerId: string, bytes: number, options: { throughShare?: boolean } = {}): Promise<void> {
   if (bytes <= 0) return
+  const counter = options.throughShare ? `${ownerId}:shares` : ownerId
   const nowMs = deps.clock.nowMs()
   const limit = planOf(deps.config, await deps.memberships.find(ownerId), nowMs).limits.downloadBytesPerDay
   // One upsert: the day's first download inserts its bytes, later ones add theirs only while
@@ -25,7 +31,7 @@ export async function meterDownload(deps: Pick<DriveDeps, 'db' | 'clock' | 'conf
   const counted = fits
     ? await deps.db
         .insertInto('drive_traffic_days')
-        .values({ user_id: ownerId, day: utcDayOf(nowMs), bytes })
+        .values({ user_id: counter, day: utcDayOf(nowMs), bytes })
         .onConflict((oc) => {
           const add = oc.columns(['user_id', 'day']).doUpdateSet({ bytes: sql`drive_traffic_days.bytes + ${bytes}` })
           return limit < 0 ? add : add.where(sql<boolean>`drive_traffic_days.bytes + ${bytes} <= ${limit}`)

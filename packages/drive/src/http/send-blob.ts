@@ -15,6 +15,8 @@ export interface BlobResponse {
   linkExpiresAtSeconds: number
   /** Called with the bytes the body will carry, before any is sent (download traffic); may reject to refuse. */
   meter?: (bytes: number) => Promise<void>
+  /** True when the permission behind the link can end before the link does (a share): a cached copy is checked again each time. */
+  revalidate?: boolean
 }
 
 /**
@@ -30,7 +32,7 @@ export async function sendBlob(deps: Pick<DriveDeps, 'blobs' | 'logger' | 'clock
     'last-modified': new Date(blob.lastModifiedMs).toUTCString(),
     'accept-ranges': 'bytes',
     'content-type': blob.contentType,
-    'cache-control': `private, max-age=${Math.max(0, blob.linkExpiresAtSeconds - nowSeconds)}`,
+    'cache-control': blob.revalidate ? 'private, no-cache' : `private, max-age=${Math.max(0, blob.linkExpiresAtSeconds - nowSeconds)}`,
     'x-content-type-options': 'nosniff',
   })
   if (matchesAnyEtag(header(request, 'if-none-match'), etag)) return reply.code(304).send()

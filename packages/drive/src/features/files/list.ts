@@ -5,6 +5,7 @@ import type { Caller, DriveDeps } from '../../deps.js'
 import { fileView, liveFolder } from '../../domain/index.js'
 import { filterConditions, filterTime, invalidFilter } from '../../lib/filters.js'
 import { pageLimit } from '../../lib/paging.js'
+import { isId } from '../../lib/ids.js'
 
 export interface ListQuery {
   parentId?: string | undefined
@@ -118,7 +119,10 @@ function encodeCursor(cursor: Cursor): string {
 function decodeCursor(token: string, order: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor>
-    if ((value.r === 0 || value.r === 1) && (typeof value.v === 'string' || typeof value.v === 'number') && typeof value.i === 'string' && value.o === order) return value as Cursor
+    // Only what this server writes reaches the query: no NUL (PostgreSQL text cannot hold one), a
+    // whole number for the number orders, an id shaped as ids are.
+    const validValue = order.startsWith('name:') ? typeof value.v === 'string' && value.v.length <= 4096 && !value.v.includes('\u0000') : typeof value.v === 'number' && Number.isSafeInteger(value.v)
+    if ((value.r === 0 || value.r === 1) && validValue && typeof value.i === 'string' && isId(value.i) && value.o === order) return value as Cursor
   } catch {
     // fall through: a token this server did not make
   }

@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { copyTree, countTree, insertItem, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict } from '../../domain/index.js'
-import { type ShareAccess, itemInShare, openShare } from './access.js'
+import { type ShareAccess, itemInShare, newShareCache, openShare, shareStanding, underAnyOf } from './access.js'
 import { statusText } from './views.js'
 
 type Trx = Transaction<DriveDatabase>
@@ -38,18 +38,18 @@ async function targetFolder(trx: Trx, caller: Caller, input: Pick<RestoreInput, 
   return input.specifyParentId ? liveFolder(trx, caller.userId, input.parentId, { forInsert: true }) : packFolder(trx, caller.userId, input.locale, nowMs)
 }
 
-/** The items to save: the chosen ones (each must lie in the share), or all its top-level items. */
+/** The items to save: the chosen ones (each must lie in the share), or all its top-level items; an item under another chosen one comes with it. */
 async function chosenItems(deps: Pick<DriveDeps, 'db'>, access: Extract<ShareAccess, { status: 'OK' }>, fileIds: readonly string[]): Promise<FilesTable[]> {
   const ids = fileIds.length === 0 ? access.rootIds : [...new Set(fileIds)]
+  const cache = newShareCache()
   const items: FilesTable[] = []
   for (const id of ids) {
-    const item = await itemInShare(deps.db, access.share, access.rootIds, id)
+    const item = await itemInShare(deps.db, access.share, access.rootIds, id, cache)
     if (!item) throw new AppError(DriveErrors.file_not_found, { description: `no item ${id} in this share`, metadata: { id } })
     items.push(item)
   }
-  // An item under another chosen one comes with it already.
   const chosen = new Set(items.map((i) => i.id))
-  return items.filter((i) => !chosen.has(i.parent_id))
+  return items.filter((i) => !underAnyOf(cache, i.id, chosen))
 }
 
 /**
@@ -62,8 +62,25 @@ async function saveItems(deps: DriveDeps, caller: Caller, shareId: string, owner
   return retryOnConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       await lockUserTree(trx, caller.userId)
+      // A job runs once however often it is delivered: the task is claimed with the copy.
+      if (task) {
+        const claimed = await trx.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING' }).where('id', '=', task.id).where('phase', 'not in', ['PHASE_TYPE_COMPLETE', 'PHASE_TYPE_ERROR']).executeTakeFirst()
+        if (Number(claimed.numUpdatedRows) === 0) throw new AlreadySaved()
+      }
+      // The share is read again where the copy is made: cancelled, expired or its owner frozen
+      // since the request, it gives nothing; an item that left it (trashed, moved out) is not copied.
+      const standing = await shareStanding({ db: trx as Kysely<DriveDatabase>, clock: deps.clock }, shareId)
+      if (standing.status !== 'OK' || !standing.share || standing.share.user_id !== ownerId) {
+        throw new AppError(DriveErrors.file_not_found, { description: 'the share is no longer open', metadata: { share_id: shareId } })
+      }
+      const cache = newShareCache()
+      const items: FilesTable[] = []
+      for (const id of itemIds) {
+        const item = await itemInShare(trx, standing.share, standing.rootIds, id, cache)
+        if (item) items.push(item)
+      }
+      if (items.length === 0) throw new AppError(DriveErrors.file_not_found, { description: 'nothing chosen is in the share any more', metadata: { share_id: shareId } })
       const target = folderId ?? (await targetFolder(trx, caller, input, nowMs))
-      const items = itemIds.length === 0 ? [] : await trx.selectFrom('drive_files').selectAll().where('user_id', '=', ownerId).where('id', 'in', [...itemIds]).where('trashed', '=', 0).execute()
       const copies = await copyTree(trx, { userId: ownerId, items }, { userId: caller.userId, folderId: target, quotaLimitBytes: quotaLimit(deps.config, caller, nowMs) }, nowMs)
       await recordEvents(trx as Kysely<DriveDatabase>, nowMs, caller.userId, 'TYPE_COPY', copies)
       await trx.updateTable('drive_shares').set((eb) => ({ restore_count: eb('restore_count', '+', 1) })).where('id', '=', shareId).execute()
@@ -115,6 +132,9 @@ export async function restoreShare(deps: DriveDeps, caller: Caller, input: Resto
   return { ...ok, restore_status: 'RESTORE_START', restore_task_id: taskId, file_id: folderId }
 }
 
+/** A delivery of a save job whose task another delivery already finished. */
+class AlreadySaved extends Error {}
+
 export interface RestoreJobData {
   [key: string]: Json
   taskId: string
@@ -139,17 +159,13 @@ export async function runRestoreJob(deps: DriveDeps, data: RestoreJobData): Prom
     throw new JobFailedPermanently(err.message)
   }
   await deps.db.updateTable('drive_tasks').set({ phase: 'PHASE_TYPE_RUNNING', progress: 10, updated_at: deps.clock.nowMs() }).where('id', '=', data.taskId).execute()
-  // The share must still stand when the copy is made: a cancelled share gives nothing more.
-  const share = await deps.db.selectFrom('drive_shares').select(['deleted_at', 'expires_at']).where('id', '=', data.shareId).executeTakeFirst()
-  if (!share || share.deleted_at !== null || (share.expires_at !== null && deps.clock.nowMs() >= Number(share.expires_at))) {
-    return fail(new AppError(DriveErrors.file_not_found, { description: 'the share was cancelled or expired before it was saved' }))
-  }
   const caller: Caller = { userId: data.userId, membership: data.membership }
   try {
     // The target folder was checked in the request; it must still be a live folder of the caller's.
     const folderId = await liveFolder(deps.db, data.userId, data.folderId)
     await saveItems(deps, caller, data.shareId, data.ownerId, data.itemIds, folderId, { parentId: folderId, specifyParentId: true, locale: 'en-US' }, { id: data.taskId })
   } catch (err) {
+    if (err instanceof AlreadySaved) return
     if (!(err instanceof AppError)) throw err
     return fail(err)
   }

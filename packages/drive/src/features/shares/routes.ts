@@ -38,8 +38,10 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
         }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body
+      // The reply holds the pass code.
+      reply.header('cache-control', 'no-store')
       return createShare(deps, callerOf(request), {
         fileIds: body.file_ids,
         shareTo: body.share_to,
@@ -52,8 +54,11 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
     },
   )
 
-  app.get('/drive/v1/share/list', { preHandler: authenticate, schema: { querystring: Loose({ limit: Type.Optional(Int64), page_token: OptStr(1024) }) } }, async (request) =>
-    listShares(deps, callerOf(request), { limit: request.query.limit, pageToken: request.query.page_token || undefined, locale: localeOf(request) }),
+  app.get('/drive/v1/share/list', { preHandler: authenticate, schema: { querystring: Loose({ limit: Type.Optional(Int64), page_token: OptStr(1024) }) } }, async (request, reply) =>
+    listShares(deps, callerOf(request), { limit: request.query.limit, pageToken: request.query.page_token || undefined, locale: localeOf(request) }).then((list) => {
+      reply.header('cache-control', 'no-store')
+      return list
+    }),
   )
 
   // The path carries a literal colon; "::" is one ":" to find-my-way.
@@ -120,15 +125,18 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
     if (standing.status !== 'OK' || !standing.share || !(await itemInShare(deps.db, standing.share, standing.rootIds, fileId))) {
       throw new AppError(DriveErrors.file_link_invalid, { description: 'the share that gave this link is no longer open', metadata: { reason: 'share_closed' } })
     }
-    // A download is a request for the file from its start (not a player's or a download manager's later range).
+    // A download is a request for the whole file, or for all of it from its first byte (not a
+    // player's or a download manager's later or partial range).
     const range = request.headers.range
-    if (request.method === 'GET' && (range === undefined || /^bytes=0-/.test(range))) {
+    if (request.method === 'GET' && (range === undefined || /^bytes=0-$/.test(range.trim()))) {
       await deps.db.updateTable('drive_shares').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('id', '=', shareId).execute()
     }
     reply.header('content-disposition', contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name))
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY)
-    const meter = (bytes: number) => meterDownload(deps, file.user_id, bytes)
-    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds, meter })
+    // Visitors spend the share's own traffic budget, never the owner's (domain/traffic.ts).
+    const meter = (bytes: number) => meterDownload(deps, file.user_id, bytes, { throughShare: true })
+    // Cached copies are checked again: a cancelled share must not go on serving from a browser's cache.
+    return sendBlob(deps, request, reply, { gcid: file.gcid, size: file.size, etag: `"${file.gcid}"`, contentType: contentTypeOf(file.mime_type), lastModifiedMs: file.modified_at, linkExpiresAtSeconds, meter, revalidate: true })
   }
   const route = { schema: { params, querystring } }
   app.route({ method: ['GET', 'HEAD'], url: '/drive/v1/share/content/:shareId/:fileId', ...route, handler: content })

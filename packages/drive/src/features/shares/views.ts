@@ -4,6 +4,7 @@ import type { FilesTable, ShareRow } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { fileView, probeOf, signedShareContentUrl } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
+import { isId } from '../../lib/ids.js'
 import { pageLimit } from '../../lib/paging.js'
 import { rfc3339 } from '../../lib/time.js'
 import { type ShareAccess, type ShareRequest, itemInShare, openShare, shareStanding } from './access.js'
@@ -17,11 +18,15 @@ export function statusText(locale: Locale, status: ShareStatus, throttled = fals
 }
 
 /** A file of a share as a visitor sees it: its links are the share's own (they die with it), and nothing of it is writable. */
-export function sharedFileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, shareId: string, row: FilesTable): DriveFile {
+export function sharedFileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, shareId: string, row: FilesTable, isRoot: boolean): DriveFile {
   const view = fileView(deps, row)
   delete view.apps
   view.starred = false
   view.writable = false
+  // A visitor learns neither the content's hash (with global dedup it would let them add the file
+  // to their drive after the share ends) nor where the owner keeps a shared item.
+  view.hash = ''
+  if (isRoot) view.parent_id = ''
   if (row.kind !== FOLDER_KIND && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
     const { url, expiresAtMs } = signedShareContentUrl(deps, { shareId, fileId: row.id, gcid: row.gcid, name: row.name })
     view.web_content_link = url
@@ -46,7 +51,8 @@ function decodeCursor(token: string | undefined): NameCursor | null {
   if (!token) return null
   try {
     const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { f?: unknown; r?: unknown; k?: unknown; i?: unknown }
-    if (v.f === 'share' && (v.r === 0 || v.r === 1) && typeof v.k === 'string' && v.k.length <= 4096 && typeof v.i === 'string' && v.i.length <= 128) return { rank: v.r, key: v.k, id: v.i }
+    // No NUL (PostgreSQL text cannot hold one) and an id shaped as ids are: nothing else reaches the query.
+    if (v.f === 'share' && (v.r === 0 || v.r === 1) && typeof v.k === 'string' && v.k.length <= 4096 && !v.k.includes('\u0000') && typeof v.i === 'string' && isId(v.i)) return { rank: v.r, key: v.k, id: v.i }
   } catch {
     // fall through: not ours
   }
@@ -143,7 +149,7 @@ export async function shareInfo(deps: Deps, input: ShareInfoInput): Promise<Shar
     file_num: String(access.rootIds.length),
     expiration_at: share.expires_at === null ? null : rfc3339(Number(share.expires_at)),
     user_info: { user_id: share.user_id, nickname: owner?.nickname ?? '', avatar: owner?.avatar ?? '' },
-    files: page.rows.map((row) => sharedFileView(deps, share.id, row)),
+    files: page.rows.map((row) => sharedFileView(deps, share.id, row, true)),
     next_page_token: page.nextPageToken,
   }
 }
@@ -160,12 +166,12 @@ export async function shareDetail(deps: Deps, input: ShareInfoInput & { parentId
   const limit = pageLimit(input.limit)
   if (input.parentId === '') {
     const page = await rootPage(deps, access.rootIds, limit, input.pageToken)
-    return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row)), next_page_token: page.nextPageToken }
+    return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row, true)), next_page_token: page.nextPageToken }
   }
   const folder = await itemInShare(deps.db, access.share, access.rootIds, input.parentId)
   if (!folder || folder.kind !== FOLDER_KIND) throw notInShare(input.parentId)
   const page = await folderPage(deps, access.share, folder.id, limit, input.pageToken)
-  return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row)), next_page_token: page.nextPageToken }
+  return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row, false)), next_page_token: page.nextPageToken }
 }
 
 /** A shared video's Original, playable through the share's own link (renditions are for the owner's and members' players). */
@@ -203,7 +209,7 @@ export async function shareFileInfo(deps: Deps, input: ShareInfoInput & { fileId
   if (access.status !== 'OK') return { share_status: access.status, share_status_text: statusText(input.locale, access.status, access.throttled === true), file_info: null }
   const row = await itemInShare(deps.db, access.share, access.rootIds, input.fileId)
   if (!row) throw notInShare(input.fileId)
-  const view = sharedFileView(deps, access.share.id, row)
+  const view = sharedFileView(deps, access.share.id, row, access.rootIds.includes(row.id))
   view.medias = await originalMedia(deps, view, row)
   return { share_status: 'OK', share_status_text: '', file_info: view }
 }
