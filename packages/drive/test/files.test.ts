@@ -59,6 +59,24 @@ describe('folders and listing', () => {
     }
   })
 
+  it('refuses a cursor this server never wrote, whatever it holds (a NUL was a 500 on PostgreSQL)', async () => {
+    const token = await t.signUp()
+    const forged = [
+      { r: 1, v: 'a\u0000', i: 'Vx', o: 'name:asc' },
+      { r: 1, v: 'a', i: 'V\u0000', o: 'name:asc' },
+      { r: 1, v: 'a', i: 'no such id', o: 'name:asc' },
+      { r: 1, v: 'yesterday', i: 'Vx', o: 'modified_time:desc' },
+      { r: 1, v: 1.5, i: 'Vx', o: 'size:asc' },
+    ]
+    const orders: Record<string, [string, string]> = { 'name:asc': ['name', 'asc'], 'modified_time:desc': ['modified_time', 'desc'], 'size:asc': ['size', 'asc'] }
+    for (const cursor of forged) {
+      const [orderBy, direction] = orders[cursor.o] as [string, string]
+      const page = await t.call('GET', '/drive/v1/files', { token, query: { parent_id: '', page_token: Buffer.from(JSON.stringify(cursor)).toString('base64url'), order_by: orderBy, direction } })
+      expect(page.status, JSON.stringify(cursor)).toBe(400)
+      expect(page.body.error).toBe('invalid_argument')
+    }
+  })
+
   it('renames with an error on a clash and refuses bad names', async () => {
     const token = await t.signUp()
     const a = await folder(token, 'a')
