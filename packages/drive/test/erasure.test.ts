@@ -19,7 +19,7 @@ import { createUpload, download, patch, pathOf, stagingFiles, storedBlobs, uploa
  */
 
 const PASSWORD = 'a long enough passphrase'
-const DRIVE_TABLES = ['drive_files', 'drive_uploads', 'drive_tasks', 'drive_events', 'drive_usage', 'drive_account_holds', 'drive_plays', 'drive_play_days', 'drive_playback', 'drive_traffic_days'] as const
+const DRIVE_TABLES = ['drive_files', 'drive_uploads', 'drive_tasks', 'drive_events', 'drive_usage', 'drive_account_holds', 'drive_plays', 'drive_play_days', 'drive_playback', 'drive_traffic_days', 'drive_shares'] as const
 
 /** Rows of the user in every drive table, by table. */
 export async function driveRowsOf(db: Kysely<DriveDatabase>, userId: string): Promise<Record<string, number>> {

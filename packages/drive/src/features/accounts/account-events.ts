@@ -51,7 +51,8 @@ export async function eraseDriveAccount(deps: Pick<DriveDeps, 'db' | 'clock' | '
     await trx.deleteFrom('drive_plays').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_play_days').where('user_id', '=', userId).execute()
     await trx.deleteFrom('drive_playback').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('drive_traffic_days').where('user_id', '=', userId).execute()
+    // The account's own traffic and its shares' (domain/traffic.ts).
+    await trx.deleteFrom('drive_traffic_days').where('user_id', 'in', [userId, `${userId}:shares`]).execute()
     // The account's shares go with it: their links read NOT_FOUND from now on.
     const shares = trx.selectFrom('drive_shares').select('id').where('user_id', '=', userId)
     await trx.deleteFrom('drive_share_items').where('share_id', 'in', shares).execute()
