@@ -15,7 +15,7 @@ export { signedContentUrl, signedMediaUrl, signedShareContentUrl, signedThumbnai
 export { type CopySource, type CopyTarget, copyTree, countTree } from './copy-tree.js'
 export { deleteTrees } from './delete-trees.js'
 export { EVENT_TYPES, type EventType, recordEvents } from './events.js'
-export { type FileRow, fileView } from './file-view.js'
+export { type ContentUrl, type FileRow, fileView } from './file-view.js'
 export { findOwned, insertItem, insertItemInOneStatement, insertItems, isPostgres, liveFolder, nameColumns, type NewItem, takenNames } from './items.js'
 export { categoryOf, mimeTypeOf } from './mime.js'
 export { checkName, freeName, freeNames, nameKey, splitExtension } from './names.js'

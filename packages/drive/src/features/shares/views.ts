@@ -19,7 +19,7 @@ export function statusText(locale: Locale, status: ShareStatus, throttled = fals
 
 /** A file of a share as a visitor sees it: its links are the share's own (they die with it), and nothing of it is writable. */
 export function sharedFileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, shareId: string, row: FilesTable, isRoot: boolean): DriveFile {
-  const view = fileView(deps, row)
+  const view = fileView(deps, row, (file) => signedShareContentUrl(deps, { ...file, shareId }))
   delete view.apps
   view.starred = false
   view.writable = false
@@ -27,11 +27,6 @@ export function sharedFileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkS
   // to their drive after the share ends) nor where the owner keeps a shared item.
   view.hash = ''
   if (isRoot) view.parent_id = ''
-  if (row.kind !== FOLDER_KIND && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
-    const { url, expiresAtMs } = signedShareContentUrl(deps, { shareId, fileId: row.id, gcid: row.gcid, name: row.name })
-    view.web_content_link = url
-    view.links = { 'application/octet-stream': { url, token: '', expire: rfc3339(expiresAtMs), type: '' } }
-  }
   return view
 }
 
