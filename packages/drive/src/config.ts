@@ -24,6 +24,8 @@ export interface DriveConfig {
   uploadExpirySeconds: number
   /** A batch operation whose subtrees hold more items than this runs as a job instead of inside its request. */
   batchInlineMaxItems: number
+  /** The most items (all levels) one save of a share may copy (share_restore_too_large past it). */
+  shareRestoreMaxItems: number
   /** Offline downloads one server process runs at once (all accounts together). */
   offlineWorkers: number
   /**

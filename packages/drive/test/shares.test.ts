@@ -563,3 +563,26 @@ describe('hostile input', () => {
     void GenericErrors
   })
 })
+
+describe('the size of one save', () => {
+  let small: DriveTestApp
+  beforeAll(async () => {
+    small = await startDriveTestApp({ SHARE_RESTORE_MAX_ITEMS: '3' })
+  })
+  afterAll(() => small?.close())
+
+  it('refuses a save of more items than SHARE_RESTORE_MAX_ITEMS (folders count, though they cost no quota), and takes fewer', async () => {
+    const owner = await small.signUp()
+    const album = await makeFolder(small, owner, 'album')
+    for (const name of ['a', 'b', 'c']) await makeFolder(small, owner, name, album.id)
+    const created = (await small.call('POST', '/drive/v1/share', { token: owner, body: { file_ids: [album.id] } })).body
+    const saver = await small.signUp()
+    const whole = await small.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id } })
+    expect(whole.status).toBe(400)
+    expect(whole.body).toMatchObject({ error: 'share_restore_too_large', error_code: DriveErrors.share_restore_too_large.code })
+    expect(await namesIn(small, saver, '')).toEqual([])
+    const inner = (await small.call('GET', '/drive/v1/share/detail', { query: { share_id: created.share_id, parent_id: album.id } })).body.files.map((f: any) => f.id)
+    const fewer = await small.call('POST', '/drive/v1/share/restore', { token: saver, body: { share_id: created.share_id, file_ids: inner } })
+    expect(fewer.body.restore_status).toBe('RESTORE_COMPLETE')
+  })
+})

@@ -109,6 +109,8 @@ export const DRIVE_DEFAULTS = Object.freeze({
   offlineWorkers: 8,
   /** Batch operations over subtrees larger than this run as jobs (a 10,000-file copy takes about a second inline). */
   batchInlineMaxItems: 20_000,
+  /** The most items (all levels) one save of a share copies: folders and empty files cost no quota, so this bounds what a save can make. */
+  shareRestoreMaxItems: 100_000,
   /** The most one unpacking may write (and the quota left bounds it too). */
   archiveMaxUnpackBytes: 64 * 1024 ** 3,
   /**

@@ -129,6 +129,8 @@ export const DriveErrors = defineErrors({
   // Shares (drive.md "Shares"): saving one's own share, and a pass code the owner chose that is not 4-16 letters or digits.
   file_restore_own: { code: 9, status: 400 },
   share_pass_code_invalid: { code: 3, status: 400 },
+  // A save of more items than one save may copy (SHARE_RESTORE_MAX_ITEMS): choose fewer.
+  share_restore_too_large: { code: 11, status: 400 },
   // tus 1.0 replies (issue 11): the statuses tus clients act on, in the catalogue's shape.
   upload_offset_conflict: { code: 10, status: 409 },
   upload_expired: { code: 5, status: 410 },

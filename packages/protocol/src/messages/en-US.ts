@@ -93,6 +93,7 @@ export const enUS: MessageTable = {
   download_limit_reached: "Today's download traffic of this plan is used up; it starts again tomorrow (UTC)",
   file_restore_own: 'You cannot save your own share; it is already in your drive',
   share_pass_code_invalid: 'The pass code must be 4 to 16 letters or digits',
+  share_restore_too_large: 'This share holds too many items to save at once. Choose fewer',
 
   upload_offset_conflict: "The upload is out of step with the server. Resume it from the server's offset",
   upload_expired: 'This upload has expired. Please upload the file again',

@@ -93,6 +93,7 @@ export const id: MessageTable = {
   download_limit_reached: "Kuota lalu lintas unduhan hari ini untuk paket ini sudah habis; akan diatur ulang besok (UTC)",
   file_restore_own: 'Anda tidak dapat menyimpan berbagi milik sendiri; file-filenya sudah ada di drive Anda',
   share_pass_code_invalid: 'Kode akses harus terdiri dari 4 hingga 16 huruf atau angka',
+  share_restore_too_large: 'Berbagi ini berisi terlalu banyak item untuk disimpan sekaligus. Pilih lebih sedikit',
 
   upload_offset_conflict: 'Unggahan tidak sinkron dengan server. Lanjutkan dari posisi yang dicatat server',
   upload_expired: 'Unggahan ini telah kedaluwarsa. Silakan unggah file lagi',

@@ -93,6 +93,7 @@ export const ko: MessageTable = {
   download_limit_reached: "이 요금제의 오늘 다운로드 트래픽을 모두 사용했습니다. 내일(UTC) 다시 시작됩니다",
   file_restore_own: '내 공유는 저장할 수 없습니다. 이미 내 드라이브에 있습니다',
   share_pass_code_invalid: '접근 코드는 4~16자의 영문자 또는 숫자여야 합니다',
+  share_restore_too_large: '이 공유에는 한 번에 저장하기에 너무 많은 항목이 있습니다. 더 적게 선택하세요',
 
   upload_offset_conflict: '업로드가 서버와 맞지 않습니다. 서버의 위치에서 다시 이어서 업로드하세요',
   upload_expired: '업로드가 만료되었습니다. 파일을 다시 업로드하세요',

@@ -93,6 +93,7 @@ export const ms: MessageTable = {
   download_limit_reached: "Trafik muat turun hari ini bagi pelan ini telah habis; ia bermula semula esok (UTC)",
   file_restore_own: 'Anda tidak boleh menyimpan perkongsian anda sendiri; fail-failnya sudah ada dalam drive anda',
   share_pass_code_invalid: 'Kod laluan mesti terdiri daripada 4 hingga 16 huruf atau digit',
+  share_restore_too_large: 'Perkongsian ini mengandungi terlalu banyak item untuk disimpan sekali gus. Pilih lebih sedikit',
 
   upload_offset_conflict: 'Muat naik tidak selari dengan pelayan. Sambung semula dari kedudukan yang direkodkan pelayan',
   upload_expired: 'Muat naik ini telah tamat tempoh. Sila muat naik fail sekali lagi',

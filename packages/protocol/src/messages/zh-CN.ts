@@ -93,6 +93,7 @@ export const zhCN: MessageTable = {
   download_limit_reached: "今日下载流量已用完，明天（UTC）重置",
   file_restore_own: '不能转存自己的分享，文件已在你的云盘中',
   share_pass_code_invalid: '提取码须为 4 到 16 位字母或数字',
+  share_restore_too_large: '分享中的文件太多，无法一次转存，请少选一些',
 
   upload_offset_conflict: '上传进度与服务器不一致，请从服务器记录的位置继续上传',
   upload_expired: '此上传已过期，请重新上传文件',

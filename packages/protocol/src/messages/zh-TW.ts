@@ -93,6 +93,7 @@ export const zhTW: MessageTable = {
   download_limit_reached: "今日下載流量已用完，明天（UTC）重置",
   file_restore_own: '不能轉存自己的分享，檔案已在你的雲端硬碟中',
   share_pass_code_invalid: '存取碼須為 4 到 16 位字母或數字',
+  share_restore_too_large: '分享中的檔案太多，無法一次轉存，請少選一些',
 
   upload_offset_conflict: '上傳進度與伺服器不一致，請從伺服器記錄的位置繼續上傳',
   upload_expired: '此上傳已過期，請重新上傳檔案',

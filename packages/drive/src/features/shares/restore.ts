@@ -113,7 +113,13 @@ export async function restoreShare(deps: DriveDeps, caller: Caller, input: Resto
   const ownerId = access.share.user_id
   const ok = { share_status: 'OK' as const, share_status_text: '' }
 
-  if ((await countTree(deps.db, { userId: ownerId, items }, deps.config.batchInlineMaxItems)) <= deps.config.batchInlineMaxItems) {
+  // Folders and empty files cost no quota: the count bounds what one save can make (and hold in memory).
+  const maxItems = deps.config.shareRestoreMaxItems
+  const count = await countTree(deps.db, { userId: ownerId, items }, Math.max(maxItems, deps.config.batchInlineMaxItems))
+  if (count > maxItems) {
+    throw new AppError(DriveErrors.share_restore_too_large, { description: `a save copies at most ${maxItems} items`, metadata: { limit: String(maxItems) } })
+  }
+  if (count <= deps.config.batchInlineMaxItems) {
     const saved = await saveItems(deps, caller, access.share.id, ownerId, itemIds, null, input, null)
     return { ...ok, restore_status: 'RESTORE_COMPLETE', restore_task_id: saved.taskId, file_id: saved.folderId }
   }
