@@ -26,7 +26,7 @@ export async function makeFolder(t: DriveTestApp, token: string, name: string, p
 }
 
 /** A complete file with `content`, as a finished upload would leave it. */
-export async function storeFile(t: DriveTestApp, userId: string, input: { name: string; parentId?: string; content: string }): Promise<FilesTable> {
+export async function storeFile(t: DriveTestApp, userId: string, input: { name: string; parentId?: string; content: string | Buffer }): Promise<FilesTable> {
   const deps = t.server.drive
   const bytes = Buffer.from(input.content)
   const gcid = gcidOf(bytes)

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { randomBytes, randomInt } from 'node:crypto'
 import fc from 'fast-check'
+import sharp from 'sharp'
 import { DriveErrors, GenericErrors, SHARE_STATUSES, SHARE_TEXTS } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PASS_CODE_GUESSES, SHARE_MAX_DEPTH, guessAddressKey, itemInShare, newShareCache } from '../src/features/shares/access.js'
+import { PASS_CODE_GUESSES, guessAddressKey } from '../src/features/shares/access.js'
+import { SHARE_MAX_DEPTH, itemInShare, newShareCache } from '../src/domain/shares.js'
 import { RESTORE_QUEUE, runRestoreJob } from '../src/features/shares/restore.js'
 import { insertItem } from '../src/domain/items.js'
 import { recordTask } from '../src/domain/tasks.js'
@@ -117,6 +119,24 @@ describe('a public share', () => {
     expect(list.headers['cache-control']).toBe('no-store')
     expect(list.body.data.map((s: any) => s.share_id)).toContain(created.share_id)
     expect(list.body.data.find((s: any) => s.share_id === created.share_id)).toMatchObject({ view_count: '1', download_count: '1', restore_count: '0' })
+  })
+
+  it('gives thumbnails through the share’s own links, which stop with the share', async () => {
+    const o = await anOwner()
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: { r: 200, g: 10, b: 10 } } }).png().toBuffer()
+    const picture = await storeFile(t, o.userId, { name: 'red.png', content: png })
+    const created = await share(o.token, { file_ids: [picture.id] })
+    const [file] = (await visit('/drive/v1/share', { share_id: created.share_id })).body.files
+    expect(file.thumbnail_link).toContain(`/drive/v1/share/thumbnails/${created.share_id}/${picture.id}?`)
+    const shown = await t.server.app.inject({ method: 'GET', url: file.thumbnail_link.replace('http://127.0.0.1:3000', '') })
+    expect(shown.statusCode).toBe(200)
+    expect(shown.headers['content-type']).toBe('image/webp')
+    expect(shown.headers['cache-control']).toBe('private, no-cache')
+    // The share's link does not open the owner's thumbnail route, and dies with the share.
+    const query = file.thumbnail_link.slice(file.thumbnail_link.indexOf('?'))
+    expect((await t.server.app.inject({ method: 'GET', url: `/drive/v1/thumbnails/${picture.id}${query}` })).statusCode).toBe(403)
+    await t.call('POST', '/drive/v1/share:batchDelete', { token: o.token, body: { ids: [created.share_id] } })
+    expect((await t.server.app.inject({ method: 'GET', url: file.thumbnail_link.replace('http://127.0.0.1:3000', '') })).statusCode).toBe(403)
   })
 
   it('refuses items outside the share, even the owner’s own', async () => {

@@ -53,3 +53,11 @@ export function signedShareContentUrl(deps: Pick<DriveDeps, 'config' | 'clock' |
   const url = `${deps.config.publicUrl}/drive/v1/share/content/${encodeURIComponent(file.shareId)}/${encodeURIComponent(file.fileId)}/${encodeURIComponent(file.name)}?e=${e}&s=${s}`
   return { url, expiresAtMs: expiresAtSeconds * 1000 }
 }
+
+/** A file's thumbnail as a share gives it: signed for the share, and served only while the share stands and holds the file. */
+export function signedShareThumbnailUrl(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, file: { shareId: string; fileId: string; gcid: string }): string {
+  const nowSeconds = Math.floor(deps.clock.nowMs() / 1000)
+  const expiresAtSeconds = Math.ceil((nowSeconds + deps.config.linkTtlSeconds) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS
+  const { e, s } = signLink(deps.linkSecret, { fileId: file.fileId, gcid: file.gcid, expiresAtSeconds, purpose: `share-thumbnail:${file.shareId}` })
+  return `${deps.config.publicUrl}/drive/v1/share/thumbnails/${encodeURIComponent(file.shareId)}/${encodeURIComponent(file.fileId)}?e=${e}&s=${s}`
+}

@@ -6,22 +6,29 @@ import { signedContentUrl, signedThumbnailUrl } from './content-url.js'
 
 export type FileRow = FilesTable
 
-/** Makes a complete file's download URL: the owner's signed link by default, a share's own in a share. */
-export type ContentUrl = (file: { fileId: string; gcid: string; name: string }) => { url: string; expiresAtMs: number }
+/** Makes a complete file's links: the owner's signed links by default, a share's own in a share. */
+export interface LinkMakers {
+  content(file: { fileId: string; gcid: string; name: string }): { url: string; expiresAtMs: number }
+  thumbnail(file: { fileId: string; gcid: string }): string
+}
 
 /** A stored item as the wire's file object (drive.md "File object"), with fresh signed links for complete files. */
-export function fileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, row: FileRow, contentUrl: ContentUrl = (file) => signedContentUrl(deps, file)): DriveFile {
+export function fileView(
+  deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>,
+  row: FileRow,
+  makers: LinkMakers = { content: (file) => signedContentUrl(deps, file), thumbnail: (file) => signedThumbnailUrl(deps, file) },
+): DriveFile {
   const isFolder = row.kind === 'drive#folder'
   const links: Record<string, DriveLink> = {}
   let webContentLink = ''
   let thumbnailLink = ''
   if (!isFolder && row.phase === 'PHASE_TYPE_COMPLETE' && row.gcid) {
-    const { url, expiresAtMs } = contentUrl({ fileId: row.id, gcid: row.gcid, name: row.name })
+    const { url, expiresAtMs } = makers.content({ fileId: row.id, gcid: row.gcid, name: row.name })
     webContentLink = url
     const link: DriveLink = { url, token: '', expire: rfc3339(expiresAtMs), type: '' }
     links['application/octet-stream'] = link
     // Images and videos have a thumbnail (made by a job after the upload, or when first asked for).
-    if (row.file_category === 'IMAGE' || row.file_category === 'VIDEO') thumbnailLink = signedThumbnailUrl(deps, { fileId: row.id, gcid: row.gcid })
+    if (row.file_category === 'IMAGE' || row.file_category === 'VIDEO') thumbnailLink = makers.thumbnail({ fileId: row.id, gcid: row.gcid })
   }
   return {
     kind: row.kind,

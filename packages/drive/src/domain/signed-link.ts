@@ -17,7 +17,7 @@ export interface SignedLinkClaims {
 }
 
 /** `share:<id>`: a download through a share, which works only while the share does. */
-export type LinkPurpose = 'download' | 'thumbnail' | `media:${string}` | `share:${string}`
+export type LinkPurpose = 'download' | 'thumbnail' | `media:${string}` | `share:${string}` | `share-thumbnail:${string}`
 
 /** The query parameters of a signed link: `e` (expiry, epoch seconds) and `s` (signature). */
 export interface SignedLinkParams {

@@ -3,8 +3,8 @@ import { type Json, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { copyTree, countTree, insertItem, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict } from '../../domain/index.js'
-import { type ShareAccess, itemInShare, newShareCache, openShare, shareStanding, underAnyOf } from './access.js'
+import { copyTree, countTree, insertItem, itemInShare, liveFolder, lockUserTree, newShareCache, quotaLimit, recordEvents, recordTask, retryOnConflict, shareStanding, underAnyOf } from '../../domain/index.js'
+import { type ShareAccess, openShare } from './access.js'
 import { statusText } from './views.js'
 
 type Trx = Transaction<DriveDatabase>

@@ -7,8 +7,7 @@ import { IdStr, Int64, Loose, OptStr, QueryBool, Str } from '../../http/schemas.
 import { contentDisposition } from '../../http/content-disposition.js'
 import { sendBlob } from '../../http/send-blob.js'
 import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../../http/content-headers.js'
-import { meterDownload, requireDownloadable } from '../../domain/index.js'
-import { itemInShare, shareStanding } from './access.js'
+import { meterDownload, requireDownloadable, requireOpenShareItem } from '../../domain/index.js'
 import { SHARE_DELETE_MAX_IDS, createShare, deleteShares, listShares } from './owner.js'
 import { restoreShare } from './restore.js'
 import { shareDetail, shareFileInfo, shareInfo } from './views.js'
@@ -121,10 +120,7 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
   const content = async (request: FastifyRequest<{ Params: { shareId: string; fileId: string }; Querystring: { e?: string; s?: string; disposition?: string } }>, reply: FastifyReply) => {
     const { shareId, fileId } = request.params
     const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, fileId, request.query, `share:${shareId}`)
-    const standing = await shareStanding(deps, shareId)
-    if (standing.status !== 'OK' || !standing.share || !(await itemInShare(deps.db, standing.share, standing.rootIds, fileId))) {
-      throw new AppError(DriveErrors.file_link_invalid, { description: 'the share that gave this link is no longer open', metadata: { reason: 'share_closed' } })
-    }
+    await requireOpenShareItem(deps, shareId, fileId)
     // A download is a request for the whole file, or for all of it from its first byte (not a
     // player's or a download manager's later or partial range).
     const range = request.headers.range

@@ -2,12 +2,12 @@ import { AppError, type DriveFile, type DriveMedia, FOLDER_KIND, GenericErrors, 
 import { sql } from 'kysely'
 import type { FilesTable, ShareRow } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
-import { fileView, probeOf, signedShareContentUrl } from '../../domain/index.js'
+import { fileView, itemInShare, probeOf, shareStanding, signedShareContentUrl, signedShareThumbnailUrl } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
 import { isId } from '../../lib/ids.js'
 import { pageLimit } from '../../lib/paging.js'
 import { rfc3339 } from '../../lib/time.js'
-import { type ShareAccess, type ShareRequest, itemInShare, openShare, shareStanding } from './access.js'
+import { type ShareAccess, type ShareRequest, openShare } from './access.js'
 
 type Deps = Pick<DriveDeps, 'db' | 'clock' | 'linkSecret' | 'counters' | 'config' | 'profiles'>
 
@@ -19,7 +19,10 @@ export function statusText(locale: Locale, status: ShareStatus, throttled = fals
 
 /** A file of a share as a visitor sees it: its links are the share's own (they die with it), and nothing of it is writable. */
 export function sharedFileView(deps: Pick<DriveDeps, 'config' | 'clock' | 'linkSecret'>, shareId: string, row: FilesTable, isRoot: boolean): DriveFile {
-  const view = fileView(deps, row, (file) => signedShareContentUrl(deps, { ...file, shareId }))
+  const view = fileView(deps, row, {
+    content: (file) => signedShareContentUrl(deps, { ...file, shareId }),
+    thumbnail: (file) => signedShareThumbnailUrl(deps, { ...file, shareId }),
+  })
   delete view.apps
   view.starred = false
   view.writable = false
