@@ -142,16 +142,17 @@ describe('a public share', () => {
   it('refuses items outside the share, even the owner’s own', async () => {
     const o = await anOwner()
     const created = await share(o.token, { file_ids: [o.album.id] })
-    const outside = await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id })
-    expect(outside.status).toBe(404)
-    expect(outside.body.error).toBe('not_found')
+    // Always HTTP 200 (drive.md): a status, in the visitor's language, and nothing of the item.
+    const outside = await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.loose.id }, { language: 'ko' })
+    expect(outside.status).toBe(200)
+    expect(outside.body).toEqual({ share_status: 'NOT_FOUND', share_status_text: SHARE_TEXTS.ko.itemNotFound, file_info: null })
     const stranger = await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: 'Vnothing' })
-    expect(stranger.status).toBe(404)
+    expect(stranger.body).toMatchObject({ share_status: 'NOT_FOUND', share_status_text: SHARE_TEXTS['en-US'].itemNotFound, files: [] })
     // An item moved out of the shared folder leaves the share.
     await t.call('PATCH', `/drive/v1/files/${o.top.id}`, { token: o.token, body: { name: 'top.txt' } })
     const moved = await t.call('POST', '/drive/v1/files:batchMove', { token: o.token, body: { ids: [o.top.id], to: { parent_id: '' } } })
     expect(moved.status).toBe(200)
-    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).status).toBe(404)
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).body.share_status).toBe('NOT_FOUND')
   })
 
   it('pages a folder in name order with cursors', async () => {
@@ -294,7 +295,7 @@ describe('a share dies with its content and its owner', () => {
     const created = await share(o.token, { file_ids: [o.album.id, o.loose.id] })
     expect((await t.call('POST', '/drive/v1/files:batchTrash', { token: o.token, body: { ids: [o.top.id] } })).status).toBe(200)
     expect((await visit('/drive/v1/share/detail', { share_id: created.share_id, parent_id: o.album.id })).body.files.map((f: any) => f.name)).toEqual(['inner'])
-    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).status).toBe(404)
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: o.top.id })).body.share_status).toBe('NOT_FOUND')
     await t.call('POST', '/drive/v1/files:batchTrash', { token: o.token, body: { ids: [o.album.id] } })
     expect((await visit('/drive/v1/share', { share_id: created.share_id })).body).toMatchObject({ share_status: 'OK', file_num: '1' })
     await t.call('POST', '/drive/v1/files:batchDelete', { token: o.token, body: { ids: [o.loose.id] } })
@@ -525,7 +526,7 @@ describe('saves that outlive their request', () => {
     })
     const created = await share(o.token, { file_ids: [o.album.id] })
     expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: chain[SHARE_MAX_DEPTH - 3] as string })).body.share_status).toBe('OK')
-    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: chain[chain.length - 1] as string })).status).toBe(404)
+    expect((await visit('/drive/v1/share/file_info', { share_id: created.share_id, file_id: chain[chain.length - 1] as string })).body.share_status).toBe('NOT_FOUND')
     // Fifty items along one long chain: each folder is read once, not once per item.
     const ids = chain.slice(SHARE_MAX_DEPTH - 60, SHARE_MAX_DEPTH - 10)
     let queries = 0

@@ -7,6 +7,8 @@ export interface ShareTexts {
   status: Readonly<Record<ShareStatus, string>>
   /** PASS_CODE_ERROR's text while guesses of this share or from this address are held back. */
   tooManyGuesses: string
+  /** NOT_FOUND's text for a file or folder that is not (or no longer) in a share that stands. */
+  itemNotFound: string
   /** The folder a share is saved into by default (drive.md: "Pack From Shared", localized). */
   packFolder: string
   /** The share's title when it names several items: `{name}` and `{count}` more. */
@@ -28,6 +30,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: 'This share is not available',
     },
     tooManyGuesses: 'Too many wrong pass codes. Please try again later',
+    itemNotFound: 'This file or folder is no longer in the share',
     packFolder: 'Pack From Shared',
     titleMore: '{name} and {count} more',
     shareText: '{title}\n{url}',
@@ -44,6 +47,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: 'Berbagi ini tidak tersedia',
     },
     tooManyGuesses: 'Terlalu banyak kode akses yang salah. Silakan coba lagi nanti',
+    itemNotFound: 'File atau folder ini sudah tidak ada di berbagi ini',
     packFolder: 'Dari Berbagi',
     titleMore: '{name} dan {count} lainnya',
     shareText: '{title}\n{url}',
@@ -60,6 +64,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: '이 공유는 사용할 수 없습니다',
     },
     tooManyGuesses: '잘못된 접근 코드를 너무 많이 입력했습니다. 잠시 후 다시 시도하세요',
+    itemNotFound: '이 파일 또는 폴더는 더 이상 공유에 없습니다',
     packFolder: '공유에서 저장',
     titleMore: '{name} 외 {count}개',
     shareText: '{title}\n{url}',
@@ -76,6 +81,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: 'Perkongsian ini tidak tersedia',
     },
     tooManyGuesses: 'Terlalu banyak kod laluan yang salah. Sila cuba lagi kemudian',
+    itemNotFound: 'Fail atau folder ini tiada lagi dalam perkongsian ini',
     packFolder: 'Daripada Perkongsian',
     titleMore: '{name} dan {count} lagi',
     shareText: '{title}\n{url}',
@@ -92,6 +98,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: '该分享无法访问',
     },
     tooManyGuesses: '提取码错误次数过多，请稍后再试',
+    itemNotFound: '该文件或文件夹已不在分享中',
     packFolder: '来自分享',
     titleMore: '{name} 等 {count} 个文件',
     shareText: '{title}\n{url}',
@@ -108,6 +115,7 @@ export const SHARE_TEXTS: Readonly<Record<Locale, ShareTexts>> = {
       SENSITIVE_RESOURCE: '此分享無法存取',
     },
     tooManyGuesses: '存取碼錯誤次數過多，請稍後再試',
+    itemNotFound: '此檔案或資料夾已不在分享中',
     packFolder: '來自分享',
     titleMore: '{name} 等 {count} 個檔案',
     shareText: '{title}\n{url}',

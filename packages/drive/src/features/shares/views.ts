@@ -152,8 +152,9 @@ export async function shareInfo(deps: Deps, input: ShareInfoInput): Promise<Shar
   }
 }
 
-function notInShare(id: string): AppError {
-  return new AppError(GenericErrors.not_found, { description: `no item ${id} in this share`, metadata: { id } })
+/** A file or folder that is not (or no longer) in a share that stands: a status like the share's own, HTTP 200 (drive.md). */
+function notInShare(locale: Locale): { share_status: 'NOT_FOUND'; share_status_text: string } {
+  return { share_status: 'NOT_FOUND', share_status_text: SHARE_TEXTS[locale].itemNotFound }
 }
 
 /** `GET /drive/v1/share/detail`: one page of a folder inside the share (file_not_found shape for a folder not in it). */
@@ -167,7 +168,7 @@ export async function shareDetail(deps: Deps, input: ShareInfoInput & { parentId
     return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row, true)), next_page_token: page.nextPageToken }
   }
   const folder = await itemInShare(deps.db, access.share, access.rootIds, input.parentId)
-  if (!folder || folder.kind !== FOLDER_KIND) throw notInShare(input.parentId)
+  if (!folder || folder.kind !== FOLDER_KIND) return { ...notInShare(input.locale), files: [], next_page_token: '' }
   const page = await folderPage(deps, access.share, folder.id, limit, input.pageToken)
   return { ...reply(access), files: page.rows.map((row) => sharedFileView(deps, access.share.id, row, false)), next_page_token: page.nextPageToken }
 }
@@ -206,7 +207,7 @@ export async function shareFileInfo(deps: Deps, input: ShareInfoInput & { fileId
   const access = await openShare(deps, input)
   if (access.status !== 'OK') return { share_status: access.status, share_status_text: statusText(input.locale, access.status, access.throttled === true), file_info: null }
   const row = await itemInShare(deps.db, access.share, access.rootIds, input.fileId)
-  if (!row) throw notInShare(input.fileId)
+  if (!row) return { ...notInShare(input.locale), file_info: null }
   const view = sharedFileView(deps, access.share.id, row, access.rootIds.includes(row.id))
   view.medias = await originalMedia(deps, view, row)
   return { share_status: 'OK', share_status_text: '', file_info: view }
