@@ -183,7 +183,9 @@ describe('downloads through signed links', () => {
       const { port } = t.server.app.server.address() as AddressInfo
       const response = await new Promise<import('node:http').IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}${pathOf(big.web_content_link)}`, resolve))
       expect(response.statusCode).toBe(200)
-      await once(response, 'data')
+      // Paused at the first chunk, so the server cannot send the rest (a flowing response could
+      // drain all of it before the destroy lands, on a fast or a busy machine alike).
+      await new Promise<void>((resolve) => response.once('data', () => (response.pause(), resolve())))
       response.destroy()
       const [stream] = opened
       if (!stream) throw new Error('no blob stream was opened')
