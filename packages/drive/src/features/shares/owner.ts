@@ -82,6 +82,7 @@ function ownerView(deps: Deps, share: ShareRow, first: FilesTable | undefined, f
 /** The live top-level items of several shares at once (one query per 500 shares), by share, in name order. */
 async function liveItemsOf(deps: Deps, shares: readonly ShareRow[]): Promise<Map<string, FilesTable[]>> {
   const byShare = new Map<string, FilesTable[]>()
+  const byId = new Map(shares.map((s) => [s.id, s]))
   for (const chunk of chunks(shares.map((s) => s.id))) {
     const rows = await deps.db
       .selectFrom('drive_share_items')
@@ -94,7 +95,7 @@ async function liveItemsOf(deps: Deps, shares: readonly ShareRow[]): Promise<Map
       .orderBy('drive_files.name_key')
       .execute()
     for (const row of rows) {
-      const share = shares.find((s) => s.id === row.share_id)
+      const share = byId.get(row.share_id)
       // The item must still be the owner's: ids are unique, but the check costs nothing.
       if (!share || row.user_id !== share.user_id || (row.kind !== FOLDER_KIND && row.phase !== 'PHASE_TYPE_COMPLETE')) continue
       const list = byShare.get(row.share_id)

@@ -53,12 +53,11 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
     },
   )
 
-  app.get('/drive/v1/share/list', { preHandler: authenticate, schema: { querystring: Loose({ limit: Type.Optional(Int64), page_token: OptStr(1024) }) } }, async (request, reply) =>
-    listShares(deps, callerOf(request), { limit: request.query.limit, pageToken: request.query.page_token || undefined, locale: localeOf(request) }).then((list) => {
-      reply.header('cache-control', 'no-store')
-      return list
-    }),
-  )
+  app.get('/drive/v1/share/list', { preHandler: authenticate, schema: { querystring: Loose({ limit: Type.Optional(Int64), page_token: OptStr(1024) }) } }, async (request, reply) => {
+    // The reply holds pass codes.
+    reply.header('cache-control', 'no-store')
+    return listShares(deps, callerOf(request), { limit: request.query.limit, pageToken: request.query.page_token || undefined, locale: localeOf(request) })
+  })
 
   // The path carries a literal colon; "::" is one ":" to find-my-way.
   app.post('/drive/v1/share::batchDelete', { preHandler: authenticate, schema: { body: Loose({ ids: Type.Array(IdStr, { maxItems: SHARE_DELETE_MAX_IDS }) }) } }, async (request) =>
