@@ -27,9 +27,10 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
   // (/v1/user/me): no cache, shared or the browser's, may keep them (RFC 6749 5.1). One rule for
   // every reply of these routes, errors included, so a new route cannot forget it; the public
   // documents (the JWKS, discovery, icons) set their own Cache-Control in their handlers.
-  typed.addHook('onRequest', async (_request, reply) => {
+  typed.addHook('onRequest', (_request, reply, done) => {
     reply.header('cache-control', 'no-store')
     reply.header('pragma', 'no-cache')
+    done()
   })
   await typed.register(captchaRoutes, { deps })
   await typed.register(verificationRoutes, { deps })

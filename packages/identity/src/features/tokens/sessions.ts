@@ -61,9 +61,16 @@ export async function startSession(deps: Deps, input: { userId: string; client: 
  * thief could keep using undetected). Without the secret a token's successor cannot be guessed.
  */
 export function successorRefreshToken(hmacKey: Buffer, refreshToken: string): string {
-  const successorKey = createHmac('sha256', hmacKey).update(SUCCESSOR_KEY_LABEL).digest()
+  let successorKey = successorKeys.get(hmacKey)
+  if (!successorKey) {
+    successorKey = createHmac('sha256', hmacKey).update(SUCCESSOR_KEY_LABEL).digest()
+    successorKeys.set(hmacKey, successorKey)
+  }
   return hmac(successorKey, refreshToken)
 }
+
+/** The derived key per server secret, derived once (a secret is one Buffer for a process's life). */
+const successorKeys = new WeakMap<Buffer, Buffer>()
 
 // Derives a key of its own, so no other HMAC the server computes with the secret (captcha
 // tokens, which callers see) can ever equal a refresh token.

@@ -51,9 +51,22 @@ const ES256_SIGNATURE_BYTES = 64
 const b64json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
 /**
- * ES256 JWTs on node:crypto (decision 006). Signing and verifying run synchronously on the main
- * thread (~60 µs and ~120 µs): jose's WebCrypto path queues them on the libuv pool, where they
- * waited behind argon2 hashes for hundreds of milliseconds during sign-in bursts.
+ * Signs on libuv's pool (crypto.sign with a callback): the main thread pays ~10 µs to queue the
+ * job instead of ~25-50 µs for the ECDSA itself, and a refresh is bound by the main thread.
+ * Argon2 no longer shares that pool (it has worker threads of its own, decision 027), so signs
+ * do not wait behind hashes.
+ */
+function signAsync(data: string, key: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    sign('sha256', Buffer.from(data), key, (err, signature) => (err ? reject(err) : resolve(`${data}.${signature.toString('base64url')}`)))
+  })
+}
+
+/**
+ * ES256 JWTs on node:crypto (decision 006). Verifying runs synchronously on the main thread
+ * (~120 µs, once per token: verified tokens are cached); jose's WebCrypto path queued it on the
+ * libuv pool, where it waited behind argon2 hashes for hundreds of milliseconds during sign-in
+ * bursts, before those moved to their own workers.
  */
 export async function createTokenKeys(privateJwk: JWK, issuer: string, options: { idTokenJwk?: JWK | undefined } = {}): Promise<TokenKeys> {
   if (!privateJwk.d || privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256') throw new Error('the signing key must be a private EC P-256 JWK')
@@ -89,8 +102,7 @@ export async function createTokenKeys(privateJwk: JWK, issuer: string, options: 
   return {
     async sign(claims) {
       const body = b64json({ sub: claims.sub, client_id: claims.client_id, scope: claims.scope, sid: claims.sid, jti: claims.jti, iss: issuer, iat: claims.iat, exp: claims.exp })
-      const data = `${encodedHeader}.${body}`
-      return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+      return signAsync(`${encodedHeader}.${body}`, { key: privateKey, dsaEncoding: 'ieee-p1363' })
     },
     async verify(token, nowMs) {
       const nowSeconds = Math.floor(nowMs / 1000)
@@ -111,11 +123,9 @@ export async function createTokenKeys(privateJwk: JWK, issuer: string, options: 
       // refuses them as access tokens.
       const body = b64json({ ...claims, iss: issuer })
       if (rsa) {
-        const data = `${b64json({ alg: 'RS256', kid: rsa.kid, typ: 'JWT' })}.${body}`
-        return `${data}.${sign('sha256', Buffer.from(data), rsa.privateKey).toString('base64url')}`
+        return signAsync(`${b64json({ alg: 'RS256', kid: rsa.kid, typ: 'JWT' })}.${body}`, rsa.privateKey)
       }
-      const data = `${b64json({ alg: ACCESS_TOKEN_ALG, kid, typ: 'JWT' })}.${body}`
-      return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+      return signAsync(`${b64json({ alg: ACCESS_TOKEN_ALG, kid, typ: 'JWT' })}.${body}`, { key: privateKey, dsaEncoding: 'ieee-p1363' })
     },
   }
 }
