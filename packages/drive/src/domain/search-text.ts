@@ -1,4 +1,4 @@
-import { pinyin } from 'pinyin-pro'
+import { createRequire } from 'node:module'
 
 /**
  * How a name is indexed for search (decision 029). Names and queries are folded the same way:
@@ -115,12 +115,26 @@ interface PinyinPiece {
   first: string
 }
 
+type Pinyin = typeof import('pinyin-pro').pinyin
+let pinyinFunction: Pinyin | undefined
+
+/**
+ * pinyin-pro, loaded at the first Chinese name rather than at start: its dictionary is ~9 MB of
+ * heap (~19 MB of RSS), which a server that never sees Chinese (or has not yet) should not
+ * carry. Its CommonJS build is required synchronously, since the search columns are computed
+ * inside synchronous code.
+ */
+function pinyinLibrary(): Pinyin {
+  pinyinFunction ??= (createRequire(import.meta.url)('pinyin-pro') as typeof import('pinyin-pro')).pinyin
+  return pinyinFunction
+}
+
 /**
  * The pinyin of folded text, a piece per character: pinyin-pro reads the text whole, so a
  * character with several readings gets the one its neighbours imply (银行 is "yinhang").
  */
 function pinyinPieces(folded: string): PinyinPiece[] {
-  const chars = pinyin(folded, { type: 'all', toneType: 'none', v: true })
+  const chars = pinyinLibrary()(folded, { type: 'all', toneType: 'none', v: true })
   const pieces: PinyinPiece[] = []
   let at = 0
   for (const c of chars) {
