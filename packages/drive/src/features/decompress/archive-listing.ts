@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import yauzl from 'yauzl'
 import { ToolMissing } from '../../lib/tools.js'
+import { extractWithUnrar, listWithUnrar } from './unrar.js'
 import { type ZipNameEncoding, decodeZipName, detectZipNameEncoding } from './zip-names.js'
 
 export type ArchiveFormat = 'zip' | '7z' | 'rar' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'zstd'
@@ -30,7 +31,14 @@ export interface ArchiveEntry {
 }
 
 export type ListingOutcome =
-  | { status: 'OK'; format: ArchiveFormat; entries: ArchiveEntry[]; zipEncoding: ZipNameEncoding | null }
+  | {
+      status: 'OK'
+      format: ArchiveFormat
+      entries: ArchiveEntry[]
+      zipEncoding: ZipNameEncoding | null
+      /** A RAR 4 with encryption, which only unrar decrypts (unrar.ts): unpacked by it, by name. */
+      rarEngine?: 'unrar'
+    }
   | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR'; format: ArchiveFormat }
   | { status: 'NOT_SUPPORTED' | 'FILE_TOO_LARGE'; reason: string }
 
@@ -346,11 +354,41 @@ export function parseSltBlocks(text: string): ArchiveEntry[] {
   return entries
 }
 
+/** 4 or 5 by the signature, or null: RAR 4 is `Rar!\x1a\x07\x00`, RAR 5 `Rar!\x1a\x07\x01\x00`. */
+async function rarVersionOf(path: string): Promise<4 | 5 | null> {
+  const file = await open(path, 'r')
+  try {
+    const head = Buffer.alloc(8)
+    const { bytesRead } = await file.read(head, 0, 8, 0)
+    if (bytesRead < 7 || head.subarray(0, 6).toString('latin1') !== 'Rar!\x1a\x07') return null
+    return head[6] === 0 ? 4 : head[6] === 1 ? 5 : null
+  } finally {
+    await file.close()
+  }
+}
+
+/**
+ * A RAR 4 whose names are encrypted, which lsar cannot parse at all: unrar lists it, and in
+ * doing so checks the password (the names do not decrypt without it).
+ */
+async function listEncryptedRar4(path: string, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome | null> {
+  const listed = await listWithUnrar(path, password, signal)
+  if (!listed.ok) {
+    if (listed.failure === 'password_missing') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
+    if (listed.failure === 'password_wrong') return { status: 'PASS_WORD_ERROR', format: 'rar' }
+    return null
+  }
+  if (!listed.headersEncrypted) return null
+  if (listed.entries.length > limits.maxEntries) return tooLarge(limits)
+  const entries = listed.entries.map((e): ArchiveEntry => ({ name: e.name, isDirectory: e.isDirectory, isLink: false, encrypted: true, sizeBytes: e.sizeBytes, packedBytes: e.packedBytes }))
+  return { status: 'OK', format: 'rar', entries, zipEncoding: null, rarEngine: 'unrar' }
+}
+
 async function listWithLsar(tools: ArchiveTools, path: string, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome> {
   const args = ['-j', ...(password === '' ? [] : ['-p', password]), '--', path]
   const result = await runTool(tools.lsarPath, args, signal, '', limits.maxOutputBytes * 2)
   if (result.tooLarge) return tooLarge(limits)
-  let parsed: { lsarContents?: Record<string, unknown>[]; lsarError?: number } | null = null
+  let parsed: { lsarContents?: Record<string, unknown>[]; lsarError?: number; lsarFormatName?: string } | null = null
   try {
     parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
   } catch {
@@ -358,7 +396,18 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   }
   if (result.text.includes('requires a password') || result.text.toLowerCase().includes('wrong password') || !parsed?.lsarContents) {
     if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
+    // lsar fails to parse a RAR 4 whose names are encrypted, whatever the password.
+    if ((await rarVersionOf(path)) === 4) {
+      const viaUnrar = await listEncryptedRar4(path, password, limits, signal)
+      if (viaUnrar) return viaUnrar
+    }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
+  }
+  // A RAR 4 with encrypted names, opened with a password: lsar gives up on it (an empty listing
+  // and an error), right password or wrong; unrar tells which.
+  if (parsed.lsarContents.length === 0 && parsed.lsarError !== undefined && parsed.lsarError !== 15 && (await rarVersionOf(path)) === 4) {
+    const viaUnrar = await listEncryptedRar4(path, password, limits, signal)
+    if (viaUnrar) return viaUnrar
   }
   // XADPasswordError: the names are encrypted and the password opens nothing.
   if (parsed.lsarError === 15) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
@@ -385,6 +434,13 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   const smallest = encrypted.reduce((a, b) => (b.sizeBytes < a.sizeBytes ? b : a))
   const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
   try {
+    if (parsed.lsarFormatName === 'RAR') {
+      // RAR 4: unar lists its encrypted contents but cannot decrypt them; unrar can, and then unpacks it.
+      const failed = await extractWithUnrar(path, { password, target: scratch, names: [smallest.name], maxFileBytes: smallest.sizeBytes, ...(signal ? { signal } : {}) })
+      if (!failed) return { status: 'OK', format: 'rar', entries, zipEncoding: null, rarEngine: 'unrar' }
+      if (failed.failure === 'password_missing' || failed.failure === 'password_wrong') return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
+      return { status: 'NOT_SUPPORTED', reason: failed.detail }
+    }
     const args = [`--fsize=${Math.max(1, smallest.sizeBytes)}`, '--', 'nice', '-n', '10', tools.unarPath ?? 'unar', '-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)]
     const test = await runTool('prlimit', args, signal, '', 64 * 1024)
     if (test.code === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }

@@ -6,6 +6,7 @@ import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchiveFormat, codePageArgs } from './archive-listing.js'
+import { startUnrar } from './unrar.js'
 import type { ZipNameEncoding } from './zip-names.js'
 
 /**
@@ -39,6 +40,8 @@ export interface ExtractInput {
   singleTarget?: string
   /** RAR: the lsar indexes of the entries to unpack, or null for all. */
   rarIndexes: number[] | null
+  /** A RAR 4 with encryption: unpacked by unrar (unrar.ts), the entries chosen by `names`. */
+  rarEngine?: 'unrar'
   /** No one file may grow past this (the largest declared entry). */
   maxFileBytes: number
   /** The staging folder may not hold more than this (the declared total, and a little). */
@@ -73,7 +76,7 @@ const RAR_INDEXES_PER_RUN = 20_000
 
 export async function extractArchive(tools: ExtractTools, input: ExtractInput): Promise<void> {
   if (input.singleTarget) return extractStream(tools, input, input.singleTarget)
-  if (input.container !== 'rar' || !input.rarIndexes || input.rarIndexes.length <= RAR_INDEXES_PER_RUN) return extractOnce(tools, input)
+  if (input.container !== 'rar' || input.rarEngine === 'unrar' || !input.rarIndexes || input.rarIndexes.length <= RAR_INDEXES_PER_RUN) return extractOnce(tools, input)
   for (let start = 0; start < input.rarIndexes.length; start += RAR_INDEXES_PER_RUN) {
     await extractOnce(tools, { ...input, rarIndexes: input.rarIndexes.slice(start, start + RAR_INDEXES_PER_RUN) })
   }
@@ -94,7 +97,16 @@ async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<vo
   let main: ChildProcess
   let sourceExit: Promise<number> = Promise.resolve(0)
   const sourceErrors: string[] = []
-  if (input.container === 'rar') {
+  let unrarDone: ReturnType<typeof startUnrar>['done'] | null = null
+  if (input.container === 'rar' && input.rarEngine === 'unrar') {
+    const names = input.names?.map((n) => (typeof n === 'string' ? n : n.toString('utf8'))) ?? null
+    const started = startUnrar('extract', input.archivePath, { password: input.password, target: input.outDir, names, maxFileBytes: input.maxFileBytes })
+    main = started.child
+    unrarDone = started.done
+    // Its verdict is read from its reply below; the close event tells the end as for the others.
+    unrarDone.catch(() => undefined)
+    children = [main]
+  } else if (input.container === 'rar') {
     const args = [...limit, tools.unarPath, '-o', input.outDir, '-D', '-f', '-q', '-k', 'skip', ...(input.password ? ['-p', input.password] : []), input.archivePath]
     if (input.rarIndexes) args.push('-i', ...input.rarIndexes.map(String))
     main = spawn('prlimit', args, { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -205,6 +217,14 @@ async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<vo
     }
     const decompressed = await sourceExit
     if (decompressed !== 0) throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${firstLine(sourceErrors.join('')) || `the decompressor ended with ${decompressed}`}`)
+    if (unrarDone) {
+      const { reply } = await unrarDone
+      if (code === 0 && reply?.ok) return
+      const reason = reply?.reason ?? ''
+      if (reason === 'ERAR_OVERRUN') throw new ExtractFailed('overrun', 'the archive holds more than it declares')
+      if (reason === 'ERAR_MISSING_PASSWORD' || reason === 'ERAR_BAD_PASSWORD' || (reason === 'ERAR_BAD_DATA' && input.password !== '')) throw new ExtractFailed('wrong_password', 'the password is wrong')
+      throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${reply?.detail ?? `unrar ended with ${code}`}`)
+    }
     // 7zz: 1 is a warning (a file it would not write, such as a link pointing outside).
     if (code === 0 || (code === 1 && input.container !== 'rar')) return
     if (/wrong password|missing or wrong password|requires a password/i.test(text)) throw new ExtractFailed('wrong_password', 'the password is wrong')

@@ -237,7 +237,8 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
         // 7zz refuses a list file with a name that is not UTF-8: such a link (a legacy zip's) is
         // left to 7zz, which keeps links inside the target, and to the walk, which skips links.
         excluded: links.map((e) => e.storedName ?? e.name).filter((name) => typeof name === 'string' || isUtf8(name)),
-        rarIndexes: container === 'rar' ? plan.files.map((f) => f.entry.toolIndex ?? -1).filter((i) => i >= 0) : null,
+        rarIndexes: container === 'rar' && !listed.rarEngine ? plan.files.map((f) => f.entry.toolIndex ?? -1).filter((i) => i >= 0) : null,
+        ...(listed.rarEngine ? { rarEngine: listed.rarEngine } : {}),
         // A compressed single file is written under the name the listing gave it.
         ...(listed.format === container && ['gzip', 'bzip2', 'xz', 'zstd'].includes(container) && plan.files.length === 1 ? { singleTarget: join(outDir, ...plan.files[0]!.path.split('/')) } : {}),
         maxFileBytes: (legacyNames ? whole : plan.files.map((f) => f.entry)).reduce((max, e) => Math.max(max, e.sizeBytes), 0),
