@@ -368,19 +368,34 @@ async function rarVersionOf(path: string): Promise<4 | 5 | null> {
 }
 
 /**
- * A RAR 4 whose names are encrypted, which lsar cannot parse at all: unrar lists it, and in
- * doing so checks the password (the names do not decrypt without it).
+ * A RAR 4 with encryption, which unar cannot decrypt: unrar lists it (its names, as unrar will
+ * unpack them) and checks the password. Names encrypted: the listing itself proves it (they do
+ * not decrypt without it). Contents alone: one encrypted entry is unpacked into a scratch folder
+ * (in a solid archive the first, which needs nothing decoded before it; else the smallest, and
+ * no byte past its declared size). Null when unrar cannot read it either.
  */
-async function listEncryptedRar4(path: string, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome | null> {
-  const listed = await listWithUnrar(path, password, signal)
+async function listRar4WithUnrar(path: string, password: string, limits: Limits, links: Set<string>, signal?: AbortSignal): Promise<ListingOutcome | null> {
+  const listed = await listWithUnrar(path, password, { maxEntries: limits.maxEntries, signal })
   if (!listed.ok) {
     if (listed.failure === 'password_missing') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
     if (listed.failure === 'password_wrong') return { status: 'PASS_WORD_ERROR', format: 'rar' }
     return null
   }
-  if (!listed.headersEncrypted) return null
   if (listed.entries.length > limits.maxEntries) return tooLarge(limits)
-  const entries = listed.entries.map((e): ArchiveEntry => ({ name: e.name, isDirectory: e.isDirectory, isLink: false, encrypted: true, sizeBytes: e.sizeBytes, packedBytes: e.packedBytes }))
+  const entries = listed.entries.map((e): ArchiveEntry => ({ name: e.name, isDirectory: e.isDirectory, isLink: links.has(e.name), encrypted: e.encrypted, sizeBytes: e.sizeBytes, packedBytes: e.packedBytes }))
+  const encrypted = entries.filter((e) => e.encrypted && !e.isDirectory && !e.isLink && e.sizeBytes > 0)
+  if (!listed.headersEncrypted && encrypted.length > 0) {
+    if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
+    const probe = listed.solid ? encrypted[0]! : encrypted.reduce((a, b) => (b.sizeBytes < a.sizeBytes ? b : a))
+    const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
+    try {
+      const failed = await extractWithUnrar(path, { password, target: scratch, names: [probe.name], maxFileBytes: probe.sizeBytes, ...(signal ? { signal } : {}) })
+      if (failed?.failure === 'password_missing' || failed?.failure === 'password_wrong') return { status: 'PASS_WORD_ERROR', format: 'rar' }
+      if (failed) return { status: 'NOT_SUPPORTED', reason: failed.detail }
+    } finally {
+      await rm(scratch, { recursive: true, force: true })
+    }
+  }
   return { status: 'OK', format: 'rar', entries, zipEncoding: null, rarEngine: 'unrar' }
 }
 
@@ -398,7 +413,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
     if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
     // lsar fails to parse a RAR 4 whose names are encrypted, whatever the password.
     if ((await rarVersionOf(path)) === 4) {
-      const viaUnrar = await listEncryptedRar4(path, password, limits, signal)
+      const viaUnrar = await listRar4WithUnrar(path, password, limits, new Set(), signal)
       if (viaUnrar) return viaUnrar
     }
     return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
@@ -406,7 +421,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   // A RAR 4 with encrypted names, opened with a password: lsar gives up on it (an empty listing
   // and an error), right password or wrong; unrar tells which.
   if (parsed.lsarContents.length === 0 && parsed.lsarError !== undefined && parsed.lsarError !== 15 && (await rarVersionOf(path)) === 4) {
-    const viaUnrar = await listEncryptedRar4(path, password, limits, signal)
+    const viaUnrar = await listRar4WithUnrar(path, password, limits, new Set(), signal)
     if (viaUnrar) return viaUnrar
   }
   // XADPasswordError: the names are encrypted and the password opens nothing.
@@ -427,6 +442,11 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   const encrypted = entries.filter((entry) => entry.encrypted && !entry.isDirectory && entry.sizeBytes > 0)
   if (encrypted.length === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
   if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
+  if (parsed.lsarFormatName === 'RAR') {
+    // RAR 4: unar lists its encrypted contents but cannot decrypt them; unrar can, and then unpacks it.
+    const links = new Set(entries.filter((e) => e.isLink).map((e) => e.name))
+    return (await listRar4WithUnrar(path, password, limits, links, signal)) ?? { status: 'NOT_SUPPORTED', reason: 'unrar cannot read this RAR 4 archive' }
+  }
   // Contents alone are encrypted: unpack the smallest encrypted entry with the password (unar
   // says "Missing or wrong password" and fails otherwise), into a folder thrown away after.
   // The smallest by what it declares, and no file past that (the kernel stops unar): a bomb
@@ -434,13 +454,6 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   const smallest = encrypted.reduce((a, b) => (b.sizeBytes < a.sizeBytes ? b : a))
   const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
   try {
-    if (parsed.lsarFormatName === 'RAR') {
-      // RAR 4: unar lists its encrypted contents but cannot decrypt them; unrar can, and then unpacks it.
-      const failed = await extractWithUnrar(path, { password, target: scratch, names: [smallest.name], maxFileBytes: smallest.sizeBytes, ...(signal ? { signal } : {}) })
-      if (!failed) return { status: 'OK', format: 'rar', entries, zipEncoding: null, rarEngine: 'unrar' }
-      if (failed.failure === 'password_missing' || failed.failure === 'password_wrong') return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
-      return { status: 'NOT_SUPPORTED', reason: failed.detail }
-    }
     const args = [`--fsize=${Math.max(1, smallest.sizeBytes)}`, '--', 'nice', '-n', '10', tools.unarPath ?? 'unar', '-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)]
     const test = await runTool('prlimit', args, signal, '', 64 * 1024)
     if (test.code === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }

@@ -100,7 +100,8 @@ async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<vo
   let unrarDone: ReturnType<typeof startUnrar>['done'] | null = null
   if (input.container === 'rar' && input.rarEngine === 'unrar') {
     const names = input.names?.map((n) => (typeof n === 'string' ? n : n.toString('utf8'))) ?? null
-    const started = startUnrar('extract', input.archivePath, { password: input.password, target: input.outDir, names, maxFileBytes: input.maxFileBytes })
+    if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted')
+    const started = startUnrar('extract', input.archivePath, { password: input.password, target: input.outDir, names, maxFileBytes: input.maxFileBytes, signal: input.signal })
     main = started.child
     unrarDone = started.done
     // Its verdict is read from its reply below; the close event tells the end as for the others.

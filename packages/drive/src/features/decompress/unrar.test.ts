@@ -39,6 +39,16 @@ describe('unrar (RAR 4 with encryption, in a child process)', () => {
     for (const name of await readdir(out)) expect((await stat(join(out, name))).size).toBeLessThanOrEqual(5)
   })
 
+  it('fails, never succeeds unchecked, when a chosen name is not in the archive', async () => {
+    expect(await extractWithUnrar(solidEncrypted, { password: 'password', target: out, names: ['a.txt', 'nowhere.txt'], maxFileBytes: 18 })).toMatchObject({ failure: 'damaged' })
+    expect(await extractWithUnrar(namesEncrypted, { password: 'password', target: out, names: ['A.TXT'], maxFileBytes: 18 })).toMatchObject({ failure: 'damaged' })
+  })
+
+  it('stops at the bound of entries a listing may hold', async () => {
+    const listed = await listWithUnrar(namesEncrypted, 'password', { maxEntries: 2 })
+    expect(listed.ok && listed.entries.length).toBe(3)
+  })
+
   it('calls anything that is not a RAR damaged, and never a password problem', async () => {
     const junk = join(out, 'junk.rar')
     await writeFile(junk, Buffer.concat([Buffer.from('Rar!\x1a\x07\x00', 'latin1'), Buffer.alloc(300, 0x41)]))
