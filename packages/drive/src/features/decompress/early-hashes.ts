@@ -34,6 +34,8 @@ export class EarlyHashes {
   #stopped = false
   /** Set when the tool has exited: the backlog is hashed at full speed (no tool to leave room for). */
   #toolDone = false
+  /** Flushes under way: the store's fsync will find these files' pages clean. */
+  readonly #flushes = new Set<Promise<void>>()
 
   constructor(
     private readonly outDir: string,
@@ -78,6 +80,7 @@ export class EarlyHashes {
   async close(): Promise<void> {
     this.#stopped = true
     await this.#chain
+    await Promise.all(this.#flushes)
     const handles = [...this.#hashed.values()].map((h) => h.handle)
     this.#hashed.clear()
     await Promise.all(handles.map((h) => h.close().catch(() => undefined)))
@@ -115,6 +118,15 @@ export class EarlyHashes {
       if (after.ctimeNs !== before.ctimeNs || after.size !== before.size || this.#twice.has(path) || this.#hashed.has(path)) return
       this.#hashed.set(path, { handle, gcid: hasher.digest(), size: after.size, ctimeNs: after.ctimeNs })
       kept = true
+      // The blob store fsyncs every file it takes (after the tool), and the baseline of a plain
+      // `7zz x` never does: started now, the disk writes its pages while the tool still decodes,
+      // instead of all of them at once after it. Only a head start: the store's own fsync is what
+      // makes the file durable, so a failure here is of no consequence.
+      if (!this.#toolDone) {
+        const flush = handle.datasync().catch(() => undefined)
+        this.#flushes.add(flush)
+        void flush.then(() => this.#flushes.delete(flush))
+      }
     } finally {
       if (!kept) await handle.close().catch(() => undefined)
     }
