@@ -87,7 +87,7 @@ process.stdin.on('end', async () => {
         // limit (or grown past its declaration) shows only in its size.
         if (size !== undefined && size !== h.unpSize) {
           if (size > h.unpSize || size >= maxFileBytes) throw fail('ERAR_OVERRUN', 'an entry holds more than it declares or may')
-          throw fail('ERAR_BAD_DATA', 'an entry was cut short')
+          throw fail('ERAR_SHORT', 'an entry was cut short')
         }
       }
       created = null
