@@ -6,7 +6,7 @@ import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchiveFormat, codePageArgs } from './archive-listing.js'
-import { startUnrar } from './unrar.js'
+import { startUnrar, unrarFailureOf } from './unrar.js'
 import type { ZipNameEncoding } from './zip-names.js'
 
 /**
@@ -221,9 +221,9 @@ async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<vo
     if (unrarDone) {
       const { reply } = await unrarDone
       if (code === 0 && reply?.ok) return
-      const reason = reply?.reason ?? ''
-      if (reason === 'ERAR_OVERRUN') throw new ExtractFailed('overrun', 'the archive holds more than it declares')
-      if (reason === 'ERAR_MISSING_PASSWORD' || reason === 'ERAR_BAD_PASSWORD' || (reason === 'ERAR_BAD_DATA' && input.password !== '')) throw new ExtractFailed('wrong_password', 'the password is wrong')
+      const failure = unrarFailureOf(reply?.reason ?? 'ERAR_UNKNOWN', input.password)
+      if (failure === 'overrun') throw new ExtractFailed('overrun', 'the archive holds more than it declares')
+      if (failure !== 'damaged') throw new ExtractFailed('wrong_password', 'the password is wrong')
       throw new ExtractFailed('damaged', `the archive is damaged or truncated: ${reply?.detail ?? `unrar ended with ${code}`}`)
     }
     // 7zz: 1 is a warning (a file it would not write, such as a link pointing outside).

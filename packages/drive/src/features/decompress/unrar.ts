@@ -109,8 +109,9 @@ process.stdin.on('end', async () => {
 
 const NODE_UNRAR_ENTRY = createRequire(import.meta.url).resolve('node-unrar-js')
 
-/** Of unrar's reasons (ERAR_*), what the caller tells the user. */
-function failureOf(reason: string, password: string): UnrarFailure {
+/** Of the child's reasons (unrar's ERAR_* and its own), what the caller tells the user. */
+export function unrarFailureOf(reason: string, password: string): UnrarFailure | 'overrun' {
+  if (reason === 'ERAR_OVERRUN') return 'overrun'
   if (reason === 'ERAR_MISSING_PASSWORD') return 'password_missing'
   if (reason === 'ERAR_BAD_PASSWORD') return 'password_wrong'
   // With the names encrypted, a wrong password shows as headers that fail their checksum.
@@ -170,7 +171,8 @@ export async function listWithUnrar(archive: string, password: string, options: 
   const result = await done
   if (result.reply?.ok && result.reply.entries) return { ok: true, entries: result.reply.entries, headersEncrypted: result.reply.headersEncrypted === true, solid: result.reply.solid === true }
   const reason = result.reply?.reason ?? 'ERAR_UNKNOWN'
-  return { ok: false, failure: failureOf(reason, password), detail: result.reply?.detail ?? (result.stderr.trim().split('\n').at(-1) || `unrar ended with ${result.code ?? result.signal}`) }
+  const failure = unrarFailureOf(reason, password)
+  return { ok: false, failure: failure === 'overrun' ? 'damaged' : failure, detail: result.reply?.detail ?? (result.stderr.trim().split('\n').at(-1) || `unrar ended with ${result.code ?? result.signal}`) }
 }
 
 /**
@@ -184,8 +186,8 @@ export async function extractWithUnrar(
   const { child, done } = startUnrar('extract', archive, options)
   options.onStart?.(child)
   const result = await done
-  if (result.reply?.reason === 'ERAR_OVERRUN') return { failure: 'overrun', detail: 'the archive holds more than it declares' }
   if (result.code === 0 && result.reply?.ok) return null
-  const reason = result.reply?.reason ?? 'ERAR_UNKNOWN'
-  return { failure: failureOf(reason, options.password), detail: result.reply?.detail ?? (result.stderr.trim().split('\n').at(-1) || `unrar ended with ${result.code ?? result.signal}`) }
+  const failure = unrarFailureOf(result.reply?.reason ?? 'ERAR_UNKNOWN', options.password)
+  if (failure === 'overrun') return { failure, detail: 'the archive holds more than it declares' }
+  return { failure, detail: result.reply?.detail ?? (result.stderr.trim().split('\n').at(-1) || `unrar ended with ${result.code ?? result.signal}`) }
 }
