@@ -36,7 +36,7 @@ export type ListingOutcome =
       format: ArchiveFormat
       entries: ArchiveEntry[]
       zipEncoding: ZipNameEncoding | null
-      /** A RAR 4 with encryption, which only unrar decrypts (unrar.ts): unpacked by it, by name. */
+      /** A RAR with encryption, which unrar reads (unrar.ts): unpacked by it, by name. */
       rarEngine?: 'unrar'
     }
   | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR'; format: ArchiveFormat }
@@ -45,8 +45,6 @@ export type ListingOutcome =
 export interface ArchiveTools {
   sevenZipPath: string
   lsarPath: string
-  /** For the password check of a RAR whose contents alone are encrypted; `unar` on PATH when absent. */
-  unarPath?: string
 }
 
 /** The most entries an archive may hold to be looked into (and unpacked). */
@@ -368,13 +366,15 @@ async function rarVersionOf(path: string): Promise<4 | 5 | null> {
 }
 
 /**
- * A RAR 4 with encryption, which unar cannot decrypt: unrar lists it (its names, as unrar will
- * unpack them) and checks the password. Names encrypted: the listing itself proves it (they do
+ * A RAR with encryption (names or contents, RAR 4 or 5): unrar lists it (its names, as unrar
+ * will unpack them) and checks the password, which it reads from its input; lsar and unar take a
+ * password only on their command line, where every local user could read it in /proc, and unar
+ * cannot decrypt RAR 4 at all. Names encrypted: the listing itself proves the password (they do
  * not decrypt without it). Contents alone: one encrypted entry is unpacked into a scratch folder
  * (in a solid archive the first, which needs nothing decoded before it; else the smallest, and
  * no byte past its declared size). Null when unrar cannot read it either.
  */
-async function listRar4WithUnrar(path: string, password: string, limits: Limits, links: Set<string>, signal?: AbortSignal): Promise<ListingOutcome | null> {
+async function listRarWithUnrar(path: string, password: string, limits: Limits, links: Set<string>, signal?: AbortSignal): Promise<ListingOutcome | null> {
   const listed = await listWithUnrar(path, password, { maxEntries: limits.maxEntries, signal })
   if (!listed.ok) {
     if (listed.failure === 'password_missing') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
@@ -400,32 +400,29 @@ async function listRar4WithUnrar(path: string, password: string, limits: Limits,
 }
 
 async function listWithLsar(tools: ArchiveTools, path: string, password: string, limits: Limits, signal?: AbortSignal): Promise<ListingOutcome> {
-  const args = ['-j', ...(password === '' ? [] : ['-p', password]), '--', path]
-  const result = await runTool(tools.lsarPath, args, signal, '', limits.maxOutputBytes * 2)
+  // Never with the password (see listRarWithUnrar): what is encrypted goes to unrar.
+  const result = await runTool(tools.lsarPath, ['-j', '--', path], signal, '', limits.maxOutputBytes * 2)
   if (result.tooLarge) return tooLarge(limits)
-  let parsed: { lsarContents?: Record<string, unknown>[]; lsarError?: number; lsarFormatName?: string } | null = null
+  let parsed: { lsarContents?: Record<string, unknown>[]; lsarFormatName?: string } | null = null
   try {
     parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
   } catch {
     parsed = null
   }
-  if (result.text.includes('requires a password') || result.text.toLowerCase().includes('wrong password') || !parsed?.lsarContents) {
-    if (/password/i.test(result.text)) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
-    // lsar fails to parse a RAR 4 whose names are encrypted, whatever the password.
+  const unreadable = (reason: string): ListingOutcome => ({ status: 'NOT_SUPPORTED', reason })
+  if (result.text.includes('requires a password') || !parsed?.lsarContents) {
+    // Names encrypted: lsar says so and lists nothing.
+    if (/password/i.test(result.text)) {
+      if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
+      return (await listRarWithUnrar(path, password, limits, new Set(), signal)) ?? unreadable('unrar cannot read this RAR archive')
+    }
+    // A RAR 4 that lsar cannot parse may still be one unrar reads.
     if ((await rarVersionOf(path)) === 4) {
-      const viaUnrar = await listRar4WithUnrar(path, password, limits, new Set(), signal)
+      const viaUnrar = await listRarWithUnrar(path, password, limits, new Set(), signal)
       if (viaUnrar) return viaUnrar
     }
-    return { status: 'NOT_SUPPORTED', reason: firstError(result.text) }
+    return unreadable(firstError(result.text))
   }
-  // A RAR 4 with encrypted names, opened with a password: lsar gives up on it (an empty listing
-  // and an error), right password or wrong; unrar tells which.
-  if (parsed.lsarContents.length === 0 && parsed.lsarError !== undefined && parsed.lsarError !== 15 && (await rarVersionOf(path)) === 4) {
-    const viaUnrar = await listRar4WithUnrar(path, password, limits, new Set(), signal)
-    if (viaUnrar) return viaUnrar
-  }
-  // XADPasswordError: the names are encrypted and the password opens nothing.
-  if (parsed.lsarError === 15) return { status: password === '' ? 'PASS_WORD_EMPTY' : 'PASS_WORD_ERROR', format: 'rar' }
   if (parsed.lsarContents.length > limits.maxEntries) return tooLarge(limits)
   const entries = parsed.lsarContents.map(
     (item): ArchiveEntry => ({
@@ -441,26 +438,10 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   )
   const encrypted = entries.filter((entry) => entry.encrypted && !entry.isDirectory && entry.sizeBytes > 0)
   if (encrypted.length === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
+  // Contents encrypted: unrar checks the password, and then unpacks it.
   if (password === '') return { status: 'PASS_WORD_EMPTY', format: 'rar' }
-  if (parsed.lsarFormatName === 'RAR') {
-    // RAR 4: unar lists its encrypted contents but cannot decrypt them; unrar can, and then unpacks it.
-    const links = new Set(entries.filter((e) => e.isLink).map((e) => e.name))
-    return (await listRar4WithUnrar(path, password, limits, links, signal)) ?? { status: 'NOT_SUPPORTED', reason: 'unrar cannot read this RAR 4 archive' }
-  }
-  // Contents alone are encrypted: unpack the smallest encrypted entry with the password (unar
-  // says "Missing or wrong password" and fails otherwise), into a folder thrown away after.
-  // The smallest by what it declares, and no file past that (the kernel stops unar): a bomb
-  // among the encrypted entries cannot fill the scratch folder.
-  const smallest = encrypted.reduce((a, b) => (b.sizeBytes < a.sizeBytes ? b : a))
-  const scratch = await mkdtemp(join(tmpdir(), 'cumulus-rar-test-'))
-  try {
-    const args = [`--fsize=${Math.max(1, smallest.sizeBytes)}`, '--', 'nice', '-n', '10', tools.unarPath ?? 'unar', '-o', scratch, '-D', '-f', '-q', '-p', password, '-i', path, String(smallest.toolIndex ?? 0)]
-    const test = await runTool('prlimit', args, signal, '', 64 * 1024)
-    if (test.code === 0) return { status: 'OK', format: 'rar', entries, zipEncoding: null }
-    return /wrong password|requires a password/i.test(test.text) ? { status: 'PASS_WORD_ERROR', format: 'rar' } : { status: 'NOT_SUPPORTED', reason: firstError(test.text) }
-  } finally {
-    await rm(scratch, { recursive: true, force: true })
-  }
+  const links = new Set(entries.filter((e) => e.isLink).map((e) => e.name))
+  return (await listRarWithUnrar(path, password, limits, links, signal)) ?? unreadable('unrar cannot read this RAR archive')
 }
 
 /**

@@ -40,7 +40,7 @@ export interface ExtractInput {
   singleTarget?: string
   /** RAR: the lsar indexes of the entries to unpack, or null for all. */
   rarIndexes: number[] | null
-  /** A RAR 4 with encryption: unpacked by unrar (unrar.ts), the entries chosen by `names`. */
+  /** A RAR with encryption: unpacked by unrar (unrar.ts), the entries chosen by `names`. */
   rarEngine?: 'unrar'
   /** No one file may grow past this (the largest declared entry). */
   maxFileBytes: number
@@ -108,7 +108,8 @@ async function extractOnce(tools: ExtractTools, input: ExtractInput): Promise<vo
     unrarDone.catch(() => undefined)
     children = [main]
   } else if (input.container === 'rar') {
-    const args = [...limit, tools.unarPath, '-o', input.outDir, '-D', '-f', '-q', '-k', 'skip', ...(input.password ? ['-p', input.password] : []), input.archivePath]
+    // Nothing here is encrypted (that goes to unrar): unar never needs, nor sees, a password.
+    const args = [...limit, tools.unarPath, '-o', input.outDir, '-D', '-f', '-q', '-k', 'skip', input.archivePath]
     if (input.rarIndexes) args.push('-i', ...input.rarIndexes.map(String))
     main = spawn('prlimit', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     children = [main]
