@@ -120,6 +120,16 @@ describe('raw requests over a socket', () => {
     expect(JSON.parse(response!.body).error).toBe(HttpErrors.unsupported_media_type.reason)
   })
 
+  // Found by the property below (seed -293751696): the web app read `*` as the path `/*` and
+  // answered its HTML 404 page.
+  it('answers the asterisk-form target of anything but OPTIONS with invalid_argument (400)', async () => {
+    for (const host of ['127.0.0.1', '!']) {
+      const response = await send(`GET * HTTP/1.1\r\nHost: ${host}\r\n\r\n`)
+      expect(response?.status).toBe(400)
+      expectCatalogueError(asReply(response!), DOMAINS, `GET * with Host ${host}`)
+    }
+  })
+
   it('answers every hostile raw request with the catalogue shape whenever it is an error', async () => {
     const token = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'G\u0000T', '', 'GET GET', 'get', 'PRI')
     const path = fc.oneof(

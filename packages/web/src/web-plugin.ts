@@ -153,6 +153,11 @@ function toFetchRequest(request: FastifyRequest, reply: FastifyReply): Request {
  * the path `//evil.example` on this origin, which the router answers with its 404 page.
  */
 function requestUrlOf(target: string, origin: string): URL {
+  // The asterisk-form (`*`) is for OPTIONS alone (RFC 9112 3.2.4), answered before any page; a
+  // target that is neither a path nor an absolute URL names no page.
+  if (!target.startsWith('/') && !/^https?:\/\//i.test(target)) {
+    throw new AppError(GenericErrors.invalid_argument, { description: 'the request target must be a path' })
+  }
   let url: URL
   try {
     url = new URL(`${origin}${target.startsWith('/') ? target : `/${target}`}`)
