@@ -88,7 +88,8 @@ export async function sniffFormat(path: string): Promise<ArchiveFormat | null> {
 /**
  * Lists every entry of the archive at `path`. A zip is read from its central directory (yauzl:
  * no pass over the data, however large); 7z, tar and the compressors through `7zz l -slt`, RAR
- * through `lsar -j`. An archive whose names or contents are encrypted answers with the
+ * through `lsar -j` (an encrypted RAR then through unrar, unrar.ts). An archive whose names or
+ * contents are encrypted answers with the
  * password statuses when the password is missing or wrong.
  */
 export async function listArchive(
@@ -403,7 +404,7 @@ async function listWithLsar(tools: ArchiveTools, path: string, password: string,
   // Never with the password (see listRarWithUnrar): what is encrypted goes to unrar.
   const result = await runTool(tools.lsarPath, ['-j', '--', path], signal, '', limits.maxOutputBytes * 2)
   if (result.tooLarge) return tooLarge(limits)
-  let parsed: { lsarContents?: Record<string, unknown>[]; lsarFormatName?: string } | null = null
+  let parsed: { lsarContents?: Record<string, unknown>[] } | null = null
   try {
     parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))
   } catch {

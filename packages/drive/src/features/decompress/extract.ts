@@ -12,7 +12,8 @@ import type { ZipNameEncoding } from './zip-names.js'
 /**
  * Unpacking an archive into a private staging folder with the well-kept tools of decision 028:
  * `7zz x` (zip, 7z, tar, the compressors; a compressed tar through `7zz e -so | 7zz x -si`) and
- * The Unarchiver's `unar` (RAR). The tools run as child processes under `nice`, so a CPU-heavy
+ * The Unarchiver's `unar` (RAR; an encrypted RAR goes to unrar, unrar.ts, with the same limits).
+ * The tools run as child processes under `nice`, so a CPU-heavy
  * archive never holds the event loop, and under `prlimit --fsize`, so no file grows past the
  * largest the archive declares (the kernel stops the tool with SIGXFSZ). While they run, the
  * staging folder's bytes are counted: past the declared total the tool is stopped. Their output
