@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { gcidOfFile } from '../../blobs/gcid.js'
 import { EarlyHashes } from './early-hashes.js'
 
@@ -68,5 +68,43 @@ describe('EarlyHashes', () => {
     early.offer(outside)
     await early.settle()
     for (const path of [twice, fresh, small, link, outside]) expect(await early.take(path)).toBeNull()
+  })
+  it('asks, for each file it hashed while the tool ran, whether to flush it ahead, by its GCID', async () => {
+    const asked: string[] = []
+    const withPolicy = new EarlyHashes(dir, Date.now(), new AbortController().signal, async (gcid) => {
+      asked.push(gcid)
+      return gcid.startsWith('0')
+    })
+    try {
+      const a = finished('a.bin', 1)
+      const b = finished('b.bin', 2)
+      withPolicy.offer(a)
+      withPolicy.offer(b)
+      // Asked only while the tool runs (before settle): after it the store flushes what is left itself.
+      await vi.waitFor(() => expect(asked).toHaveLength(2))
+      await withPolicy.settle()
+      expect(asked).toEqual([await gcidOfFile(a, 2 * MiB), await gcidOfFile(b, 2 * MiB)])
+      // Whatever the answer, the hashes stand.
+      expect(await withPolicy.take(b)).toBe(asked[1])
+    } finally {
+      await withPolicy.close()
+    }
+  })
+
+  it('hashes a file it left on its worker, for the walk, and refuses a link there', async () => {
+    const small = finished('small.bin', 5, 1000)
+    expect(await early.hashLeft(small, 1000)).toBe(await gcidOfFile(small, 1000))
+    const link = join(dir, 'link.bin')
+    symlinkSync(small, link)
+    await expect(early.hashLeft(link, 1000)).rejects.toThrow(/ELOOP/)
+  })
+
+  it('stops hashing when the run is stopped', async () => {
+    const controller = new AbortController()
+    const stopped = new EarlyHashes(dir, Date.now(), controller.signal)
+    const path = finished('a.bin', 1)
+    controller.abort()
+    await expect(stopped.hashLeft(path, 2 * MiB)).rejects.toThrow(/closed/)
+    await stopped.close()
   })
 })

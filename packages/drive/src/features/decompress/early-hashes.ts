@@ -1,13 +1,18 @@
 import { constants } from 'node:fs'
 import { type FileHandle, lstat, open } from 'node:fs/promises'
 import { sep } from 'node:path'
-import { GcidHasher } from '../../blobs/gcid.js'
+import { IdleGcidHasher } from '../../blobs/idle-gcid-hasher.js'
 
-/** Smaller files are hashed after the tool, when it no longer needs the core. */
+/** Smaller files are hashed after the tool (hashLeft): not worth holding a descriptor open for. */
 const MIN_BYTES = 1024 * 1024
 /** Files held open at once: each early hash keeps its file open until the walk takes it. */
 const MAX_OPEN = 256
-const READ_BYTES = 1024 * 1024
+/**
+ * Flushes under way at once. Each holds a thread of libuv's pool (four) until the disk has the
+ * file: with no bound they took all four, and every other file operation of the process (the
+ * walk after the tool, other users' requests) queued behind the disk.
+ */
+const FLUSHES_AT_ONCE = 2
 
 interface Hashed {
   handle: FileHandle
@@ -36,12 +41,25 @@ export class EarlyHashes {
   #toolDone = false
   /** Flushes under way: the store's fsync will find these files' pages clean. */
   readonly #flushes = new Set<Promise<void>>()
+  /** Files waiting for a flush, oldest first, while FLUSHES_AT_ONCE run. */
+  readonly #toFlush: FileHandle[] = []
+  /** Hashes at idle priority on a thread of its own (idle-gcid-hasher.ts): the tool keeps the cores. */
+  readonly #hasher = new IdleGcidHasher()
 
   constructor(
     private readonly outDir: string,
     private readonly startedMs: number,
     private readonly signal: AbortSignal,
-  ) {}
+    /**
+     * Whether a file of this content is worth flushing ahead: not when the store holds it
+     * already (the staging file is then deleted, and its pages are never written), nor when the
+     * store is not this disk (S3 reads the file and uploads it).
+     */
+    private readonly flushAhead: (gcid: string) => Promise<boolean> = async () => true,
+  ) {
+    // A stopped run does not wait for hashes it will never use.
+    signal.addEventListener('abort', () => void this.#hasher.close(), { once: true })
+  }
 
   /** The tool says it has finished `path`: hash it in the background (one at a time). */
   offer(path: string): void {
@@ -56,15 +74,24 @@ export class EarlyHashes {
     this.#chain = this.#chain.then(() => this.#hash(path)).catch(() => undefined)
   }
 
-  /** The tool has exited: hashes the backlog at full speed, and waits for it. */
+  /** The tool has exited: waits for the backlog (the worker has the cores to itself now); flushes not started are left to the store. */
   settle(): Promise<void> {
     this.#toolDone = true
+    this.#toFlush.length = 0
     return this.#chain
   }
 
   /** Stops hashing (the run failed or was stopped): the file under way is left at its next chunk. */
   stop(): void {
     this.#stopped = true
+  }
+
+  /**
+   * The GCID of a file the early hashes left (small, or finished last): hashed now on the same
+   * worker, off the event loop, for the walk after the tool (which has trusted the path itself).
+   */
+  hashLeft(path: string, sizeBytes: number): Promise<string> {
+    return this.#hasher.hashPath(path, sizeBytes)
   }
 
   /** The GCID hashed early for the file now at `path`, when it is the same file, unchanged; else null. */
@@ -79,11 +106,31 @@ export class EarlyHashes {
   /** Closes every file held open. */
   async close(): Promise<void> {
     this.#stopped = true
+    // First the worker (mid-file if need be): it reads from descriptors closed below.
+    await this.#hasher.close()
     await this.#chain
     await Promise.all(this.#flushes)
     const handles = [...this.#hashed.values()].map((h) => h.handle)
     this.#hashed.clear()
     await Promise.all(handles.map((h) => h.close().catch(() => undefined)))
+  }
+
+  /** Starts the file's flush when fewer than FLUSHES_AT_ONCE run; else queues it. */
+  #flushLater(handle: FileHandle): void {
+    this.#toFlush.push(handle)
+    this.#nextFlush()
+  }
+
+  #nextFlush(): void {
+    // Once the tool is done the store fsyncs what is left itself; queued flushes are dropped.
+    while (this.#flushes.size < FLUSHES_AT_ONCE && this.#toFlush.length > 0 && !this.#toolDone && !this.#stopped) {
+      const flush = this.#toFlush.shift()!.datasync().catch(() => undefined)
+      this.#flushes.add(flush)
+      void flush.then(() => {
+        this.#flushes.delete(flush)
+        this.#nextFlush()
+      })
+    }
   }
 
   async #forget(path: string): Promise<void> {
@@ -100,33 +147,18 @@ export class EarlyHashes {
     try {
       const before = await handle.stat({ bigint: true })
       if (!before.isFile() || before.nlink !== 1n || before.size < BigInt(MIN_BYTES) || before.mtimeMs > BigInt(this.startedMs - 2000)) return
-      const size = Number(before.size)
-      const hasher = new GcidHasher(size)
-      const buffer = Buffer.allocUnsafe(READ_BYTES)
-      for (let position = 0; position < size; ) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position)
-        if (bytesRead === 0 || this.#stopped || this.signal.aborted) return
-        const started = performance.now()
-        hasher.update(buffer.subarray(0, bytesRead))
-        position += bytesRead
-        // Half a core at most: the tool (7zz decodes a 7z on every core) keeps the rest, and
-        // the walk after it has the files left to hash.
-        if (!this.#toolDone) await new Promise((resolve) => setTimeout(resolve, performance.now() - started))
-      }
+      const gcid = await this.#hasher.hash(handle.fd, Number(before.size))
+      if (this.#stopped || this.signal.aborted) return
       const after = await handle.stat({ bigint: true })
       // Written to, or named twice, meanwhile: left for the walk.
       if (after.ctimeNs !== before.ctimeNs || after.size !== before.size || this.#twice.has(path) || this.#hashed.has(path)) return
-      this.#hashed.set(path, { handle, gcid: hasher.digest(), size: after.size, ctimeNs: after.ctimeNs })
+      this.#hashed.set(path, { handle, gcid, size: after.size, ctimeNs: after.ctimeNs })
       kept = true
       // The blob store fsyncs every file it takes (after the tool), and the baseline of a plain
       // `7zz x` never does: started now, the disk writes its pages while the tool still decodes,
       // instead of all of them at once after it. Only a head start: the store's own fsync is what
       // makes the file durable, so a failure here is of no consequence.
-      if (!this.#toolDone) {
-        const flush = handle.datasync().catch(() => undefined)
-        this.#flushes.add(flush)
-        void flush.then(() => this.#flushes.delete(flush))
-      }
+      if (!this.#toolDone && (await this.flushAhead(gcid).catch(() => false))) this.#flushLater(handle)
     } finally {
       if (!kept) await handle.close().catch(() => undefined)
     }

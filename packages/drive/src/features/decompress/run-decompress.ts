@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import { AppError, DriveErrors, FOLDER_KIND } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely } from 'kysely'
-import { gcidOfFile } from '../../blobs/gcid.js'
 import type { DriveDatabase, FilesTable, TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
@@ -188,7 +187,8 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
   for (const part of parts) if (!(await deps.blobs.stat(part.gcid))) throw new TaskFailed('archive_gone', 'a volume of the archive was deleted before it could be unpacked')
   const limit = workLimits(deps.config, work, deps.clock.nowMs()).storageBytes
   const { usage } = await usageOf(deps.db, task.user_id)
-  const early = new EarlyHashes(outDir, Date.now(), job.signal)
+  const blobs = deps.blobs
+  const early = new EarlyHashes(outDir, Date.now(), job.signal, async (gcid) => blobs.localPath !== undefined && (await blobs.stat(gcid)) === null)
   try {
     return await unpackWith(early)
   } finally {
@@ -250,12 +250,14 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       }).catch(onError)
       lap('extractMs')
       await early.settle()
+      lap('settleMs')
       return { ...plan, zipEncoding: listed.zipEncoding }
     })
 
     // What the tool wrote, matched to what was chosen by our own reading of each name.
     const wanted = new Map<string, PlannedFile>(planned.files.map((f) => [f.path, f]))
-    const found: { file: PlannedFile; path: string; size: number; gcid: string | null }[] = []
+    // hashedEarly: asked of the early hashes for every file at once (a failed check is a hash again).
+    const found: { file: PlannedFile; path: string; size: number; hashedEarly: Promise<string | null> }[] = []
     // A legacy zip's names are on disk as stored: read in the code page the listing found.
     const nameOf = (segment: Buffer) => (isUtf8(segment) || !planned.zipEncoding ? segment.toString('utf8') : decodeZipName(segment, planned.zipEncoding))
     const readyDir = join(outDir, '..', 'ready')
@@ -272,22 +274,29 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
         await mkdir(readyDir, { recursive: true })
         local = join(readyDir, String(found.length))
         await rename(staged.path, local)
-        found.push({ file, path: local, size: staged.size, gcid: null })
+        found.push({ file, path: local, size: staged.size, hashedEarly: Promise.resolve(null) })
         continue
       }
-      found.push({ file, path: local, size: staged.size, gcid: await early.take(local) })
+      found.push({ file, path: local, size: staged.size, hashedEarly: early.take(local).catch(() => null) })
     }
-    // The files not hashed early are hashed now (on this thread); then every content is
+    // The files not hashed early are hashed now (on the early hashes' worker); then every content is
     // announced in a few statements, and moved into the store a few at a time (the blob
     // store's fsyncs run on libuv's pool).
-    const gcids: string[] = []
+    lap('walkMs')
     let hashed = 0
-    for (const { path, size, gcid } of found) {
-      if (job.signal.aborted) throw job.signal.reason
-      gcids.push(gcid ?? (await gcidOfFile(path, size)))
-      hashed += size
-      report(UNPACK_SHARE + (total > 0 ? (hashed / total) * ((100 - UNPACK_SHARE) / 2) : 0), total)
-    }
+    let hashedEarlyBytes = 0
+    const gcids = await Promise.all(
+      found.map(async ({ path, size, hashedEarly }) => {
+        const known = await hashedEarly
+        if (known) hashedEarlyBytes += size
+        const gcid = known ?? (await early.hashLeft(path, size))
+        hashed += size
+        report(UNPACK_SHARE + (total > 0 ? (hashed / total) * ((100 - UNPACK_SHARE) / 2) : 0), total)
+        return gcid
+      }),
+    )
+    if (job.signal.aborted) throw job.signal.reason
+    lap('hashMs')
     // Announced a batch at a time, just before the batch is moved into the store: a row
     // announced long before its content arrives could pass the collector's grace meanwhile.
     const stored: StoredFile[] = []
@@ -307,8 +316,8 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext))
     }
     lap('storeMs')
-    timings['hashedEarlyMiB'] = Math.round(found.filter((f) => f.gcid !== null).reduce((sum, f) => sum + f.size, 0) / 1048576)
-    timings['hashedAfterMiB'] = Math.round(found.filter((f) => f.gcid === null).reduce((sum, f) => sum + f.size, 0) / 1048576)
+    timings['hashedEarlyMiB'] = Math.round(hashedEarlyBytes / 1048576)
+    timings['hashedAfterMiB'] = Math.round((hashed - hashedEarlyBytes) / 1048576)
     return { files: stored, folders: planned.folders, missing: wanted.size }
   }
 }

@@ -1,0 +1,148 @@
+import { Worker } from 'node:worker_threads'
+import { gcidBlockSize } from './gcid.js'
+
+/**
+ * GCIDs of open files, computed on a worker thread of its own that runs at the lowest CPU
+ * priority (nice 19), so it takes only the time the rest of the machine leaves idle.
+ *
+ * Why: while an unpacking tool runs (7zz decodes a 7z's LZMA2 on every core), hashing what it
+ * has finished on the event loop, even throttled, takes the cores from the tool and makes the
+ * whole unpacking slower than hashing it all afterwards. At nice 19 the hash fills only the
+ * gaps the tool leaves (it waits on its writes), and the tool, at nice 10, always wins the core.
+ *
+ * Linux gives each thread its own nice value: the worker reads its thread id from
+ * /proc/thread-self and lowers its own priority (lowering needs no privilege). Where that is not
+ * possible the worker still hashes, at the process's priority.
+ *
+ * The file is read by descriptor, which the caller keeps open (and owns) until the hash is back.
+ */
+
+// CommonJS, evaluated: the same source runs from dist and from the TypeScript sources in tests.
+// The GCID itself (drive.md): SHA-1 over the raw SHA-1 digests of `block`-byte blocks; the block
+// size comes from gcid.ts, so the two cannot drift apart (gcid.test.ts compares them too).
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads')
+const { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } = require('node:fs')
+const { setPriority } = require('node:os')
+const { createHash } = require('node:crypto')
+let niced = false
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+  if (Number.isInteger(tid) && tid > 0) { setPriority(tid, 19); niced = true }
+} catch {}
+parentPort.postMessage({ ready: true, niced })
+const buffer = Buffer.allocUnsafe(1024 * 1024)
+parentPort.on('message', ({ id, fd, path, size, block }) => {
+  let opened = null
+  try {
+    if (path !== undefined) {
+      opened = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+      if (fstatSync(opened).size !== size) throw new Error('the file is not the size expected')
+      fd = opened
+    }
+    const outer = createHash('sha1')
+    let inner = createHash('sha1')
+    let inBlock = 0
+    for (let position = 0; position < size; ) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position)
+      if (read === 0) throw new Error('the file ended early')
+      for (let offset = 0; offset < read; ) {
+        const take = Math.min(block - inBlock, read - offset)
+        inner.update(buffer.subarray(offset, offset + take))
+        inBlock += take
+        offset += take
+        if (inBlock === block) { outer.update(inner.digest()); inner = createHash('sha1'); inBlock = 0 }
+      }
+      position += read
+    }
+    if (inBlock > 0) outer.update(inner.digest())
+    parentPort.postMessage({ id, gcid: outer.digest('hex').toUpperCase() })
+  } catch (err) {
+    parentPort.postMessage({ id, error: String(err && err.message || err) })
+  } finally {
+    if (opened !== null) closeSync(opened)
+  }
+})
+`
+
+interface Pending {
+  resolve: (gcid: string) => void
+  reject: (error: Error) => void
+}
+
+export class IdleGcidHasher {
+  #worker: Worker | null = null
+  #niced: Promise<boolean> | null = null
+  readonly #pending = new Map<number, Pending>()
+  #nextId = 0
+  #closed = false
+
+  /** The GCID of the first `sizeBytes` bytes of the open file `fd`, hashed at idle priority. */
+  hash(fd: number, sizeBytes: number): Promise<string> {
+    return this.#send({ fd }, sizeBytes)
+  }
+
+  /** The GCID of the regular file at `path` (a link is not followed), which must be `sizeBytes` long. */
+  hashPath(path: string, sizeBytes: number): Promise<string> {
+    return this.#send({ path }, sizeBytes)
+  }
+
+  #send(file: { fd: number } | { path: string }, sizeBytes: number): Promise<string> {
+    if (this.#closed) return Promise.reject(new Error('the hasher is closed'))
+    const worker = this.#start()
+    const id = this.#nextId++
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject })
+      worker.postMessage({ id, ...file, size: sizeBytes, block: gcidBlockSize(sizeBytes) })
+    })
+  }
+
+  /** Whether the worker runs at idle priority (false where the platform does not allow it). */
+  niced(): Promise<boolean> {
+    this.#start()
+    return this.#niced!
+  }
+
+  /** Stops the worker now, mid-file if need be; hashes not back are refused. */
+  async close(): Promise<void> {
+    this.#closed = true
+    const worker = this.#worker
+    this.#worker = null
+    if (worker) await worker.terminate()
+    this.#failAll(new Error('the hasher was closed'))
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker
+    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    this.#worker = worker
+    this.#niced = new Promise((resolve) => {
+      const onReady = (reply: { ready?: boolean; niced?: boolean }) => {
+        if (!reply.ready) return
+        worker.off('message', onReady)
+        resolve(reply.niced === true)
+      }
+      worker.on('message', onReady)
+      worker.once('exit', () => resolve(false))
+    })
+    worker.on('message', (reply: { id?: number; gcid?: string; error?: string }) => {
+      if (reply.id === undefined) return
+      const pending = this.#pending.get(reply.id)
+      if (!pending) return
+      this.#pending.delete(reply.id)
+      if (reply.error !== undefined) pending.reject(new Error(reply.error))
+      else pending.resolve(reply.gcid!)
+    })
+    worker.on('error', (err) => this.#failAll(err))
+    worker.on('exit', () => {
+      if (this.#worker === worker) this.#worker = null
+      this.#failAll(new Error('the hashing worker stopped'))
+    })
+    return worker
+  }
+
+  #failAll(error: Error): void {
+    for (const pending of this.#pending.values()) pending.reject(error)
+    this.#pending.clear()
+  }
+}
