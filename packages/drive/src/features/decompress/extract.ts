@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
+import type { Dir, Dirent } from 'node:fs'
 import { lstat, mkdir, opendir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform } from 'node:stream'
@@ -71,6 +72,9 @@ export class ExtractFailed extends Error {
 
 /** Counting the staging folder: at most this often, and never more than a tenth of the time. */
 const POLL_MIN_MS = 500
+
+/** Entries of a folder whose lstat calls the walk makes at once. */
+const LSTAT_AT_ONCE = 32
 
 /** lsar indexes per unar run: a command line holds a few hundred thousand at most. */
 const RAR_INDEXES_PER_RUN = 20_000
@@ -314,19 +318,38 @@ export interface StagedFile {
  */
 export async function* regularFiles(dir: string | Buffer, segments: Buffer[] = [], withLinked = false): AsyncGenerator<StagedFile> {
   const base = typeof dir === 'string' ? Buffer.from(dir) : dir
-  let handle
+  let handle: Dir
   try {
     handle = await opendir(base, { encoding: 'buffer' as BufferEncoding })
   } catch {
     return
   }
+  // A few entries at a time, their lstat calls at once: one after another, the walk of an
+  // archive of many files waited for each round trip to libuv's pool in turn.
+  let batch: Dirent[] = []
   for await (const entry of handle) {
-    const name = entry.name as unknown as Buffer
-    const path = Buffer.concat([base, Buffer.from('/'), name])
-    const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()
-    // A file system that does not say an entry's type: lstat says it (links are never followed).
-    const info = entry.isFile() || !known ? await lstat(path).catch(() => null) : null
-    if (entry.isDirectory() || info?.isDirectory()) {
+    batch.push(entry)
+    if (batch.length === LSTAT_AT_ONCE) {
+      yield* walkBatch(base, segments, withLinked, batch)
+      batch = []
+    }
+  }
+  yield* walkBatch(base, segments, withLinked, batch)
+}
+
+async function* walkBatch(base: Buffer, segments: Buffer[], withLinked: boolean, batch: Dirent[]): AsyncGenerator<StagedFile> {
+  const found = await Promise.all(
+    batch.map(async (entry) => {
+      const name = entry.name as unknown as Buffer
+      const path = Buffer.concat([base, Buffer.from('/'), name])
+      const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()
+      // A file system that does not say an entry's type: lstat says it (links are never followed).
+      const info = entry.isFile() || !known ? await lstat(path).catch(() => null) : null
+      return { name, path, isDirectory: entry.isDirectory() || info?.isDirectory() === true, info }
+    }),
+  )
+  for (const { name, path, isDirectory, info } of found) {
+    if (isDirectory) {
       yield* regularFiles(path, [...segments, name], withLinked)
     } else if (info?.isFile() && (withLinked || info.nlink === 1)) {
       yield { segments: [...segments, name], path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs }
