@@ -17,6 +17,9 @@ function clientOf(row: ClientsTable): RegisteredClient {
   }
 }
 
+/** Reads and writes one grant may take when others change the same consent at once. */
+const CONSENT_ATTEMPTS = 50
+
 export class KyselyOAuthStore implements OAuthStore {
   constructor(private readonly db: Kysely<IdentityDatabase>) {}
 
@@ -107,15 +110,27 @@ export class KyselyOAuthStore implements OAuthStore {
   }
 
   async grantConsent(userId: string, clientId: string, scopes: string[], nowMs: number) {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('identity_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
+    // Compare and set: a write lands only on the scope it merged into, so two grants at once
+    // (two tabs consenting, on PostgreSQL's read committed) never drop each other's scopes; the
+    // loser reads again and merges into the winner's row.
+    for (let attempt = 0; attempt < CONSENT_ATTEMPTS; attempt++) {
+      const row = await this.db.selectFrom('identity_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst()
       const merged = [...new Set([...(row ? row.scope.split(' ').filter(Boolean) : []), ...scopes])].join(' ')
-      await trx
-        .insertInto('identity_consents')
-        .values({ user_id: userId, client_id: clientId, scope: merged, granted_at: nowMs })
-        .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scope: merged, granted_at: nowMs }))
-        .execute()
-    })
+      if (row) {
+        const updated = await this.db
+          .updateTable('identity_consents')
+          .set({ scope: merged, granted_at: nowMs })
+          .where('user_id', '=', userId)
+          .where('client_id', '=', clientId)
+          .where('scope', '=', row.scope)
+          .executeTakeFirst()
+        if (Number(updated.numUpdatedRows) > 0) return
+      } else {
+        const inserted = await this.db.insertInto('identity_consents').values({ user_id: userId, client_id: clientId, scope: merged, granted_at: nowMs }).onConflict((oc) => oc.columns(['user_id', 'client_id']).doNothing()).executeTakeFirst()
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return
+      }
+    }
+    throw new Error('the consent kept changing under this grant')
   }
 
   async createDeviceCode(deviceCodeHash: string, r: DeviceCodeRecord, nowMs: number) {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TestDatabase, openTestDatabase, testBackend } from '../../test/test-app.js'
 import { UniqueViolationError } from './errors.js'
 import { KyselyMembershipStore } from './kysely-membership-store.js'
+import { KyselyOAuthStore } from './kysely-oauth-store.js'
 import { KyselySessionStore } from './kysely-session-store.js'
 import { KyselyUserStore } from './kysely-user-store.js'
 
@@ -76,5 +77,13 @@ describe(`Kysely stores on ${testBackend()}`, () => {
     expect((await rotate('next', 30_100)).kind).toBe('rotated')
     expect(await rotate('next', 30_101)).toEqual({ kind: 'reused', sessionId: 's' })
     expect((await sessions.rotateRefreshToken({ tokenHash: 'next', newTokenHash: 'after', clientId: 'c', nowMs: 30_102, graceMs: 30_000, newExpiresAtMs: 20 * DAY_MS })).kind).toBe('invalid')
+  })
+
+  it('keeps every scope of consents granted at once (no grant overwrites another)', async () => {
+    await newUser('c', null)
+    const oauth = new KyselyOAuthStore(database.db)
+    const scopes = Array.from({ length: 12 }, (_, i) => `scope-${i}`)
+    await Promise.all(scopes.map((scope, i) => oauth.grantConsent('c', 'app', [scope, 'shared'], 1000 + i)))
+    expect((await oauth.findConsent('c', 'app'))?.sort()).toEqual([...scopes, 'shared'].sort())
   })
 })
