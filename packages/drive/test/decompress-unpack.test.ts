@@ -9,6 +9,7 @@ import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { uploadFile } from './upload-kit.js'
 import { userIdOf } from './batch-fixtures.js'
 import { eraseDriveAccount } from '../src/features/accounts/account-events.js'
+import { forgetKeptListings } from '../src/features/decompress/list.js'
 
 // POST /decompress/v1/decompress and GET /decompress/v1/progress (issue 14): archives made here
 // by 7zz, Info-ZIP, tar and Python's zipfile (the crafted ones), unpacked by the job runner into
@@ -162,6 +163,13 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       }
     }
     return lines.sort()
+  }
+  /** Polls `check` every 100 ms until it holds, for up to 60 s. */
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; !(await check()); i++) {
+      if (i > 600) throw new Error('did not happen in time')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
   const usage = async (token: string) => Number((await t.call('GET', '/drive/v1/about', { token })).body.quota.usage)
   const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
@@ -393,6 +401,16 @@ open('damaged.zip', 'wb').write(bytes(b))`)
       expect(Number(about.quota.usage)).toBe(size + 1306)
       const failed = (await tight.call('GET', '/drive/v1/tasks', { token, query: { type: 'decompress', filters: JSON.stringify({ phase: { eq: 'PHASE_TYPE_ERROR' } }) } })).body.tasks
       expect(failed.map((task: any) => task.message)).toEqual(['file_space_not_enough', 'file_space_not_enough', 'file_space_not_enough'])
+      // Room made, a retry lands: on a node that kept no listing (the run reads the archive again).
+      const landed = (await tight.call('GET', '/drive/v1/files', { token, query: { parent_id: '' } })).body.files.find((f: any) => f.kind === 'drive#folder')
+      const removed = await tight.call('POST', '/drive/v1/files:batchDelete', { token, body: { ids: [landed.id] } })
+      expect(removed.status).toBe(200)
+      await until(async () => Number((await tight.call('GET', '/drive/v1/about', { token })).body.quota.usage) === size)
+      forgetKeptListings()
+      const retried = await tight.call('POST', '/drive/v1/task', { token, body: { type: 'decompress', create_type: 'RETRY', id: failed[0].id } })
+      expect(retried.status).toBe(200)
+      await until(async () => (await tight.call('GET', '/decompress/v1/progress', { token, query: { task_id: failed[0].id } })).body.phase === 'PHASE_TYPE_COMPLETE')
+      expect(Number((await tight.call('GET', '/drive/v1/about', { token })).body.quota.usage)).toBe(size + 1306)
     } finally {
       await tight.close()
     }

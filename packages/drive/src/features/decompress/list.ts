@@ -57,7 +57,7 @@ export async function ownedArchive(deps: Pick<DriveDeps, 'db'>, userId: string, 
 
 /** An archive as read for listing and unpacking: its entries and their tree, or why not. */
 export type ReadArchive =
-  | { status: 'OK'; entries: ArchiveEntry[]; tree: ArchiveNode; format: ArchiveFormat; zipEncoding: ZipNameEncoding | null }
+  | { status: 'OK'; entries: ArchiveEntry[]; tree: ArchiveNode; format: ArchiveFormat; zipEncoding: ZipNameEncoding | null; rarEngine?: 'unrar' }
   | { status: 'PASS_WORD_EMPTY' | 'PASS_WORD_ERROR' | 'NOT_SUPPORTED' | 'FILE_TOO_LARGE'; reason: string }
 
 /**
@@ -67,8 +67,7 @@ export type ReadArchive =
 export async function readArchive(deps: Deps, userId: string, parts: readonly ArchivePart[], name: string, password: string, language: string): Promise<ReadArchive> {
   const preferredCodePage = codePageOfLanguage(language)
   const singleName = singleFileName(name)
-  // The name matters only to a compressed single file (it names the one file inside).
-  const key = `${partsKey(parts)}\u0000${singleName.endsWith('.out') ? '' : singleName}\u0000${preferredCodePage ?? ''}\u0000${password}`
+  const key = listingKey(parts, name, password, language)
   const cached = recentTrees.get(key)
   if (cached) return cached
   let listed: ListingOutcome
@@ -91,11 +90,31 @@ export async function readArchive(deps: Deps, userId: string, parts: readonly Ar
     case 'FILE_TOO_LARGE':
       return { status: listed.status, reason: listed.reason }
     case 'OK': {
-      const read: ReadArchive = { status: 'OK', entries: listed.entries, tree: archiveTree(listed.entries), format: listed.format, zipEncoding: listed.zipEncoding }
+      const read: ReadArchive = { status: 'OK', entries: listed.entries, tree: archiveTree(listed.entries), format: listed.format, zipEncoding: listed.zipEncoding, ...(listed.rarEngine ? { rarEngine: listed.rarEngine } : {}) }
       recentTrees.set(key, read, listed.entries.length)
       return read
     }
   }
+}
+
+function listingKey(parts: readonly ArchivePart[], name: string, password: string, language: string): string {
+  const singleName = singleFileName(name)
+  // The name matters only to a compressed single file (it names the one file inside).
+  return `${partsKey(parts)}\u0000${singleName.endsWith('.out') ? '' : singleName}\u0000${codePageOfLanguage(language) ?? ''}\u0000${password}`
+}
+
+/**
+ * The listing a list or start call on this node kept, or null. An unpacking run takes it rather
+ * than read the archive again: blobs never change under their GCID, so it is the same listing.
+ */
+export function keptListing(parts: readonly ArchivePart[], name: string, password: string, language: string): Extract<ReadArchive, { status: 'OK' }> | null {
+  const kept = recentTrees.get(listingKey(parts, name, password, language))
+  return kept?.status === 'OK' ? kept : null
+}
+
+/** Forgets every kept listing, as a node that never listed the archive (tests of the run that reads it again). */
+export function forgetKeptListings(): void {
+  recentTrees.clear()
 }
 
 /**
@@ -160,6 +179,11 @@ class RecentListings {
     this.#entries.delete(key)
     this.#entries.set(key, hit)
     return hit.tree
+  }
+
+  clear(): void {
+    this.#entries.clear()
+    this.#size = 0
   }
 
   set(key: string, tree: ReadArchive, size: number): void {

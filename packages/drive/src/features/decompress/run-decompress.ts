@@ -31,6 +31,7 @@ import {
 import { ToolMissing } from '../../lib/tools.js'
 import { withArchivePath } from './archive-files.js'
 import { listArchive, singleFileName, sniffFormat } from './archive-listing.js'
+import { keptListing } from './list.js'
 import { archiveTree } from './archive-tree.js'
 import { entrySegments } from './entry-path.js'
 import { EarlyHashes } from './early-hashes.js'
@@ -106,8 +107,8 @@ interface StoredFile {
 }
 
 /**
- * One run of an unpacking task (issue 14, decision 028), as the job runner calls it: read the
- * archive's listing again, unpack the chosen entries into a staging folder (extract.ts), take the
+ * One run of an unpacking task (issue 14, decision 028), as the job runner calls it: take the
+ * archive's listing (kept by the start call on this node, else read again), unpack the chosen entries into a staging folder (extract.ts), take the
  * regular files whose names map to what was chosen, store each as a blob (so unpacking twice
  * stores the bytes once), then land the tree in one transaction. Every failure leaves nothing
  * behind: the staging folder goes, and blobs not landed are unreferenced (the collector's). A
@@ -197,10 +198,11 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
 
   async function unpackWith(early: EarlyHashes): Promise<Unpacked> {
     const planned = await withArchivePath(deps.blobs, parts, job.signal, async (local) => {
-      const listed = await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal, singleName: singleFileName(task.name) })
+      const kept = keptListing(parts, task.name, work.password ?? '', work.language)
+      const listed = kept ?? (await listArchive(deps.config.archive, local, work.password ?? '', { preferredCodePage: codePageOfLanguage(work.language), signal: job.signal, singleName: singleFileName(task.name) }))
       if (listed.status === 'PASS_WORD_EMPTY' || listed.status === 'PASS_WORD_ERROR') throw new TaskFailed('password_wrong', 'the password is missing or wrong')
       if (listed.status !== 'OK') throw new TaskFailed(listed.status === 'FILE_TOO_LARGE' ? 'archive_too_large' : 'archive_unsupported', 'reason' in listed ? listed.reason : 'the archive cannot be read')
-      const tree = archiveTree(listed.entries)
+      const tree = kept?.tree ?? archiveTree(listed.entries)
       // Against the space left now: another unpacking or upload may have taken what the start saw free.
       const archiveBytes = (await deps.blobs.stat(work.gcid))?.sizeBytes ?? 0
       const plan = planUnpack(listed.entries, tree, work.paths, { freeBytes: limit - usage, maxUnpackBytes: deps.config.archive.maxUnpackBytes, maxRatio: deps.config.archive.maxRatio, archiveBytes })
