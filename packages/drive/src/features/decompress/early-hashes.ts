@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
 import { type FileHandle, lstat, open } from 'node:fs/promises'
 import { sep } from 'node:path'
-import { IdleGcidHasher } from '../../blobs/idle-gcid-hasher.js'
+import { GcidWorker } from '../../blobs/gcid-worker.js'
 
 /** Smaller files are hashed after the tool (hashLeft): not worth holding a descriptor open for. */
 const MIN_BYTES = 1024 * 1024
@@ -37,14 +37,16 @@ export class EarlyHashes {
   #chain: Promise<void> = Promise.resolve()
   /** Set when the run stops or fails: nothing more is hashed. */
   #stopped = false
-  /** Set when the tool has exited: the backlog is hashed at full speed (no tool to leave room for). */
+  /** Set when the tool has exited: no more flushes ahead (the store fsyncs what is left itself). */
   #toolDone = false
   /** Flushes under way: the store's fsync will find these files' pages clean. */
   readonly #flushes = new Set<Promise<void>>()
   /** Files waiting for a flush, oldest first, while FLUSHES_AT_ONCE run. */
   readonly #toFlush: FileHandle[] = []
-  /** Hashes at idle priority on a thread of its own (idle-gcid-hasher.ts): the tool keeps the cores. */
-  readonly #hasher = new IdleGcidHasher()
+  /** Hashes at idle priority on a thread of its own (gcid-worker.ts): the tool keeps the cores. */
+  readonly #hasher = new GcidWorker({ idle: true })
+  /** Hashes what is left after the tool, at the process's priority: that work must not wait for idle time on a busy node. */
+  readonly #after = new GcidWorker({ idle: false })
 
   constructor(
     private readonly outDir: string,
@@ -58,7 +60,7 @@ export class EarlyHashes {
     private readonly flushAhead: (gcid: string) => Promise<boolean> = async () => true,
   ) {
     // A stopped run does not wait for hashes it will never use.
-    signal.addEventListener('abort', () => void this.#hasher.close(), { once: true })
+    signal.addEventListener('abort', () => void Promise.all([this.#hasher.close(), this.#after.close()]).catch(() => undefined), { once: true })
   }
 
   /** The tool says it has finished `path`: hash it in the background (one at a time). */
@@ -74,24 +76,26 @@ export class EarlyHashes {
     this.#chain = this.#chain.then(() => this.#hash(path)).catch(() => undefined)
   }
 
-  /** The tool has exited: waits for the backlog (the worker has the cores to itself now); flushes not started are left to the store. */
+  /** The tool has exited: waits for the backlog of early hashes; flushes not started are left to the store. */
   settle(): Promise<void> {
     this.#toolDone = true
     this.#toFlush.length = 0
     return this.#chain
   }
 
-  /** Stops hashing (the run failed or was stopped): the file under way is left at its next chunk. */
+  /** Stops hashing (the run failed or was stopped): the worker stops mid-file, and nothing more is hashed. */
   stop(): void {
     this.#stopped = true
+    void this.#hasher.close().catch(() => undefined)
   }
 
   /**
-   * The GCID of a file the early hashes left (small, or finished last): hashed now on the same
-   * worker, off the event loop, for the walk after the tool (which has trusted the path itself).
+   * The GCID of a file the early hashes left (small, or finished last): hashed now on a worker at
+   * the process's priority, off the event loop, for the walk after the tool (which has trusted
+   * the path itself).
    */
   hashLeft(path: string, sizeBytes: number): Promise<string> {
-    return this.#hasher.hashPath(path, sizeBytes)
+    return this.#after.hashPath(path, sizeBytes)
   }
 
   /** The GCID hashed early for the file now at `path`, when it is the same file, unchanged; else null. */
@@ -106,8 +110,8 @@ export class EarlyHashes {
   /** Closes every file held open. */
   async close(): Promise<void> {
     this.#stopped = true
-    // First the worker (mid-file if need be): it reads from descriptors closed below.
-    await this.#hasher.close()
+    // First the workers (mid-file if need be): the early one reads from descriptors closed below.
+    await Promise.all([this.#hasher.close(), this.#after.close()])
     await this.#chain
     await Promise.all(this.#flushes)
     const handles = [...this.#hashed.values()].map((h) => h.handle)

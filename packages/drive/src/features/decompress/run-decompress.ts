@@ -61,6 +61,8 @@ const STAGING_GRACE_MS = 60 * 60_000
 const THUMBNAILS_AHEAD = 1000
 /** Files moved into the store at once. */
 const STORE_CONCURRENCY = 4
+/** Files left after the tool sent to the hashing worker at once (it hashes one while the next waits). */
+const HASHES_AT_ONCE = 8
 
 export const UNPACKED_MESSAGE = 'Unpacked'
 
@@ -287,17 +289,23 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
     lap('walkMs')
     let hashed = 0
     let hashedEarlyBytes = 0
-    const gcids = await Promise.all(
-      found.map(async ({ path, size, hashedEarly }) => {
+    const gcids: string[] = new Array(found.length)
+    // A few at a time: the worker takes them in turn, and an archive of 100,000 files must not
+    // post them all at once.
+    let nextHash = 0
+    const hashNext = async (): Promise<void> => {
+      while (nextHash < found.length) {
+        const at = nextHash++
+        const { path, size, hashedEarly } = found[at]!
+        if (job.signal.aborted) throw job.signal.reason
         const known = await hashedEarly
         if (known) hashedEarlyBytes += size
-        const gcid = known ?? (await early.hashLeft(path, size))
+        gcids[at] = known ?? (await early.hashLeft(path, size))
         hashed += size
         report(UNPACK_SHARE + (total > 0 ? (hashed / total) * ((100 - UNPACK_SHARE) / 2) : 0), total)
-        return gcid
-      }),
-    )
-    if (job.signal.aborted) throw job.signal.reason
+      }
+    }
+    await Promise.all(Array.from({ length: HASHES_AT_ONCE }, hashNext))
     lap('hashMs')
     // Announced a batch at a time, just before the batch is moved into the store: a row
     // announced long before its content arrives could pass the collector's grace meanwhile.

@@ -2,31 +2,34 @@ import { Worker } from 'node:worker_threads'
 import { gcidBlockSize } from './gcid.js'
 
 /**
- * GCIDs of open files, computed on a worker thread of its own that runs at the lowest CPU
- * priority (nice 19), so it takes only the time the rest of the machine leaves idle.
+ * GCIDs of files, computed on a worker thread of its own, off the event loop; an idle one
+ * (`{ idle: true }`) runs at the lowest CPU priority (nice 19), so it takes only the time the
+ * rest of the machine leaves.
  *
- * Why: while an unpacking tool runs (7zz decodes a 7z's LZMA2 on every core), hashing what it
- * has finished on the event loop, even throttled, takes the cores from the tool and makes the
+ * Why idle: while an unpacking tool runs (7zz decodes a 7z's LZMA2 on every core), hashing what
+ * it has finished on the event loop, even throttled, took the cores from the tool and made the
  * whole unpacking slower than hashing it all afterwards. At nice 19 the hash fills only the
- * gaps the tool leaves (it waits on its writes), and the tool, at nice 10, always wins the core.
+ * gaps the tool leaves (it waits on its writes), and the tool, at nice 10, wins the core.
  *
  * Linux gives each thread its own nice value: the worker reads its thread id from
- * /proc/thread-self and lowers its own priority (lowering needs no privilege). Where that is not
- * possible the worker still hashes, at the process's priority.
+ * /proc/thread-self and lowers its own priority (lowering needs no privilege; raising it again
+ * would, so work that must not wait for idle time goes to a worker that is not idle). Where that
+ * is not possible the worker still hashes, at the process's priority.
  *
- * The file is read by descriptor, which the caller keeps open (and owns) until the hash is back.
+ * A file is read by descriptor, which the caller keeps open (and owns) until the hash is back or
+ * close() has resolved, or by path, which the worker opens without following a link.
  */
 
 // CommonJS, evaluated: the same source runs from dist and from the TypeScript sources in tests.
 // The GCID itself (drive.md): SHA-1 over the raw SHA-1 digests of `block`-byte blocks; the block
-// size comes from gcid.ts, so the two cannot drift apart (gcid.test.ts compares them too).
+// size comes from gcid.ts, so the two cannot drift apart (gcid-worker.test.ts compares them).
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads')
+const { parentPort, workerData } = require('node:worker_threads')
 const { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } = require('node:fs')
 const { setPriority } = require('node:os')
 const { createHash } = require('node:crypto')
 let niced = false
-try {
+if (workerData.idle) try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
   if (Number.isInteger(tid) && tid > 0) { setPriority(tid, 19); niced = true }
 } catch {}
@@ -70,14 +73,19 @@ interface Pending {
   reject: (error: Error) => void
 }
 
-export class IdleGcidHasher {
+export class GcidWorker {
   #worker: Worker | null = null
   #niced: Promise<boolean> | null = null
   readonly #pending = new Map<number, Pending>()
   #nextId = 0
-  #closed = false
+  #closing: Promise<void> | null = null
+  readonly #idle: boolean
 
-  /** The GCID of the first `sizeBytes` bytes of the open file `fd`, hashed at idle priority. */
+  constructor({ idle }: { idle: boolean }) {
+    this.#idle = idle
+  }
+
+  /** The GCID of the first `sizeBytes` bytes of the open file `fd`. */
   hash(fd: number, sizeBytes: number): Promise<string> {
     return this.#send({ fd }, sizeBytes)
   }
@@ -88,7 +96,7 @@ export class IdleGcidHasher {
   }
 
   #send(file: { fd: number } | { path: string }, sizeBytes: number): Promise<string> {
-    if (this.#closed) return Promise.reject(new Error('the hasher is closed'))
+    if (this.#closing) return Promise.reject(new Error('the hasher is closed'))
     const worker = this.#start()
     const id = this.#nextId++
     return new Promise((resolve, reject) => {
@@ -97,24 +105,29 @@ export class IdleGcidHasher {
     })
   }
 
-  /** Whether the worker runs at idle priority (false where the platform does not allow it). */
+  /** Whether the worker runs at idle priority (false when not asked to, or where the platform does not allow it). */
   niced(): Promise<boolean> {
     this.#start()
     return this.#niced!
   }
 
-  /** Stops the worker now, mid-file if need be; hashes not back are refused. */
-  async close(): Promise<void> {
-    this.#closed = true
-    const worker = this.#worker
-    this.#worker = null
-    if (worker) await worker.terminate()
-    this.#failAll(new Error('the hasher was closed'))
+  /**
+   * Stops the worker now, mid-file if need be; hashes not back are refused. Every call waits for
+   * the same end: when it resolves, the worker reads no descriptor any more.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const worker = this.#worker
+      this.#worker = null
+      if (worker) await worker.terminate()
+      this.#failAll(new Error('the hasher was closed'))
+    })()
+    return this.#closing
   }
 
   #start(): Worker {
     if (this.#worker) return this.#worker
-    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { idle: this.#idle } })
     this.#worker = worker
     this.#niced = new Promise((resolve) => {
       const onReady = (reply: { ready?: boolean; niced?: boolean }) => {

@@ -1,14 +1,14 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { getPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { GCID_MIN_BLOCK_BYTES, gcidBlockSize, gcidOf, gcidOfFile } from './gcid.js'
-import { IdleGcidHasher } from './idle-gcid-hasher.js'
+import { GcidWorker } from './gcid-worker.js'
 
-describe('IdleGcidHasher', () => {
+describe('GcidWorker', () => {
   let dir: string
-  let hasher: IdleGcidHasher
+  let hasher: GcidWorker
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'cumulus-idle-gcid-'))
   })
@@ -29,7 +29,7 @@ describe('IdleGcidHasher', () => {
   }
 
   it('gives the GCID of gcid.ts for any content, by descriptor and by path', async () => {
-    hasher = new IdleGcidHasher()
+    hasher = new GcidWorker({ idle: true })
     let n = 0
     await fc.assert(
       fc.asyncProperty(
@@ -50,7 +50,7 @@ describe('IdleGcidHasher', () => {
   })
 
   it('takes the block size from gcid.ts where it doubles (a sparse file past 128 MiB)', async () => {
-    hasher = new IdleGcidHasher()
+    hasher = new GcidWorker({ idle: true })
     const path = join(dir, 'sparse.bin')
     const size = 512 * GCID_MIN_BLOCK_BYTES + 4096
     writeFileSync(path, 'not only zeros')
@@ -60,21 +60,30 @@ describe('IdleGcidHasher', () => {
     rmSync(path)
   })
 
-  it('lowers its own thread to nice 19, and leaves the rest of the process as it was', async () => {
-    hasher = new IdleGcidHasher()
-    expect(await hasher.niced()).toBe(true)
+  it('lowers its own thread to nice 19 when idle, and leaves the rest of the process as it was', async () => {
     // Field 19 of /proc/<pid>/task/<tid>/stat (after the command name in parentheses) is the nice value.
     const niceOf = (tid: string) => {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
       return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[16])
     }
-    const values = readdirSync('/proc/self/task').map(niceOf)
-    expect(values.filter((v) => v === 19)).toHaveLength(1)
-    expect(niceOf(String(process.pid))).toBe(0)
+    const atNineteen = () => readdirSync('/proc/self/task').map(niceOf).filter((v) => v === 19).length
+    const before = atNineteen()
+    const ours = getPriority()
+    hasher = new GcidWorker({ idle: true })
+    expect(await hasher.niced()).toBe(true)
+    expect(atNineteen()).toBe(before + 1)
+    expect(getPriority()).toBe(ours)
+    const normal = new GcidWorker({ idle: false })
+    try {
+      expect(await normal.niced()).toBe(false)
+      expect(atNineteen()).toBe(before + 1)
+    } finally {
+      await normal.close()
+    }
   })
 
   it('refuses a link, a file of another size, and a missing file, and goes on hashing after', async () => {
-    hasher = new IdleGcidHasher()
+    hasher = new GcidWorker({ idle: true })
     const target = join(dir, 'target.bin')
     writeFileSync(target, 'linked to')
     const link = join(dir, 'link.bin')
@@ -90,12 +99,13 @@ describe('IdleGcidHasher', () => {
   })
 
   it('refuses what is pending and what comes after close', async () => {
-    hasher = new IdleGcidHasher()
+    hasher = new GcidWorker({ idle: true })
     const path = join(dir, 'big.bin')
     writeFileSync(path, 'x')
     truncateSync(path, 64 * 1024 * 1024)
     const pending = hasher.hashPath(path, 64 * 1024 * 1024)
-    await hasher.close()
+    // Twice at once (an abort, then the run's own close): both wait for the same end.
+    await Promise.all([hasher.close(), hasher.close()])
     await expect(pending).rejects.toThrow(/closed|stopped/)
     await expect(hasher.hashPath(path, 1)).rejects.toThrow(/closed/)
   })
