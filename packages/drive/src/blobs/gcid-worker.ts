@@ -107,6 +107,8 @@ export class GcidWorker {
 
   /** Whether the worker runs at idle priority (false when not asked to, or where the platform does not allow it). */
   niced(): Promise<boolean> {
+    // Never a new thread once closing: nothing would stop it.
+    if (this.#closing) return Promise.resolve(false)
     this.#start()
     return this.#niced!
   }

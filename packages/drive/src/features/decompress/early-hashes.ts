@@ -80,6 +80,8 @@ export class EarlyHashes {
   settle(): Promise<void> {
     this.#toolDone = true
     this.#toFlush.length = 0
+    // Started now, the worker for the files left is up by the time the walk has found them.
+    if (!this.#stopped) void this.#after.niced()
     return this.#chain
   }
 
