@@ -110,11 +110,11 @@ interface StoredFile {
 
 /**
  * One run of an unpacking task (issue 14, decision 028), as the job runner calls it: take the
- * archive's listing (kept by the start call on this node, else read again), unpack the chosen entries into a staging folder (extract.ts), take the
- * regular files whose names map to what was chosen, store each as a blob (so unpacking twice
- * stores the bytes once), then land the tree in one transaction. Every failure leaves nothing
- * behind: the staging folder goes, and blobs not landed are unreferenced (the collector's). A
- * rerun after a crash starts again from the archive.
+ * archive's listing (kept by the start call on this node, else read again), unpack the chosen
+ * entries into a staging folder (extract.ts), take the regular files whose names map to what was
+ * chosen, store each as a blob (so unpacking twice stores the bytes once), then land the tree in
+ * one transaction. Every failure leaves nothing behind: the staging folder goes, and blobs not
+ * landed are unreferenced (the collector's). A rerun after a crash starts again from the archive.
  */
 export async function runDecompressTask(deps: DriveDeps, job: JobContext<DecompressJobData>): Promise<void> {
   const task = await deps.db.selectFrom('drive_tasks').selectAll().where('id', '=', job.data.taskId).where('user_id', '=', job.data.userId).where('type', '=', 'decompress').executeTakeFirst()
@@ -283,9 +283,9 @@ async function unpackAndStore(deps: DriveDeps, job: JobContext<DecompressJobData
       }
       found.push({ file, path: local, size: staged.size, hashedEarly: early.take(local).catch(() => null) })
     }
-    // The files not hashed early are hashed now (on the early hashes' worker); then every content is
-    // announced in a few statements, and moved into the store a few at a time (the blob
-    // store's fsyncs run on libuv's pool).
+    // The files not hashed early are hashed now (on a worker of the early hashes', at normal
+    // priority); then every content is announced in a few statements, and moved into the store a
+    // few at a time (the blob store's fsyncs run on libuv's pool).
     lap('walkMs')
     let hashed = 0
     let hashedEarlyBytes = 0
