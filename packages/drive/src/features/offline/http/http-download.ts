@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import type { Clock } from '@cumulus/identity'
 import { GcidHasher } from '../../../blobs/gcid.js'
+import { type YoungGarbage, processYoungGarbage } from '../../../lib/young-garbage.js'
 import { STREAM_BUFFER_BYTES } from '../../../blobs/write-hashed-file.js'
 import { OfflineDownloadFailed } from './errors.js'
 import { downloadFileName } from './file-name.js'
@@ -21,6 +22,8 @@ export interface HttpDownloadDeps extends SafeRequestDeps {
   idleTimeoutMs?: number
   /** PROGRESS_INTERVAL_MS unless set. */
   progressIntervalMs?: number
+  /** Told of every body chunk, which is garbage once written; the process's counter unless set. */
+  youngGarbage?: YoungGarbage
 }
 
 /**
@@ -203,6 +206,7 @@ async function writeBody(deps: HttpDownloadDeps, job: BodyJob, signal: AbortSign
   const { response, hasher, maxBytes } = job
   const idleMs = deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS
   const meter = new ProgressMeter(deps.clock, deps.progressIntervalMs ?? PROGRESS_INTERVAL_MS, job.totalBytes, job.offsetBytes, job.onProgress)
+  const garbage = deps.youngGarbage ?? processYoungGarbage()
   let receivedBytes = job.offsetBytes
   // 'r+' keeps the resumed prefix; 'w' starts over. Opened up front, as in writeHashedFile, so a
   // failure cannot race a lazy open against the caller's cleanup.
@@ -223,6 +227,7 @@ async function writeBody(deps: HttpDownloadDeps, job: BodyJob, signal: AbortSign
             throw new OfflineDownloadFailed('too_large', `the content is larger than the ${maxBytes} bytes left`, { sizeBytes: receivedBytes, limitBytes: maxBytes })
           }
           hasher?.update(chunk)
+          garbage.add(chunk.byteLength)
           meter.update(receivedBytes)
           yield chunk
         }

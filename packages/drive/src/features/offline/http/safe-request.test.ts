@@ -49,6 +49,24 @@ async function serve(handler: Parameters<typeof startLocalHttpServer>[0]): Promi
 
 const neverAborted = new AbortController().signal
 
+/** 4 MiB whose every 32-bit word is its own index: any byte out of place shows. */
+function patternedBody(): Buffer {
+  const words = new Uint32Array(1024 * 1024)
+  for (let i = 0; i < words.length; i++) words[i] = i
+  return Buffer.from(words.buffer)
+}
+
+/**
+ * Reads the response keeping every chunk it is given, as is, until the end: the connection reads
+ * into one reused buffer (reusingConnection), so a chunk that were a view of it would have been
+ * overwritten by the later reads by the time the chunks are joined.
+ */
+async function heldChunks(response: import('node:http').IncomingMessage): Promise<{ body: Buffer; chunks: number }> {
+  const chunks: Buffer[] = []
+  for await (const chunk of response) chunks.push(chunk as Buffer)
+  return { body: Buffer.concat(chunks), chunks: chunks.length }
+}
+
 describe('parseDownloadUrl', () => {
   it('relies on the URL parser to turn every IPv4 spelling into dotted decimal', () => {
     for (const spelling of ['0x7f000001', '2130706433', '0177.0.0.1', '0x7f.1', '127.1', '127.0.1', '0x7F.0X0.0.1', '127.0.0.1.', '%31%32%37.0.0.1', '\uff11\uff12\uff17.0.0.1']) {
@@ -263,6 +281,23 @@ describe('openSafeResponse', () => {
     expect(await failureOf(() => pending)).toBe(reason)
   })
 
+  it('hands out body chunks that stay intact while the connection reads on into its buffer', async () => {
+    const expected = patternedBody()
+    // Written in small pieces with and without a length, so the parser meets many reads, chunked framing included.
+    const server = await serve((req, res) => {
+      if (req.url === '/chunked') res.writeHead(200)
+      else res.writeHead(200, { 'content-length': expected.length })
+      for (let at = 0; at < expected.length; at += 10_000) res.write(expected.subarray(at, at + 10_000))
+      res.end()
+    })
+    for (const path of ['/sized', '/chunked']) {
+      const { response } = await openSafeResponse({ addresses: localOnly }, { url: `${server.origin}${path}` }, neverAborted)
+      const { body, chunks } = await heldChunks(response)
+      expect(chunks).toBeGreaterThan(10)
+      expect(body.equals(expected)).toBe(true)
+    }
+  })
+
   it('says connection_lost when nothing listens', async () => {
     const server = await serve(() => {})
     const url = `${server.origin}/`
@@ -311,6 +346,14 @@ describe.skipIf(tls === null)('openSafeResponse over https', () => {
       // Without the extra anchor the self-signed certificate is not trusted.
       const untrusted = await failureOf(() => openSafeResponse({ addresses: localOnly, resolve }, { url: `https://files.example:${port}/` }, neverAborted))
       expect(untrusted).toMatchObject({ reason: 'tls_failed' })
+      // The body's chunks, held until the end, are intact over TLS too.
+      const expected = patternedBody()
+      server.removeAllListeners('request')
+      server.on('request', (_req, res) => res.end(expected))
+      const secure = await openSafeResponse(deps, { url: `https://files.example:${port}/big` }, neverAborted)
+      const { body, chunks } = await heldChunks(secure.response)
+      expect(chunks).toBeGreaterThan(10)
+      expect(body.equals(expected)).toBe(true)
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -1,9 +1,9 @@
 import { lookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns'
-import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
+import http, { type ClientRequestArgs, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
 import https from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
-import { rootCertificates } from 'node:tls'
+import net, { isIP, type LookupFunction } from 'node:net'
+import tls, { rootCertificates } from 'node:tls'
 import { addressCategory, type AddressPolicy } from './address-policy.js'
 import { OfflineDownloadFailed, OfflineHttpError, OfflineUrlRefused } from './errors.js'
 import { utf8HeaderValue } from './header-text.js'
@@ -136,6 +136,37 @@ function pinnedLookup(target: PinnedTarget): LookupFunction {
   }
 }
 
+/** What one connection reads at a time: the size libuv offers Node's own socket reads. */
+const READ_BUFFER_BYTES = 64 * 1024
+
+/**
+ * The connection of one hop, reading into one buffer of its own (the socket's `onread`) instead of
+ * a fresh 64 KiB buffer per read. A body of a gigabyte is 16,000 reads, each buffer garbage once
+ * the HTTP parser has seen it, and V8 frees them only when it next collects: 20-30 MB of them were
+ * dead at any time during a 1 GiB download (decision 023). Reuse is safe because the HTTP parser
+ * copies what it keeps: header values become strings and each body slice is copied into a buffer
+ * of its own before `'data'` returns (node_http_parser's on_body), which safe-request.test.ts
+ * checks by holding a body's chunks back while the socket goes on reading. The socket pauses and
+ * resumes as the response's consumer keeps up, as any socket does (net.Socket stops reading
+ * into `onread` while paused).
+ */
+function reusingConnection(isHttps: boolean): NonNullable<ClientRequestArgs['createConnection']> {
+  return (options) => {
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+    const onread = {
+      buffer,
+      callback: (bytes: number) => {
+        // The client parses what it is given in this call (its 'data' listener), so the buffer is free again on return.
+        socket.emit('data', buffer.subarray(0, bytes))
+        return true
+      },
+    }
+    // tls.connect takes `onread` as net.connect does (Node's docs); @types/node leaves it out of ConnectionOptions.
+    const socket = isHttps ? tls.connect({ ...(options as tls.ConnectionOptions), ...{ onread } }) : net.connect({ ...(options as net.NetConnectOpts), onread })
+    return socket
+  }
+}
+
 function requestOnce(deps: SafeRequestDeps, target: PinnedTarget, headers: OutgoingHttpHeaders, signal: AbortSignal): Promise<IncomingMessage> {
   const { url } = target
   const host = bareHost(url)
@@ -147,8 +178,8 @@ function requestOnce(deps: SafeRequestDeps, target: PinnedTarget, headers: Outgo
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
       headers,
-      // A fresh connection per hop: a pooled socket could have been opened for another answer.
-      agent: false,
+      // A fresh connection per hop (no agent: a pooled socket could have been opened for another answer).
+      createConnection: reusingConnection(isHttps),
       lookup: pinnedLookup(target),
       signal,
     }
