@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError, DriveErrors, type Locale } from '@cumulus/protocol'
 import { type JobContext, JobDeferred, JobFailedPermanently } from '@cumulus/jobs'
-import { gcidOfFile } from '../../blobs/gcid.js'
 import type { TasksTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import {
@@ -14,11 +13,21 @@ import {
   workOf,
   workLimits,
 } from '../../domain/index.js'
+import { EarlyGcids } from './early-gcids.js'
 import { landDownload } from './land-tree.js'
-import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent/index.js'
+import { type DownloadedFile, type TorrentDownload, TorrentEngineError, type TorrentMeta, type TorrentSource, everyByteFinished } from './torrent/index.js'
 
 /** How often a running torrent's progress is read and written to its task. */
 const PROGRESS_POLL_MS = 500
+/** The shortest wait between two reads, when the end is expected sooner than PROGRESS_POLL_MS. */
+const FINAL_POLL_MS = 100
+
+/** The wait before the next read: shorter when the rest should arrive before a whole interval has passed. */
+export function nextPollMs(progress: { downloadedBytes: number; totalBytes: number; bytesPerSecond: number }): number {
+  if (progress.bytesPerSecond <= 0) return PROGRESS_POLL_MS
+  const expectedMs = ((progress.totalBytes - progress.downloadedBytes) / progress.bytesPerSecond) * 1000
+  return Math.round(Math.min(PROGRESS_POLL_MS, Math.max(FINAL_POLL_MS, expectedMs)))
+}
 /** How long a magnet may take to find its metadata in the swarm before the task fails. */
 export const MAGNET_METADATA_TIMEOUT_MS = 90_000
 /** The torrent file a run keeps beside its data, so a restart never fetches the metadata again. */
@@ -70,6 +79,8 @@ export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: T
   else source = input.magnet ?? ''
 
   let download: TorrentDownload | null = null
+  // The files' GCIDs, hashed as their pieces arrive, so the landing has little left to hash.
+  const gcids = new EarlyGcids()
   try {
     download = await deps.torrents.start(source, { dir, ...(work.fileIndexes ? { selectedIndexes: work.fileIndexes } : {}), metadataTimeoutMs: MAGNET_METADATA_TIMEOUT_MS, signal: job.signal })
     if (!keptBytes) await writeFile(kept, download.meta.torrentFile)
@@ -92,16 +103,22 @@ export async function runTorrent(deps: DriveDeps, job: JobContext<any>, input: T
       await input.updateTask({ progress: percent, params: JSON.stringify({ ...input.params, predict_speed: String(Math.round(progress.bytesPerSecond)) }) })
       await job.progress({ receivedBytes: progress.downloadedBytes, totalBytes: progress.totalBytes, peers: progress.peers })
       if (progress.done) break
-      await sleep(PROGRESS_POLL_MS, undefined, { signal: job.signal }).catch(() => undefined)
+      // Every selected byte verified and written: aria2 reports the download complete only at its
+      // next one-second tick, when it decides to stop seeding; the files are ready now.
+      const parts = await download.fileProgress()
+      if (everyByteFinished(parts)) break
+      gcids.offer(parts)
+      await sleep(nextPollMs(progress), undefined, { signal: job.signal }).catch(() => undefined)
     }
     const files = await download.files()
     await download.stop()
     // Only a whole torrent stands for its info hash; a pick of its files does not.
     const whole = meta.files.filter((f) => !f.padding).every((f) => download!.selectedIndexes.includes(f.index))
-    await landTorrent(deps, task, { meta, files, sourceKey: whole ? `btih:${meta.infoHash}` : null, name: work.name ?? meta.name, locale: (work.locale ?? 'en-US') as Locale })
+    await landTorrent(deps, task, { meta, files, gcids, sourceKey: whole ? `btih:${meta.infoHash}` : null, name: work.name ?? meta.name, locale: (work.locale ?? 'en-US') as Locale })
     await rm(dir, { recursive: true, force: true })
     deps.logger.info({ task: task.id, infoHash: meta.infoHash, attempt: job.attempt }, 'offline download saved')
   } catch (err) {
+    await gcids.close()
     if (job.signal.aborted) {
       // Stopping keeps the data for the next run; a deleted task's data goes with it.
       await download?.stop().catch(() => undefined)
@@ -142,18 +159,22 @@ async function torrentFileBytes(deps: DriveDeps, task: TasksTable, fileId: strin
 }
 
 /**
- * Lands a finished torrent: each file becomes a blob (hashed from disk, then moved into the
- * store), then one transaction creates the torrent's folder tree (or its one file), takes the
- * blob references and the space, completes the task and remembers the info hash.
+ * Lands a finished torrent: each file becomes a blob (its GCID from `gcids`, mostly hashed while
+ * it downloaded, then moved into the store), then one transaction creates the torrent's folder
+ * tree (or its one file), takes the blob references and the space, completes the task and
+ * remembers the info hash.
  */
-async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: TorrentMeta; files: DownloadedFile[]; sourceKey: string | null; name: string; locale: Locale }): Promise<void> {
-  const stored: { file: DownloadedFile; gcid: string }[] = []
+async function landTorrent(deps: DriveDeps, task: TasksTable, input: { meta: TorrentMeta; files: DownloadedFile[]; gcids: EarlyGcids; sourceKey: string | null; name: string; locale: Locale }): Promise<void> {
   for (const file of input.files) {
     const size = (await stat(file.localPath)).size
     if (size !== file.sizeBytes) throw new TorrentEngineError('download_failed', `${file.path.join('/')} is ${size} bytes, ${file.sizeBytes} expected`)
-    const gcid = await gcidOfFile(file.localPath, size)
-    await announceBlob(deps.db, gcid, size, deps.clock.nowMs())
-    await deps.blobs.adopt(file.localPath, size, gcid)
+  }
+  const gcids = await input.gcids.finish(input.files)
+  const stored: { file: DownloadedFile; gcid: string }[] = []
+  for (const file of input.files) {
+    const gcid = gcids.get(file.index) as string
+    await announceBlob(deps.db, gcid, file.sizeBytes, deps.clock.nowMs())
+    await deps.blobs.adopt(file.localPath, file.sizeBytes, gcid)
     stored.push({ file, gcid })
   }
   const landed = stored.map(({ file, gcid }) => ({ path: file.path, size: file.sizeBytes, gcid }))

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { startLocalSwarm, type LocalSwarm, type TestTorrent, type TestTorrentFile } from '../../../../../../test-support/torrent-swarm.js'
 import { Aria2TorrentEngine, defaultTorrentEngineConfig, type TorrentEngineConfig } from './aria2-torrent-engine.js'
-import { TorrentEngineError, type TorrentDownload, type TorrentProgress } from './torrent-engine.js'
+import { TorrentEngineError, everyByteFinished, type TorrentDownload, type TorrentProgress } from './torrent-engine.js'
 
 // A real swarm on 127.0.0.1: a bittorrent-tracker HTTP tracker and aria2c seeders
 // (test-support/torrent-swarm.ts); the engine under test runs its own aria2c daemon.
@@ -198,6 +198,29 @@ describe('Aria2TorrentEngine across restarts and cancels', () => {
     } finally {
       await second.close()
     }
+  })
+
+  it('reports the bytes that are final on disk while the download runs, and the files as soon as every byte is', async () => {
+    const dir = newDir()
+    const slow = new Aria2TorrentEngine(testConfig({ maxDownloadBytesPerSecond: SLOW_BYTES_PER_SECOND }))
+    onTestFinished(() => slow.close())
+    const download = await slow.start(big.torrentFile, { dir })
+    await expect(download.files()).rejects.toMatchObject({ code: 'not_running' })
+    let partial = 0
+    for (;;) {
+      const [part, ...others] = await download.fileProgress()
+      expect(others).toEqual([])
+      expect(part).toMatchObject({ index: 1, sizeBytes: content.length, localPath: join(dir, 'big.bin') })
+      // Whatever is reported finished is already the torrent's content on disk (no write cache in between).
+      const onDisk = part!.finished.length > 0 ? await readFile(part!.localPath) : Buffer.alloc(0)
+      for (const [start, end] of part!.finished) expect(onDisk.subarray(start, end).equals(Buffer.from(content.subarray(start, end)))).toBe(true)
+      if (everyByteFinished([part!])) break
+      if (part!.finished.length > 0) partial++
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(partial).toBeGreaterThan(0)
+    expect(await download.files()).toEqual([{ index: 1, path: ['big.bin'], sizeBytes: content.length, localPath: join(dir, 'big.bin') }])
+    await download.stop()
   })
 
   it('deletes the partial data when a download is removed', async () => {

@@ -3,7 +3,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Aria2Daemon, Aria2RpcError } from './aria2-daemon.js'
 import {
   TorrentEngineError,
+  everyByteFinished,
   type DownloadedFile,
+  type FileProgress,
   type InspectOptions,
   type StartOptions,
   type TorrentDownload,
@@ -89,6 +91,30 @@ function cancelled(): TorrentEngineError {
   return new TorrentEngineError('cancelled', 'The BitTorrent operation was cancelled.')
 }
 
+/**
+ * The byte ranges [start, end) of one file, `length` bytes at `offset` in the torrent's data,
+ * that the pieces marked in `bitfield` (aria2's hex bitfield, piece 0 in the highest bit of the
+ * first digit) cover: sorted, disjoint and merged.
+ */
+export function finishedRanges(bitfield: string, pieceBytes: number, offset: number, length: number): Array<[number, number]> {
+  const ranges: Array<[number, number]> = []
+  if (length <= 0 || pieceBytes <= 0) return ranges
+  const has = (piece: number): boolean => {
+    const digit = Number.parseInt(bitfield[piece >> 2] ?? '0', 16)
+    return Number.isFinite(digit) && (digit & (8 >> (piece & 3))) !== 0
+  }
+  const last = Math.floor((offset + length - 1) / pieceBytes)
+  for (let piece = Math.floor(offset / pieceBytes); piece <= last; piece++) {
+    if (!has(piece)) continue
+    const start = Math.max(piece * pieceBytes, offset) - offset
+    const end = Math.min((piece + 1) * pieceBytes, offset + length) - offset
+    const previous = ranges[ranges.length - 1]
+    if (previous && previous[1] === start) previous[1] = end
+    else ranges.push([start, end])
+  }
+  return ranges
+}
+
 /** The global options of the daemon's conf file. */
 function daemonOptions(config: TorrentEngineConfig): Record<string, string> {
   const options: Record<string, string> = {
@@ -135,6 +161,9 @@ interface Aria2Status {
   dir?: string
   verifiedLength?: string
   verifyIntegrityPending?: string
+  /** Hex, the first piece in the highest bit; absent before the download has its metadata. */
+  bitfield?: string
+  pieceLength?: string
 }
 
 interface Aria2File {
@@ -349,6 +378,7 @@ export class Aria2TorrentEngine implements TorrentEngine {
 class Aria2Download implements TorrentDownload {
   stopped = false
   private paddingDiscarded = false
+  private layout: Map<number, { localPath: string; offset: number; sizeBytes: number }> | null = null
   private readonly totalBytes: number
 
   constructor(
@@ -421,18 +451,48 @@ class Aria2Download implements TorrentDownload {
     this.paddingDiscarded = true
   }
 
-  async files(): Promise<DownloadedFile[]> {
+  /**
+   * From aria2's bitfield: a piece is marked there once verified, and aria2 writes a piece's
+   * cached blocks out when the piece completes (BtPieceMessage::onNewPiece flushes its write
+   * cache), so what the bitfield covers is in the file. A test reads it back while a download runs.
+   */
+  async fileProgress(): Promise<FileProgress[]> {
     this.requireRunning()
-    const status = await this.daemon.call<Aria2Status>('aria2.tellStatus', this.gid, ['status'])
-    if (status.status !== 'complete') throw new TorrentEngineError('not_running', 'The download is not complete yet.')
-    const onDisk = await this.daemon.call<Aria2File[]>('aria2.getFiles', this.gid)
-    const byIndex = new Map(onDisk.map((file) => [Number(file.index), resolve(file.path)]))
+    const status = await this.daemon.call<Aria2Status>('aria2.tellStatus', this.gid, ['status', 'bitfield', 'pieceLength', 'errorCode', 'errorMessage'])
+    if (status.status === 'error') {
+      throw new TorrentEngineError('download_failed', `aria2 gave up on the torrent: ${status.errorMessage ?? `error ${status.errorCode}`}`)
+    }
+    if (status.status === 'removed') throw new TorrentEngineError('not_running', 'The download was removed from aria2.')
+    const layout = await this.fileLayout()
+    const pieceBytes = Number(status.pieceLength ?? 0)
     return this.selectedIndexes.map((index) => {
-      const entry = this.meta.files[index - 1]
-      const localPath = byIndex.get(index)
-      if (!entry || !localPath || !isInside(this.dir, localPath)) throw new TorrentEngineError('engine_failed', `aria2 did not report where file ${index} is.`)
-      return { index, path: entry.path, sizeBytes: entry.sizeBytes, localPath }
+      const file = layout.get(index)
+      if (!file || !isInside(this.dir, file.localPath)) throw new TorrentEngineError('engine_failed', `aria2 did not report where file ${index} is.`)
+      const finished: Array<[number, number]> =
+        status.status === 'complete' ? (file.sizeBytes > 0 ? [[0, file.sizeBytes]] : []) : finishedRanges(status.bitfield ?? '', pieceBytes, file.offset, file.sizeBytes)
+      return { index, sizeBytes: file.sizeBytes, localPath: file.localPath, finished }
     })
+  }
+
+  /** Each file's place on disk and in the torrent's data, read once: neither changes while the download runs. */
+  private async fileLayout(): Promise<Map<number, { localPath: string; offset: number; sizeBytes: number }>> {
+    if (this.layout) return this.layout
+    const onDisk = await this.daemon.call<Aria2File[]>('aria2.getFiles', this.gid)
+    const layout = new Map<number, { localPath: string; offset: number; sizeBytes: number }>()
+    let offset = 0
+    for (const file of [...onDisk].sort((a, b) => Number(a.index) - Number(b.index))) {
+      const sizeBytes = Number(file.length)
+      layout.set(Number(file.index), { localPath: resolve(file.path), offset, sizeBytes })
+      offset += sizeBytes
+    }
+    this.layout = layout
+    return layout
+  }
+
+  async files(): Promise<DownloadedFile[]> {
+    const parts = await this.fileProgress()
+    if (!everyByteFinished(parts)) throw new TorrentEngineError('not_running', 'The download is not complete yet.')
+    return parts.map(({ index, sizeBytes, localPath }) => ({ index, path: this.meta.files[index - 1]?.path ?? [], sizeBytes, localPath }))
   }
 
   async stop(): Promise<void> {

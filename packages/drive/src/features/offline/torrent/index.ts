@@ -4,7 +4,9 @@ export { Aria2TorrentEngine, createTorrentEngine, defaultTorrentEngineConfig, ty
 export { aria2InstallHint } from './aria2-daemon.js'
 export {
   TorrentEngineError,
+  everyByteFinished,
   type DownloadedFile,
+  type FileProgress,
   type InspectOptions,
   type StartOptions,
   type TorrentDownload,

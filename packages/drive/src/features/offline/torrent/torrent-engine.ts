@@ -89,6 +89,21 @@ export interface DownloadedFile {
   localPath: string
 }
 
+/** A selected file while its download runs: where it is being written and which of its bytes are final there. */
+export interface FileProgress {
+  index: number
+  sizeBytes: number
+  /** Absolute path on disk, always inside `StartOptions.dir`. */
+  localPath: string
+  /** Byte ranges [start, end) of the file that are verified and written out: sorted, disjoint, merged. */
+  finished: Array<[number, number]>
+}
+
+/** Whether every byte of each file in `parts` is finished on disk (an empty file always is). */
+export function everyByteFinished(parts: readonly FileProgress[]): boolean {
+  return parts.every(({ sizeBytes, finished }) => sizeBytes === 0 || finished.some(([start, end]) => start === 0 && end === sizeBytes))
+}
+
 /** A download the engine is running. */
 export interface TorrentDownload {
   readonly meta: TorrentMeta
@@ -101,8 +116,16 @@ export interface TorrentDownload {
    */
   progress(): Promise<TorrentProgress>
   /**
-   * The selected non-padding files and their place on disk. Only meaningful once `progress()`
-   * says `done`; rejects with `not_running` before.
+   * The selected non-padding files, where each is being written and which of its bytes are final
+   * there now: pieces the engine verified against the torrent's hashes and wrote to the file
+   * (not held in a cache). Those bytes do not change while the download runs, so a caller may
+   * read and hash them before the rest arrives. Rejects as `progress()` does.
+   */
+  fileProgress(): Promise<FileProgress[]>
+  /**
+   * The selected non-padding files and their place on disk, once every byte of them is finished:
+   * when `fileProgress()` shows each file whole, which may be a second before `progress()` says
+   * done (aria2 decides to stop seeding on its one-second tick). Rejects with `not_running` before.
    */
   files(): Promise<DownloadedFile[]>
   /**

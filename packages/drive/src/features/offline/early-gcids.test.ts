@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { open, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { gcidOf } from '../../blobs/gcid.js'
+import { EarlyGcids } from './early-gcids.js'
+import { finishedRanges } from './torrent/aria2-torrent-engine.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'early-gcids-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let files = 0
+
+function bitfieldOf(have: boolean[]): string {
+  let hex = ''
+  for (let i = 0; i < have.length; i += 4) {
+    let digit = 0
+    for (let bit = 0; bit < 4; bit++) if (have[i + bit]) digit |= 8 >> bit
+    hex += digit.toString(16)
+  }
+  return hex
+}
+
+describe('EarlyGcids', () => {
+  it('gives the GCID of the whole file however its pieces arrived and were offered, a pass running or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Up to five GCID blocks (256 KiB each at these sizes), pieces smaller and larger than a block.
+        fc.integer({ min: 0, max: 1_300_000 }),
+        fc.integer({ min: 16 * 1024, max: 400 * 1024 }),
+        fc.infiniteStream(fc.double({ min: 0, max: 1, noNaN: true })),
+        fc.infiniteStream(fc.constantFrom('offer', 'offer and wait', 'skip')),
+        async (sizeBytes, pieceBytes, order, steps) => {
+          const content = randomBytes(sizeBytes)
+          const localPath = join(dir, `file-${++files}`)
+          const handle = await open(localPath, 'w')
+          const pieces = Math.ceil(sizeBytes / pieceBytes)
+          // The pieces in a random order, as a swarm delivers them; each written, then reported.
+          const arrival = Array.from({ length: pieces }, (_, piece) => ({ piece, key: order.next().value as number })).sort((a, b) => a.key - b.key)
+          const have = new Array<boolean>(pieces).fill(false)
+          const early = new EarlyGcids()
+          try {
+            for (const { piece } of arrival) {
+              const start = piece * pieceBytes
+              await handle.write(content, start, Math.min(pieceBytes, sizeBytes - start), start)
+              have[piece] = true
+              const step = steps.next().value
+              if (step === 'skip') continue
+              early.offer([{ index: 1, sizeBytes, localPath, finished: finishedRanges(bitfieldOf(have), pieceBytes, 0, sizeBytes) }])
+              if (step === 'offer and wait') await new Promise((resolve) => setTimeout(resolve, 1))
+            }
+          } finally {
+            await handle.close()
+          }
+          const gcids = await early.finish([{ index: 1, path: ['f'], sizeBytes, localPath }])
+          expect(gcids.get(1)).toBe(gcidOf(content))
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+
+  it('hashes at the end what it could not read early, and fails when a file is short', async () => {
+    const content = randomBytes(700_000)
+    const localPath = join(dir, 'late')
+    const early = new EarlyGcids()
+    // Reported finished before the file exists: the early reads fail and are left to finish().
+    early.offer([{ index: 7, sizeBytes: content.length, localPath, finished: [[0, content.length]] }])
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await writeFile(localPath, content)
+    expect((await early.finish([{ index: 7, path: ['late'], sizeBytes: content.length, localPath }])).get(7)).toBe(gcidOf(content))
+
+    const short = join(dir, 'short')
+    await writeFile(short, content.subarray(0, 600_000))
+    await expect(new EarlyGcids().finish([{ index: 1, path: ['short'], sizeBytes: content.length, localPath: short }])).rejects.toThrow(/ends at 600000 bytes/)
+  })
+
+  it('gives the GCID of an empty file', async () => {
+    const localPath = join(dir, 'empty')
+    await writeFile(localPath, '')
+    expect((await new EarlyGcids().finish([{ index: 2, path: ['empty'], sizeBytes: 0, localPath }])).get(2)).toBe(gcidOf(new Uint8Array(0)))
+  })
+})

@@ -1,0 +1,50 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { finishedRanges } from './aria2-torrent-engine.js'
+import { everyByteFinished } from './torrent-engine.js'
+
+/** aria2's bitfield for `have`: hex digits, piece 0 in the highest bit of the first. */
+function bitfieldOf(have: boolean[]): string {
+  let hex = ''
+  for (let i = 0; i < have.length; i += 4) {
+    let digit = 0
+    for (let bit = 0; bit < 4; bit++) if (have[i + bit]) digit |= 8 >> bit
+    hex += digit.toString(16)
+  }
+  return hex
+}
+
+describe('finishedRanges', () => {
+  it('covers exactly the bytes of the file that lie in finished pieces, as sorted, merged ranges', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 0, max: 2000 }),
+        (pieceBytes, have, offsetSeed, lengthSeed) => {
+          const dataBytes = pieceBytes * have.length
+          const offset = offsetSeed % dataBytes
+          const length = lengthSeed % (dataBytes - offset + 1)
+          const ranges = finishedRanges(bitfieldOf(have), pieceBytes, offset, length)
+          // Byte by byte: in a range exactly when its piece is finished.
+          const inRanges = (byte: number) => ranges.some(([start, end]) => start <= byte && byte < end)
+          for (let byte = 0; byte < length; byte++) expect(inRanges(byte)).toBe(have[Math.floor((offset + byte) / pieceBytes)] === true)
+          for (let i = 0; i < ranges.length; i++) {
+            const [start, end] = ranges[i]!
+            expect(start).toBeLessThan(end)
+            // Merged: a gap between any two ranges.
+            if (i > 0) expect(start).toBeGreaterThan(ranges[i - 1]![1])
+          }
+          expect(everyByteFinished([{ index: 1, sizeBytes: length, localPath: '/x', finished: ranges }])).toBe(length === 0 || have.slice(Math.floor(offset / pieceBytes), Math.floor((offset + length - 1) / pieceBytes) + 1).every(Boolean))
+        },
+      ),
+    )
+  })
+
+  it('reads a missing or garbled bitfield as nothing finished', () => {
+    expect(finishedRanges('', 16, 0, 100)).toEqual([])
+    expect(finishedRanges('zz', 16, 0, 100)).toEqual([])
+    expect(finishedRanges('f', 0, 0, 100)).toEqual([])
+  })
+})
