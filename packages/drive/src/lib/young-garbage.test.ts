@@ -1,4 +1,7 @@
+import { once } from 'node:events'
 import { PerformanceObserver, constants } from 'node:perf_hooks'
+import { runInNewContext } from 'node:vm'
+import { Worker } from 'node:worker_threads'
 import { setTimeout as sleep } from 'node:timers/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -35,6 +38,11 @@ describe('v8MinorCollection', () => {
     const collect = v8MinorCollection()
     expect(collect).toBeTypeOf('function')
     expect('gc' in globalThis).toBe(false)
+    // Nor does any context or thread made afterwards.
+    expect(runInNewContext('typeof gc')).toBe('undefined')
+    const worker = new Worker('require("node:worker_threads").parentPort.postMessage(typeof gc)', { eval: true })
+    expect(await once(worker, 'message')).toEqual(['undefined'])
+    await worker.terminate()
     const forcedMinor: number[] = []
     const observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {

@@ -35,13 +35,20 @@ export function createYoungGarbage(collect: (() => void) | null, everyBytes = YO
 
 /**
  * A function that runs one minor (young generation) collection, or null when the runtime will
- * not give one. V8's `gc` is made for a fresh context only (the flag is read when a context is
- * created), so the application's own global scope never gains a `gc`.
+ * not give one. V8 reads `--expose-gc` when it creates a context, so the flag is set for the one
+ * fresh context that hands its `gc` over, and unset again at once: the application's global
+ * scope, later `vm` contexts and worker threads never gain a `gc`. (Node starts V8 with
+ * `--no-freeze-flags-after-init` so that `v8.setFlagsFromString` works after start-up.)
  */
 export function v8MinorCollection(): (() => void) | null {
   try {
     setFlagsFromString('--expose-gc')
-    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null')
+    let gc: unknown
+    try {
+      gc = runInNewContext('typeof gc === "function" ? gc : null')
+    } finally {
+      setFlagsFromString('--no-expose-gc')
+    }
     if (typeof gc !== 'function') return null
     return () => gc({ type: 'minor' })
   } catch {

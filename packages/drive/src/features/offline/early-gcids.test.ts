@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { open, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,6 +75,45 @@ describe('EarlyGcids', () => {
     const short = join(dir, 'short')
     await writeFile(short, content.subarray(0, 600_000))
     await expect(new EarlyGcids().finish([{ index: 1, path: ['short'], sizeBytes: content.length, localPath: short }])).rejects.toThrow(/ends at 600000 bytes/)
+  })
+
+  it('keeps no file open between passes, after close(), or after finish()', async () => {
+    const opened = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir)
+      } catch {
+        return false
+      }
+    }).length
+    const many = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const content = randomBytes(300_000 + i)
+        const localPath = join(dir, `many-${i}`)
+        await writeFile(localPath, content)
+        return { index: i + 1, path: [`many-${i}`], sizeBytes: content.length, localPath, content }
+      }),
+    )
+    const early = new EarlyGcids()
+    early.offer(many.map(({ index, sizeBytes, localPath }) => ({ index, sizeBytes, localPath, finished: [[0, sizeBytes]] as Array<[number, number]> })))
+    // Half of each file offered again while the first pass may still run.
+    early.offer(many.map(({ index, sizeBytes, localPath }) => ({ index, sizeBytes, localPath, finished: [[0, Math.floor(sizeBytes / 2)]] as Array<[number, number]> })))
+    let most = 0
+    for (let i = 0; i < 50; i++) {
+      most = Math.max(most, opened())
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    expect(most).toBeLessThanOrEqual(1)
+    const gcids = await early.finish(many)
+    for (const file of many) expect(gcids.get(file.index)).toBe(gcidOf(file.content))
+    expect(opened()).toBe(0)
+
+    const closing = new EarlyGcids()
+    closing.offer(many.map(({ index, sizeBytes, localPath }) => ({ index, sizeBytes, localPath, finished: [[0, sizeBytes]] as Array<[number, number]> })))
+    await closing.close()
+    expect(opened()).toBe(0)
+    // Offers after close() start nothing.
+    closing.offer(many.map(({ index, sizeBytes, localPath }) => ({ index, sizeBytes, localPath, finished: [[0, sizeBytes]] as Array<[number, number]> })))
+    expect(opened()).toBe(0)
   })
 
   it('gives the GCID of an empty file', async () => {

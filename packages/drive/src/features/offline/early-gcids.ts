@@ -28,11 +28,13 @@ export class EarlyGcids {
   #latest: FileProgress[] | null = null
   #pass: Promise<void> | null = null
   #closed = false
+  /** Set by finish(): no new pass may share the read buffer with it. */
+  #finishing = false
   #buffer: Buffer | null = null
 
   /** Hashes, in the background, the blocks `progress` shows finished that are not hashed yet. */
   offer(progress: FileProgress[]): void {
-    if (this.#closed) return
+    if (this.#closed || this.#finishing) return
     this.#latest = progress
     // Started on the next microtask so that #pass is set before #work can end and clear it.
     this.#pass ??= Promise.resolve().then(() => this.#work())
@@ -43,13 +45,18 @@ export class EarlyGcids {
    * still missing. Rejects when a file cannot be read whole.
    */
   async finish(files: readonly DownloadedFile[]): Promise<Map<number, string>> {
+    this.#finishing = true
     this.#latest = null
     await this.#pass
     const gcids = new Map<number, string>()
     try {
       for (const file of files) {
         const blocks = this.#blocksOf(file.index, file.localPath, file.sizeBytes)
-        for (let block = 0; block < blocks.digests.length; block++) if (!blocks.digests[block]) await this.#hashBlock(blocks, block)
+        try {
+          for (let block = 0; block < blocks.digests.length; block++) if (!blocks.digests[block]) await this.#hashBlock(blocks, block)
+        } finally {
+          await closeFile(blocks)
+        }
         const outer = createHash('sha1')
         for (const digest of blocks.digests) outer.update(digest as Buffer)
         gcids.set(file.index, outer.digest('hex').toUpperCase())
@@ -65,10 +72,7 @@ export class EarlyGcids {
     this.#closed = true
     this.#latest = null
     await this.#pass
-    for (const blocks of this.#files.values()) {
-      await blocks.handle?.close().catch(() => undefined)
-      blocks.handle = null
-    }
+    for (const blocks of this.#files.values()) await closeFile(blocks)
     this.#buffer = null
   }
 
@@ -78,11 +82,23 @@ export class EarlyGcids {
         const progress = this.#latest
         this.#latest = null
         for (const file of progress) {
+          if (this.#closed) break
           const blocks = this.#blocksOf(file.index, file.localPath, file.sizeBytes)
-          for (let block = 0; block < blocks.digests.length && !this.#closed; block++) {
-            if (blocks.digests[block] || !covered(file.finished, block * blocks.blockBytes, blockEnd(blocks, block))) continue
-            // A read that fails now (the file moved, the disk hiccuped) is left to finish().
-            if (!(await this.#hashBlock(blocks, block).then(() => true, () => false))) break
+          try {
+            // Blocks and ranges both ascend: one walk over the two, however many of each.
+            let range = 0
+            for (let block = 0; block < blocks.digests.length && !this.#closed; block++) {
+              const start = block * blocks.blockBytes
+              const end = blockEnd(blocks, block)
+              while (range < file.finished.length && file.finished[range]![1] < end) range++
+              const within = file.finished[range]
+              if (blocks.digests[block] || within === undefined || within[0] > start) continue
+              // A read that fails now (the file moved, the disk hiccuped) is left to finish().
+              if (!(await this.#hashBlock(blocks, block).then(() => true, () => false))) break
+            }
+          } finally {
+            // One file open at a time: a torrent of thousands of files holds no descriptor between passes.
+            await closeFile(blocks)
           }
         }
       }
@@ -96,7 +112,7 @@ export class EarlyGcids {
     let blocks = this.#files.get(index)
     if (!blocks || blocks.localPath !== localPath || blocks.sizeBytes !== sizeBytes) {
       const blockBytes = gcidBlockSize(sizeBytes)
-      void blocks?.handle?.close().catch(() => undefined)
+      if (blocks) void closeFile(blocks)
       blocks = { localPath, sizeBytes, blockBytes, digests: new Array<Buffer | undefined>(Math.ceil(sizeBytes / blockBytes)).fill(undefined), handle: null }
       this.#files.set(index, blocks)
     }
@@ -122,7 +138,8 @@ function blockEnd(blocks: FileBlocks, block: number): number {
   return Math.min((block + 1) * blocks.blockBytes, blocks.sizeBytes)
 }
 
-/** Whether [start, end) lies inside one of the sorted, merged `ranges`. */
-function covered(ranges: ReadonlyArray<readonly [number, number]>, start: number, end: number): boolean {
-  return ranges.some(([from, to]) => from <= start && end <= to)
+async function closeFile(blocks: FileBlocks): Promise<void> {
+  const handle = blocks.handle
+  blocks.handle = null
+  await handle?.close().catch(() => undefined)
 }

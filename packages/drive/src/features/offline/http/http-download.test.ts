@@ -120,6 +120,14 @@ describe('downloadHttp', () => {
     expect(states).toEqual([{ finalUrl: url(), totalBytes: CONTENT.length, etag: ETAG, lastModified: null }])
   })
 
+  it("counts every body byte toward the process's young-garbage collections", async () => {
+    const { url } = await contentServer()
+    let counted = 0
+    const result = await downloadHttp({ ...deps, youngGarbage: { add: (bytes) => void (counted += bytes) } }, input(url()), neverAborted)
+    expect(result.sizeBytes).toBe(CONTENT.length)
+    expect(counted).toBe(CONTENT.length)
+  })
+
   it('hashes a chunked body of unknown size in a second pass, and says it cannot be resumed', async () => {
     const { url } = await contentServer({ chunked: true })
     const states: (HttpResumeState | null)[] = []

@@ -176,6 +176,9 @@ function requestOnce(deps: SafeRequestDeps, target: PinnedTarget, headers: Outgo
       method: 'GET',
       hostname: host,
       port: url.port === '' ? undefined : Number(url.port),
+      // Without an agent Node knows no default port (https would go to 80); with it, a link
+      // without a port connects to 443 or 80 and its Host header names no port.
+      defaultPort: isHttps ? 443 : 80,
       path: `${url.pathname}${url.search}`,
       headers,
       // A fresh connection per hop (no agent: a pooled socket could have been opened for another answer).

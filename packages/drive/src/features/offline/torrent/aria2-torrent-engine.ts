@@ -469,7 +469,8 @@ class Aria2Download implements TorrentDownload {
       const file = layout.get(index)
       if (!file || !isInside(this.dir, file.localPath)) throw new TorrentEngineError('engine_failed', `aria2 did not report where file ${index} is.`)
       const finished: Array<[number, number]> =
-        status.status === 'complete' ? (file.sizeBytes > 0 ? [[0, file.sizeBytes]] : []) : finishedRanges(status.bitfield ?? '', pieceBytes, file.offset, file.sizeBytes)
+        // An empty file has no piece to show it: it counts as there once aria2 says complete.
+        status.status === 'complete' ? [[0, file.sizeBytes]] : finishedRanges(status.bitfield ?? '', pieceBytes, file.offset, file.sizeBytes)
       return { index, sizeBytes: file.sizeBytes, localPath: file.localPath, finished }
     })
   }
@@ -492,7 +493,11 @@ class Aria2Download implements TorrentDownload {
   async files(): Promise<DownloadedFile[]> {
     const parts = await this.fileProgress()
     if (!everyByteFinished(parts)) throw new TorrentEngineError('not_running', 'The download is not complete yet.')
-    return parts.map(({ index, sizeBytes, localPath }) => ({ index, path: this.meta.files[index - 1]?.path ?? [], sizeBytes, localPath }))
+    return parts.map(({ index, sizeBytes, localPath }) => {
+      const entry = this.meta.files[index - 1]
+      if (!entry) throw new TorrentEngineError('engine_failed', `aria2 reports a file ${index} the torrent does not have.`)
+      return { index, path: entry.path, sizeBytes, localPath }
+    })
   }
 
   async stop(): Promise<void> {

@@ -36,10 +36,16 @@ describe('finishedRanges', () => {
             // Merged: a gap between any two ranges.
             if (i > 0) expect(start).toBeGreaterThan(ranges[i - 1]![1])
           }
-          expect(everyByteFinished([{ index: 1, sizeBytes: length, localPath: '/x', finished: ranges }])).toBe(length === 0 || have.slice(Math.floor(offset / pieceBytes), Math.floor((offset + length - 1) / pieceBytes) + 1).every(Boolean))
+          // An empty file has no piece to show it there: never finished from the bitfield alone.
+          expect(everyByteFinished([{ index: 1, sizeBytes: length, localPath: '/x', finished: ranges }])).toBe(length > 0 && have.slice(Math.floor(offset / pieceBytes), Math.floor((offset + length - 1) / pieceBytes) + 1).every(Boolean))
         },
       ),
     )
+  })
+
+  it('counts an empty file finished only once it is reported there', () => {
+    expect(everyByteFinished([{ index: 1, sizeBytes: 0, localPath: '/x', finished: [] }])).toBe(false)
+    expect(everyByteFinished([{ index: 1, sizeBytes: 0, localPath: '/x', finished: [[0, 0]] }])).toBe(true)
   })
 
   it('reads a missing or garbled bitfield as nothing finished', () => {

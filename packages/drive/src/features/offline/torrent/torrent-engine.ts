@@ -95,13 +95,16 @@ export interface FileProgress {
   sizeBytes: number
   /** Absolute path on disk, always inside `StartOptions.dir`. */
   localPath: string
-  /** Byte ranges [start, end) of the file that are verified and written out: sorted, disjoint, merged. */
+  /**
+   * Byte ranges [start, end) of the file that are verified and written out: sorted, disjoint,
+   * merged. An empty file has [[0, 0]] once it is on disk, none before.
+   */
   finished: Array<[number, number]>
 }
 
-/** Whether every byte of each file in `parts` is finished on disk (an empty file always is). */
+/** Whether every byte of each file in `parts` is finished on disk (an empty file: once it is there, [[0, 0]]). */
 export function everyByteFinished(parts: readonly FileProgress[]): boolean {
-  return parts.every(({ sizeBytes, finished }) => sizeBytes === 0 || finished.some(([start, end]) => start === 0 && end === sizeBytes))
+  return parts.every(({ sizeBytes, finished }) => finished.some(([start, end]) => start === 0 && end === sizeBytes))
 }
 
 /** A download the engine is running. */
