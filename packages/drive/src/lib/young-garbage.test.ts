@@ -46,7 +46,7 @@ describe('v8MinorCollection', () => {
     const forcedMinor: number[] = []
     const observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        const { kind, flags } = entry.detail as { kind: number; flags: number }
+        const { kind, flags } = (entry as PerformanceEntry & { detail: unknown }).detail as { kind: number; flags: number }
         if (kind === constants.NODE_PERFORMANCE_GC_MINOR && (flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) forcedMinor.push(entry.startTime)
       }
     })

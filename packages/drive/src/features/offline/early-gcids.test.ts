@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
+import { bitfieldOf } from '../../../../../test-support/aria2-bitfield.js'
 import { gcidOf } from '../../blobs/gcid.js'
 import { EarlyGcids } from './early-gcids.js'
 import { finishedRanges } from './torrent/aria2-torrent-engine.js'
@@ -12,16 +13,6 @@ import { finishedRanges } from './torrent/aria2-torrent-engine.js'
 const dir = mkdtempSync(join(tmpdir(), 'early-gcids-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let files = 0
-
-function bitfieldOf(have: boolean[]): string {
-  let hex = ''
-  for (let i = 0; i < have.length; i += 4) {
-    let digit = 0
-    for (let bit = 0; bit < 4; bit++) if (have[i + bit]) digit |= 8 >> bit
-    hex += digit.toString(16)
-  }
-  return hex
-}
 
 describe('EarlyGcids', () => {
   it('gives the GCID of the whole file however its pieces arrived and were offered, a pass running or not', async () => {

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import type { IncomingHttpHeaders } from 'node:http'
-import { createServer as createHttpServer } from 'node:http'
+import { type IncomingHttpHeaders, type RequestListener, type Server as HttpServer, createServer as createHttpServer } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -50,12 +49,36 @@ async function serve(handler: Parameters<typeof startLocalHttpServer>[0]): Promi
 
 const neverAborted = new AbortController().signal
 
-/** Listens on 127.0.0.1:`port`; false when the port is taken or needs privileges this run lacks. */
-function listenOn(server: import('node:net').Server, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+/**
+ * The Host headers a server on 127.0.0.1:`port` (the scheme's own) received for one request to
+ * `url`, whose host resolves there; null when the port is taken or needs privileges this run lacks.
+ */
+async function hostsOnDefaultPort(
+  create: (handler: RequestListener) => HttpServer,
+  port: number,
+  url: string,
+  deps: Partial<SafeRequestDeps>,
+): Promise<(string | undefined)[] | null> {
+  const hosts: (string | undefined)[] = []
+  const server = create((req, res) => {
+    hosts.push(req.headers.host)
+    res.end('default port')
+  })
+  const listening = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false))
     server.listen(port, '127.0.0.1', () => resolve(true))
   })
+  if (!listening) return null
+  try {
+    const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }]
+    const { response } = await openSafeResponse({ addresses: localOnly, resolve, ...deps }, { url }, neverAborted)
+    response.destroy()
+    expect(response.statusCode).toBe(200)
+    return hosts
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
 }
 
 /** 4 MiB whose every 32-bit word is its own index: any byte out of place shows. */
@@ -308,22 +331,9 @@ describe('openSafeResponse', () => {
   })
 
   it("connects a link without a port to the scheme's port, and names no port in Host", async (context) => {
-    const hosts: (string | undefined)[] = []
-    const server = createHttpServer((req, res) => {
-      hosts.push(req.headers.host)
-      res.end('default port')
-    })
-    if (!(await listenOn(server, 80))) return context.skip()
-    try {
-      const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }]
-      const { response } = await openSafeResponse({ addresses: localOnly, resolve }, { url: 'http://files.example/' }, neverAborted)
-      response.destroy()
-      expect(response.statusCode).toBe(200)
-      expect(hosts).toEqual(['files.example'])
-    } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    }
+    const hosts = await hostsOnDefaultPort((handler) => createHttpServer(handler), 80, 'http://files.example/', {})
+    if (hosts === null) return context.skip()
+    expect(hosts).toEqual(['files.example'])
   })
 
   it('says connection_lost when nothing listens', async () => {
@@ -356,22 +366,9 @@ const tls = selfSignedCertificate()
 describe.skipIf(tls === null)('openSafeResponse over https', () => {
   it('connects an https link without a port to 443, and names no port in Host', async (context) => {
     const { key, cert } = tls as { key: string; cert: string }
-    const hosts: (string | undefined)[] = []
-    const server = createHttpsServer({ key, cert }, (req, res) => {
-      hosts.push(req.headers.host)
-      res.end('secure default port')
-    })
-    if (!(await listenOn(server, 443))) return context.skip()
-    try {
-      const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }]
-      const { response } = await openSafeResponse({ addresses: localOnly, resolve, extraCaCertificates: [cert] }, { url: 'https://files.example/' }, neverAborted)
-      response.destroy()
-      expect(response.statusCode).toBe(200)
-      expect(hosts).toEqual(['files.example'])
-    } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    }
+    const hosts = await hostsOnDefaultPort((handler) => createHttpsServer({ key, cert }, handler), 443, 'https://files.example/', { extraCaCertificates: [cert] })
+    if (hosts === null) return context.skip()
+    expect(hosts).toEqual(['files.example'])
   })
 
   it('checks the certificate and sends SNI for the host name while connecting to the pinned address', async () => {

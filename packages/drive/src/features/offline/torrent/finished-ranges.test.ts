@@ -1,18 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { bitfieldOf } from '../../../../../../test-support/aria2-bitfield.js'
 import { finishedRanges } from './aria2-torrent-engine.js'
 import { everyByteFinished } from './torrent-engine.js'
-
-/** aria2's bitfield for `have`: hex digits, piece 0 in the highest bit of the first. */
-function bitfieldOf(have: boolean[]): string {
-  let hex = ''
-  for (let i = 0; i < have.length; i += 4) {
-    let digit = 0
-    for (let bit = 0; bit < 4; bit++) if (have[i + bit]) digit |= 8 >> bit
-    hex += digit.toString(16)
-  }
-  return hex
-}
 
 describe('finishedRanges', () => {
   it('covers exactly the bytes of the file that lie in finished pieces, as sorted, merged ranges', () => {
