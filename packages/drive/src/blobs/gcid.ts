@@ -56,6 +56,13 @@ export class GcidHasher {
   }
 }
 
+/** The GCID from its blocks' SHA-1 digests, in order: for blocks hashed apart (a torrent's, as pieces arrive). */
+export function gcidOfBlockDigests(digests: Iterable<Uint8Array>): string {
+  const outer = createHash('sha1')
+  for (const digest of digests) outer.update(digest)
+  return outer.digest('hex').toUpperCase()
+}
+
 export function gcidOf(content: Uint8Array): string {
   return new GcidHasher(content.byteLength).update(content).digest()
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type FileHandle, open } from 'node:fs/promises'
-import { GCID_MAX_BLOCK_BYTES, gcidBlockSize } from '../../blobs/gcid.js'
+import { GCID_MAX_BLOCK_BYTES, gcidBlockSize, gcidOfBlockDigests } from '../../blobs/gcid.js'
 import type { DownloadedFile, FileProgress } from './torrent/index.js'
 
 interface FileBlocks {
@@ -57,9 +57,7 @@ export class EarlyGcids {
         } finally {
           await closeFile(blocks)
         }
-        const outer = createHash('sha1')
-        for (const digest of blocks.digests) outer.update(digest as Buffer)
-        gcids.set(file.index, outer.digest('hex').toUpperCase())
+        gcids.set(file.index, gcidOfBlockDigests(blocks.digests as Buffer[]))
       }
     } finally {
       await this.close()
