@@ -257,15 +257,20 @@ const corsOrigins = z.string().transform((raw, ctx): string[] => {
   return origins
 })
 
-const idTokenPrivateKey = z.string().transform((raw, ctx): Record<string, unknown> => {
-  const hint = 'must be the JSON of an RSA private key (2048 bits or more) as a JWK ({"kty":"RSA","n":…,"e":…,"d":…,"p":…,"q":…,"dp":…,"dq":…,"qi":…})'
-  let jwk: unknown
+/** A secret's JSON, parsed; or undefined, with an issue that never repeats the secret. */
+function secretJson(raw: string, ctx: z.RefinementCtx, hint: string): unknown {
   try {
-    jwk = JSON.parse(raw)
+    return JSON.parse(raw)
   } catch {
     ctx.issues.push({ code: 'custom', input: REDACTED, message: `is not valid JSON; it ${hint}` })
-    return z.NEVER
+    return undefined
   }
+}
+
+const idTokenPrivateKey = z.string().transform((raw, ctx): Record<string, unknown> => {
+  const hint = 'must be the JSON of an RSA private key (2048 bits or more) as a JWK ({"kty":"RSA","n":…,"e":…,"d":…,"p":…,"q":…,"dp":…,"dq":…,"qi":…})'
+  const jwk = secretJson(raw, ctx, hint)
+  if (jwk === undefined) return z.NEVER
   const candidate = jwk as Record<string, unknown>
   let usable = false
   try {
@@ -283,13 +288,8 @@ const idTokenPrivateKey = z.string().transform((raw, ctx): Record<string, unknow
 
 const jwtPrivateKey = z.string().transform((raw, ctx): SigningJwk => {
   const hint = 'must be the JSON of an EC P-256 private key as a JWK ({"kty":"EC","crv":"P-256","x":…,"y":…,"d":…})'
-  let jwk: unknown
-  try {
-    jwk = JSON.parse(raw)
-  } catch {
-    ctx.issues.push({ code: 'custom', input: REDACTED, message: `is not valid JSON; it ${hint}` })
-    return z.NEVER
-  }
+  const jwk = secretJson(raw, ctx, hint)
+  if (jwk === undefined) return z.NEVER
   const candidate = jwk as Record<string, unknown>
   const shapeOk =
     !!candidate && typeof candidate === 'object' && candidate.kty === 'EC' && candidate.crv === 'P-256' && ['d', 'x', 'y'].every((k) => typeof candidate[k] === 'string')
@@ -385,16 +385,19 @@ const providerEntry = z.strictObject({
   accept_access_tokens: z.boolean().optional(),
 })
 
-const providers = z
-  .string()
-  .transform((raw, ctx): unknown => {
+/** A variable holding JSON: its parsed value, or one issue saying it is not JSON, with the shape expected. */
+function jsonText(expected: string) {
+  return z.string().transform((raw, ctx): unknown => {
     try {
       return JSON.parse(raw)
     } catch (err) {
-      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an array like [{"id":"google","preset":"google","client_id":"…","client_secret":"…"}]` })
+      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected ${expected}` })
       return z.NEVER
     }
   })
+}
+
+const providers = jsonText('an array like [{"id":"google","preset":"google","client_id":"…","client_secret":"…"}]')
   .pipe(z.array(providerEntry, { error: 'must be a JSON array of provider objects' }))
   .superRefine((entries, ctx) => {
     const seen = new Set<string>()
@@ -468,28 +471,10 @@ const planEntry = z
   .strict()
 
 /** PLANS: `{"free": {...}, "vip": {...}, "platinum": {"level": 2, ...}}` as JSON. */
-const plansJson = z
-  .string()
-  .transform((raw, ctx): unknown => {
-    try {
-      return JSON.parse(raw)
-    } catch (err) {
-      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an object like {"platinum":{"level":2,"storage":"20TiB","offline_running_tasks":20}}` })
-      return z.NEVER
-    }
-  })
+const plansJson = jsonText('an object like {"platinum":{"level":2,"storage":"20TiB","offline_running_tasks":20}}')
   .pipe(z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { error: 'plan names are lower-case letters, digits and _' }).refine((name) => name !== 'novip', { error: '"novip" is the wire name of the free plan; configure it as "free"' }), planEntry, { error: 'must be a JSON object of plans' }))
 
-const clients = z
-  .string()
-  .transform((raw, ctx): unknown => {
-    try {
-      return JSON.parse(raw)
-    } catch (err) {
-      ctx.issues.push({ code: 'custom', input: raw, message: `is not valid JSON (${(err as Error).message}); expected an array like [{"client_id":"my-app","redirect_uris":["https://app.example.com/cb"]}]` })
-      return z.NEVER
-    }
-  })
+const clients = jsonText('an array like [{"client_id":"my-app","redirect_uris":["https://app.example.com/cb"]}]')
   .pipe(z.array(clientEntry, { error: 'must be a JSON array of client objects' }))
   .superRefine((entries, ctx) => {
     const seen = new Set<string>([WEB_CLIENT_ID])
