@@ -22,7 +22,7 @@ export function ProviderSignIn({ returnTo }: { returnTo(): string }) {
   const { pending, error, setError, call } = useIdentityCall<string>()
   const [leaving, setLeaving] = useState<string | null>(null)
 
-  if (state.status !== 'ready' || state.providers.length === 0) return null
+  if (state.status !== 'ready' || state.value.length === 0) return null
 
   async function start(providerId: string) {
     const result = await call(providerId, (client) => startProviderSignIn(client, { providerId, mode: 'signin', returnTo: returnTo(), locale }))
@@ -41,7 +41,7 @@ export function ProviderSignIn({ returnTo }: { returnTo(): string }) {
       <OrDivider />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <ul aria-label={t('oauth.providers.label')} className="space-y-2">
-        {state.providers.map((provider) => (
+        {state.value.map((provider) => (
           <li key={provider.id}>
             {/* A long provider name wraps: the button grows instead of clipping it. */}
             <Button variant="secondary" block className="h-auto! min-h-11 py-2.5 text-center" loading={pending === provider.id || leaving === provider.id} disabled={busy} onClick={() => void start(provider.id)} data-provider={provider.id}>

@@ -69,7 +69,7 @@ export function ConnectedAppsSection() {
       // not_found: it holds nothing of this account any more (disconnected in another tab): done all the same.
       if (!(isIdentityError(error) && error.is(GenericErrors.not_found))) throw error
     }
-    const apps = state.status === 'ready' ? state.apps : []
+    const apps = state.status === 'ready' ? state.value : []
     const index = apps.findIndex((a) => a.client.client_id === clientId)
     const neighbour = apps[index + 1] ?? apps[index - 1]
     focusAfterClose.current = { clientId: neighbour && neighbour !== app ? neighbour.client.client_id : null }
@@ -102,13 +102,13 @@ export function ConnectedAppsSection() {
             {t('accountHome.connectedApps.retry')}
           </Button>
         </div>
-      ) : state.apps.length === 0 ? (
+      ) : state.value.length === 0 ? (
         <p ref={emptyRef} tabIndex={-1} className="py-3 text-sm text-slate-600 outline-none dark:text-slate-400" data-testid="connected-apps-empty">
           {t('accountHome.connectedApps.empty')}
         </p>
       ) : (
         <ul ref={listRef} aria-label={t('accountHome.connectedApps.listLabel')} className="divide-y divide-slate-100 dark:divide-slate-800">
-          {state.apps.map((app) => (
+          {state.value.map((app) => (
             <li key={app.client.client_id} className="flex gap-3 py-4" data-testid="connected-app" data-client={app.client.client_id}>
               <AppLogo logo={app.client.logo} />
               <div className="min-w-0 flex-1 sm:flex sm:items-start sm:gap-4">

@@ -56,7 +56,7 @@ export function SignInMethodsSection({ user }: { user: UserInfo }) {
 
   const bindings = user.curUser?.providers ?? []
   if (state.status === 'loading') return null
-  const rows = state.status === 'ready' ? methodRows(state.providers, bindings) : []
+  const rows = state.status === 'ready' ? methodRows(state.value, bindings) : []
   if (state.status === 'ready' && rows.length === 0) return null
 
   async function link(provider: ProviderInfo) {
