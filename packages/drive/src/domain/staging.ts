@@ -70,15 +70,10 @@ class StagingFileStore extends FileStore {
     }
     const output = createWriteStream(join(this.stagingDirectory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES })
     let received = 0
+    // Chunks on their way to the file, not hashed yet. Hashed (and dropped) as soon as the file
+    // has taken them, which is checked at every chunk that arrives: held until the body's end,
+    // they kept a whole PATCH body in memory (1 GiB for a 1 GiB PATCH).
     const pending: Buffer[] = []
-    const count = new Transform({
-      highWaterMark: WRITE_BUFFER_BYTES,
-      transform(chunk: Buffer, _encoding, callback) {
-        received += chunk.length
-        if (streamed) pending.push(chunk)
-        callback(null, chunk)
-      },
-    })
     // Hash what the file has taken (its bytesWritten), in order, once written: a cut-short PATCH
     // must not leave bytes hashed that never reached the file.
     let hashed = 0
@@ -94,6 +89,17 @@ class StagingFileStore extends FileStore {
         streamed.offset += take
       }
     }
+    const count = new Transform({
+      highWaterMark: WRITE_BUFFER_BYTES,
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length
+        if (streamed) {
+          pending.push(chunk)
+          hashWritten()
+        }
+        callback(null, chunk)
+      },
+    })
     try {
       await pipeline(readable, count, output)
     } catch {
