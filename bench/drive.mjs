@@ -9,7 +9,8 @@
 //      in this process; the upload's client does not), worst round.
 //   2. Download: that file through its signed link (GET over loopback, body read and dropped),
 //      against a bare node:http server piping fs.createReadStream of the same blob file to the
-//      socket, read by the same client. Goal: ours/baseline >= 0.8.
+//      socket, read by the same client. Goal: ours/baseline >= 0.8. Also shown: the RSS rise of
+//      this process during each (server and reading client both), worst round.
 //   3. Listing: one page (100 items) of a folder of 100,000 files, first page and pages at
 //      random cursors through the whole folder, sequentially over keep-alive HTTP; p50/p99 in
 //      ms. Goal: p99 < 20 ms on SQLite. Also shown: the same page from a bare Fastify route
@@ -184,19 +185,22 @@ async function benchDownload(agent, link, blobPath, sizeBytes, rounds) {
   const bareUrl = `http://127.0.0.1:${bare.address().port}/file`
   const ours = []
   const baseline = []
+  const oursRss = []
+  const baselineRss = []
   try {
     for (let round = 0; round < rounds; round++) {
-      for (const [url, into] of [[bareUrl, baseline], [link, ours]]) {
+      for (const [url, into, rss] of [[bareUrl, baseline, baselineRss], [link, ours, oursRss]]) {
         const t0 = performance.now()
-        const reply = await http(agent, url, { keepBody: false })
+        const { result: reply, rise } = await withRssRise(() => http(agent, url, { keepBody: false }))
         if (reply.status !== 200 || reply.bytes !== sizeBytes) throw new Error(`download of ${url} gave ${reply.status}, ${reply.bytes} bytes`)
         into.push(performance.now() - t0)
+        rss.push(rise)
       }
     }
   } finally {
     await new Promise((resolve) => bare.close(resolve))
   }
-  return { ours, baseline }
+  return { ours, baseline, oursRss, baselineRss }
 }
 
 /** Inserts `count` file rows into a new folder, in large multi-row statements (a seeding shortcut, not the API). */
@@ -307,6 +311,7 @@ export async function main() {
       ['upload (tus) vs fs write+fsync', `${uploadOurs.toFixed(0)} MiB/s`, `${uploadBase.toFixed(0)} MiB/s`, (uploadOurs / uploadBase).toFixed(2), `>= ${GOALS.upload}`, uploadOurs / uploadBase >= GOALS.upload],
       ['  RSS rise during it (MB, worst round)', (Math.max(...upload.oursRss) / 1e6).toFixed(0), (Math.max(...upload.baselineRss) / 1e6).toFixed(0), '', 'info', null],
       ['download (signed link) vs createReadStream', `${downloadOurs.toFixed(0)} MiB/s`, `${downloadBase.toFixed(0)} MiB/s`, (downloadOurs / downloadBase).toFixed(2), `>= ${GOALS.download}`, downloadOurs / downloadBase >= GOALS.download],
+      ['  RSS rise during it (MB, worst round; the reading client is in this process too)', (Math.max(...download.oursRss) / 1e6).toFixed(0), (Math.max(...download.baselineRss) / 1e6).toFixed(0), '', 'info', null],
       [`list page of ${s.listFiles} (p50 / p99 ms)`, `${list.ours.p50.toFixed(2)} / ${list.ours.p99.toFixed(2)}`, `${list.baseline.p50.toFixed(2)} / ${list.baseline.p99.toFixed(2)}`, (list.ours.p99 / list.baseline.p99).toFixed(2), `p99 < ${GOALS.listP99Ms}`, list.ours.p99 < GOALS.listP99Ms],
     ]
     const header = ['measure', 'ours', 'baseline', 'ratio', 'goal', 'result']
@@ -316,7 +321,7 @@ export async function main() {
     for (const r of table) log(r.map((c, i) => String(c).padEnd(widths[i])).join('  '))
     log(`\nlisting: ${list.pages} pages walked; ${s.listRequests} timed requests each (ratio = our p99 / bare Fastify p99, for information)`)
     log(`load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
-    const file = writeResults('drive', { settings: s, cpuBusyBeforeStart: busy, upload, download: { ours: download.ours, baseline: download.baseline }, list, goals: GOALS })
+    const file = writeResults('drive', { settings: s, cpuBusyBeforeStart: busy, upload, download: { ours: download.ours, baseline: download.baseline, oursRss: download.oursRss, baselineRss: download.baselineRss }, list, goals: GOALS })
     log(`results: ${file}`)
     return rows.every((r) => r[5] !== false) ? 0 : 1
   } finally {
