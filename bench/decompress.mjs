@@ -167,7 +167,12 @@ async function forgetUnpacked(base, token, server, folderId) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   const later = Date.now() + 2 * 60 * 60_000
-  await runDriveHousekeeping({ ...server.drive, clock: { nowMs: () => later } })
+  // The collector takes a bounded batch per run: again until no unused blob is left.
+  const unused = async () => Number((await server.drive.db.selectFrom('drive_blobs').select((eb) => eb.fn.countAll().as('n')).where('ref_count', '=', 0).executeTakeFirstOrThrow()).n)
+  for (let run = 0; (await unused()) > 0; run++) {
+    if (run === 100) throw new Error('the unpacked blobs were not collected')
+    await runDriveHousekeeping({ ...server.drive, clock: { nowMs: () => later } })
+  }
 }
 
 /**

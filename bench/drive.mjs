@@ -6,7 +6,8 @@
 //      the file is COMPLETE (hashed and in the blob store), against writing the same bytes to a file on the same disk with
 //      fs.createWriteStream and an fsync. Goal: ours/baseline >= 0.6. Also shown: how far this
 //      process's RSS rose above where it stood before each, sampled every 10 ms (the server lives
-//      in this process; the upload's client does not), worst round.
+//      in this process; the upload's client does not), worst round. A rise over memory already
+//      held: RSS rarely falls back after a peak, so a later run may reuse what an earlier one took.
 //   2. Download: that file through its signed link (GET over loopback, body read and dropped),
 //      against a bare node:http server piping fs.createReadStream of the same blob file to the
 //      socket, read by the same client. Goal: ours/baseline >= 0.8. Also shown: the RSS rise of

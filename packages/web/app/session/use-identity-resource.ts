@@ -35,6 +35,7 @@ export function useIdentityResource<T>(load: (client: IdentityClient) => Promise
       live = false
     }
     // Not `load`: a module-level function, the same on every render (see above).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [locale, attempt])
   const reload = useCallback(() => {
     setReloading(true)
