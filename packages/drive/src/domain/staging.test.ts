@@ -74,4 +74,17 @@ describe('StagingArea uploads', () => {
     // The GCID computed on the way is the file's.
     expect(staging.takeStreamedGcid('u1', total)).toBe(await gcidOfFile(staging.dataPath('u1'), total))
   })
+
+  it('forgets the running hash of an upload removed before its end (cancelled, expired, tus DELETE)', async () => {
+    const staging = new StagingArea(dir, 3_600_000)
+    const running = (staging.store as unknown as { streamed: Map<string, unknown> }).streamed
+    for (const id of ['cancelled', 'terminated']) {
+      await staging.create(id, 10, {}, Date.now())
+      expect(await staging.store.write(Readable.from([Buffer.from('abc')]), id, 0)).toBe(3)
+    }
+    expect([...running.keys()].sort()).toEqual(['cancelled', 'terminated'])
+    await staging.remove('cancelled')
+    await staging.store.remove('terminated')
+    expect(running.size).toBe(0)
+  })
 })

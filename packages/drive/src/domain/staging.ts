@@ -52,6 +52,12 @@ class StagingFileStore extends FileStore {
   }
 
 
+  /** tus DELETE (termination): the running hash goes with the upload. */
+  override async remove(id: string): Promise<void> {
+    this.streamed.delete(id)
+    await super.remove(id)
+  }
+
   /**
    * @tus/file-store's write, with large buffered writes, and the GCID computed on the way when
    * this process has seen every byte before `offset` (else the finish hashes the file, as after a
@@ -182,6 +188,9 @@ export class StagingArea {
 
   /** Removes whatever is left of upload `id` (data and info files). Idempotent. */
   async remove(id: string): Promise<void> {
+    // The running hash of its bytes too: kept past the upload, one per cancelled or expired upload
+    // stayed for the process's life.
+    ;(this.store as StagingFileStore).streamed.delete(id)
     await rm(this.dataPath(id), { force: true })
     await rm(this.#infoPath(id), { force: true })
   }
