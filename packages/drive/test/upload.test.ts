@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { appendFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Agent, request } from 'node:http'
 import { Readable } from 'node:stream'
 import { DriveErrors, GenericErrors } from '@cumulus/protocol'
 import { ManualClock } from '@cumulus/identity'
 import { type CumulusServer, buildServer, loadConfig } from '@cumulus/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fullCollection } from '../../../test-support/full-collection.js'
 import { gcidOf } from '../src/blobs/gcid.js'
 import { announceBlob } from '../src/domain/blob-refs.js'
 import { maintainUploads } from '../src/features/uploads/cancel-upload.js'
@@ -274,6 +276,36 @@ describe('tus creation', () => {
     expect((await t.call('POST', '/drive/v1/uploads', { headers: { ...TUS, 'upload-length': '10', 'upload-metadata': metadata({ filename: 'a' }) } })).status).toBe(401)
     expect((await t.call('GET', '/drive/v1/files', { token })).body.files).toEqual([])
     expect(await usageOf(token)).toBe('0')
+  })
+
+  it('lets go of a creation body that tus never reads (a refused creation keeps nothing of it)', async () => {
+    const token = await t.signUp()
+    // Over real sockets: inject's stand-in request keeps an unread payload referenced on its own.
+    const address = await t.server.app.listen({ port: 0, host: '127.0.0.1' })
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const post = (body: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request(`${address}/drive/v1/uploads`, { method: 'POST', agent, headers: { ...TUS, authorization: `Bearer ${token}`, 'upload-metadata': metadata({ filename: 'never.bin' }), 'content-type': OCTETS, 'content-length': String(body.length) } }, (reply) => {
+          reply.resume()
+          reply.on('end', () => resolve(reply.statusCode ?? 0))
+        })
+        sent.on('error', reject)
+        // One connection for all: the request after a refused one must be answered on it.
+        sent.setTimeout(5000, () => sent.destroy(new Error('no answer: the connection carried no further request')))
+        sent.end(body)
+      })
+    try {
+      const gc = fullCollection()
+      gc()
+      const before = process.memoryUsage().arrayBuffers
+      // No Upload-Length: tus answers 400 without reading the body. What the server had read of
+      // each body stayed referenced, through a listener on its shutdown signal, until it closed.
+      for (let i = 0; i < 40; i++) expect(await post(Buffer.alloc(256 * 1024, i))).toBe(400)
+      gc()
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 * 1024 * 1024)
+    } finally {
+      agent.destroy()
+    }
   })
 
   it('advertises its version and extensions on OPTIONS, without a bearer', async () => {

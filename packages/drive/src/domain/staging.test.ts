@@ -2,38 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { fullCollection } from '../../../../test-support/full-collection.js'
 import { gcidOfFile } from '../blobs/gcid.js'
 import { StagingArea } from './staging.js'
 
 const MiB = 1024 * 1024
 const CHUNK = 64 * 1024
-
-/**
- * V8's full collection, taken as young-garbage.ts takes the minor one (the flag unset at once),
- * run until the ArrayBuffers' total stops falling: one collection does not always free every
- * buffer before the count is read (under load, one in two reads came out 28-32 MiB).
- */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc')
-  let gc: () => void
-  try {
-    gc = runInNewContext('gc') as () => void
-  } finally {
-    setFlagsFromString('--no-expose-gc')
-  }
-  return () => {
-    let last = Number.POSITIVE_INFINITY
-    for (let round = 0; round < 10; round++) {
-      gc()
-      const now = process.memoryUsage().arrayBuffers
-      if (now >= last) return
-      last = now
-    }
-  }
-}
 
 describe('StagingArea uploads', () => {
   let dir: string

@@ -219,6 +219,23 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
   app.post(UPLOADS_PATH, { preHandler: authenticate }, async (request, reply) => {
     const creation = creationOf(request)
     const { body, cutShort } = creationBody(request, shutdown.signal)
+    try {
+      return await createWithTus(request, reply, creation, body, cutShort)
+    } finally {
+      // A body tus did not read to its end (a creation it refused, one over quota): let go of it,
+      // and read the rest of the request to nowhere, as Node does with any body nobody reads.
+      // Kept, its listener on the server's shutdown signal held it, and the request, until the
+      // server closed; and the request, piped into it and paused, was never read to its end, so
+      // a keep-alive connection carried no further request.
+      if (body && !body.readableEnded) {
+        body.destroy()
+        request.raw.unpipe()
+        request.raw.resume()
+      }
+    }
+  })
+
+  async function createWithTus(request: FastifyRequest, reply: FastifyReply, creation: Creation | null, body: Readable | undefined, cutShort: () => boolean) {
     const tusRequest = toTusRequest(request, body)
     let uploadId: string | undefined
     if (creation) {
@@ -247,7 +264,7 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
     // The rest of the body will not be read: this connection cannot carry another request.
     if (cutShort()) reply.header('connection', 'close')
     return sendTusResponse(request, reply, response)
-  })
+  }
 
   app.route({
     method: ['HEAD', 'PATCH', 'DELETE'],
