@@ -29,6 +29,7 @@ describe('decompress: list', () => {
     writeFileSync(join(src, 'photos', 'b.png'), Buffer.alloc(300, 2))
     make('plain.zip', '7zz', ['a', '-tzip', join(dir, 'plain.zip'), '.'], src)
     make('locked.7z', '7zz', ['a', '-t7z', '-pOpenSesame', '-mhe=on', join(dir, 'locked.7z'), '.'], src)
+    make('open.7z', '7zz', ['a', '-t7z', join(dir, 'open.7z'), '.'], src)
     // GBK names without the UTF-8 flag, as a Chinese Windows makes them.
     const gbk = join(dir, 'gbk')
     mkdirSync(gbk)
@@ -96,6 +97,25 @@ describe('decompress: list', () => {
       const inner = await call({ file_id: copy.id, password: 'OpenSesame', path: 'photos' })
       expect(inner.body.files.map((f: any) => f.filename)).toEqual(['2024', 'b.png'])
       expect((await call({ file_id: copy.id, password: 'guess' })).body.status).toBe('NOT_SUPPORTED')
+    } finally {
+      await toolless.close()
+    }
+  })
+
+  it('keeps an archive with nothing encrypted once, whatever password each call gives', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'open.7z', made['open.7z']!)
+    expect((await list(token, { file_id: file.id, password: 'p0' })).body.status).toBe('OK')
+    // Kept per password, every new password read the archive again and kept another copy of its
+    // tree: a node without 7zz answers them all from the one kept listing.
+    const toolless = await startDriveTestApp({ SEVEN_ZIP_PATH: '/nonexistent/7zz' })
+    try {
+      const owner = await toolless.signUp()
+      const copy = await uploadFile(toolless, owner, 'copy.7z', made['open.7z']!)
+      for (const password of ['p1', 'p2', '']) {
+        const level = await toolless.call('POST', '/decompress/v1/list', { token: owner, body: { file_id: copy.id, password, path: 'photos/2024' } })
+        expect([level.body.status, level.body.files.map((f: any) => f.path)]).toEqual(['OK', ['photos/2024/a.jpg']])
+      }
     } finally {
       await toolless.close()
     }

@@ -178,7 +178,9 @@ async function listZip(path: string, preferredCodePage: ZipNameEncoding['name'] 
       encrypted: (entry.generalPurposeBitFlag & 0x1) !== 0,
       sizeBytes: entry.uncompressedSize,
       packedBytes: entry.compressedSize,
-      ...(unicode === null ? { storedName: name } : {}),
+      // A copy: the name yauzl gives is a view of its whole central directory record (extra
+      // fields and comment too, up to 192 KB), which a kept listing would otherwise hold.
+      ...(unicode === null ? { storedName: Buffer.from(name) } : {}),
     }
   })
   return { status: 'OK', format: 'zip', entries, zipEncoding }

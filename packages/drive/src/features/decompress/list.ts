@@ -42,7 +42,7 @@ export async function listArchiveLevel(deps: Deps, caller: Caller, input: ListIn
   })
 
   const read = await readArchive(deps, caller.userId, await archiveParts(deps, file), file.name, input.password, input.language)
-  if (read.status === 'OK') return reply('OK', '', levelEntries(nodeAt(read.tree, path) ?? noSuchPath()))
+  if (read.status === 'OK') return reply('OK', '', levelEntries(nodeAt(read.tree, path) ?? noSuchPath(), path))
   return reply(read.status, read.reason)
 }
 
@@ -68,7 +68,7 @@ export async function readArchive(deps: Deps, userId: string, parts: readonly Ar
   const preferredCodePage = codePageOfLanguage(language)
   const singleName = singleFileName(name)
   const key = listingKey(parts, name, password, language)
-  const cached = recentTrees.get(key)
+  const cached = recentTrees.get(listingKey(parts, name, '', language)) ?? recentTrees.get(key)
   if (cached) return cached
   let listed: ListingOutcome
   try {
@@ -91,7 +91,10 @@ export async function readArchive(deps: Deps, userId: string, parts: readonly Ar
       return { status: listed.status, reason: listed.reason }
     case 'OK': {
       const read: ReadArchive = { status: 'OK', entries: listed.entries, tree: archiveTree(listed.entries), format: listed.format, zipEncoding: listed.zipEncoding, ...(listed.rarEngine ? { rarEngine: listed.rarEngine } : {}) }
-      recentTrees.set(key, read, listed.entries.length)
+      // Nothing encrypted: any password reads it the same, so it is kept once, without one (kept
+      // per password, a script listing it with passwords p0, p1, … filled the node's memory).
+      const encrypted = listed.entries.some((e) => e.encrypted)
+      recentTrees.set(encrypted ? key : listingKey(parts, name, '', language), read, weightOf(listed.entries))
       return read
     }
   }
@@ -108,7 +111,7 @@ function listingKey(parts: readonly ArchivePart[], name: string, password: strin
  * than read the archive again: blobs never change under their GCID, so it is the same listing.
  */
 export function keptListing(parts: readonly ArchivePart[], name: string, password: string, language: string): Extract<ReadArchive, { status: 'OK' }> | null {
-  const kept = recentTrees.get(listingKey(parts, name, password, language))
+  const kept = recentTrees.get(listingKey(parts, name, '', language)) ?? recentTrees.get(listingKey(parts, name, password, language))
   return kept?.status === 'OK' ? kept : null
 }
 
@@ -164,14 +167,15 @@ const listingSlots = new ListingSlots(PER_USER_LISTINGS, Math.max(1, availablePa
 /**
  * The archives listed lately, so that opening folder after folder of a big archive reads it
  * once: a zip's central directory of 100,000 entries, or a whole compressed tar, is read per
- * listing otherwise. Keyed by content, code page and password (a listing made with one
- * password never answers another); bounded by entries, the oldest dropped first. Per process:
- * another node reads the archive again.
+ * listing otherwise. Keyed by content and code page, and by password where anything is
+ * encrypted (a listing made with one password never answers another); bounded by what the
+ * listings weigh (weightOf), the least recently used dropped first. Per process: another node
+ * reads the archive again.
  */
 class RecentListings {
-  readonly #entries = new Map<string, { tree: ReadArchive; size: number }>()
-  #size = 0
-  constructor(private readonly maxEntries: number) {}
+  readonly #entries = new Map<string, { tree: ReadArchive; weight: number }>()
+  #weight = 0
+  constructor(private readonly maxWeight: number) {}
 
   get(key: string): ReadArchive | undefined {
     const hit = this.#entries.get(key)
@@ -183,28 +187,39 @@ class RecentListings {
 
   clear(): void {
     this.#entries.clear()
-    this.#size = 0
+    this.#weight = 0
   }
 
-  set(key: string, tree: ReadArchive, size: number): void {
-    if (size > this.maxEntries) return
+  set(key: string, tree: ReadArchive, weight: number): void {
     const old = this.#entries.get(key)
     if (old) {
       this.#entries.delete(key)
-      this.#size -= old.size
+      this.#weight -= old.weight
     }
-    this.#entries.set(key, { tree, size })
-    this.#size += size
+    if (weight > this.maxWeight) return
+    this.#entries.set(key, { tree, weight })
+    this.#weight += weight
     for (const [oldKey, old] of this.#entries) {
-      if (this.#size <= this.maxEntries) break
+      if (this.#weight <= this.maxWeight) break
       this.#entries.delete(oldKey)
-      this.#size -= old.size
+      this.#weight -= old.weight
     }
   }
 }
 
-/** About 60 MB at most: an entry and its node hold a name, a path and a few numbers. */
-const recentTrees = new RecentListings(200_000)
+/**
+ * About what a kept listing holds, in bytes: each name twice (the entry's, and its node's last
+ * segment, as UTF-16 at worst) and about a kilobyte of objects per entry (the entry, its node and
+ * the node's map of children), measured at 1.1 KB per entry of short names.
+ */
+export function weightOf(entries: readonly ArchiveEntry[]): number {
+  let chars = 0
+  for (const entry of entries) chars += entry.name.length
+  return 4 * chars + 1024 * entries.length
+}
+
+/** At most about 160 MB: a listing of 100,000 entries (about 110 MB) is kept, and paged from memory. */
+const recentTrees = new RecentListings(160 * 1024 * 1024)
 
 function noSuchPath(): never {
   throw new AppError(GenericErrors.invalid_argument, { description: 'path names no folder of the archive', metadata: { field: 'path' } })

@@ -1,5 +1,5 @@
 import type { ArchiveEntry } from './archive-listing.js'
-import type { ArchiveNode } from './archive-tree.js'
+import { type ArchiveNode, childPath } from './archive-tree.js'
 
 /** One file to unpack: the entry as the archive names it, and where it lands (drive names joined by `/`). */
 export interface PlannedFile {
@@ -43,22 +43,27 @@ export function findNode(root: ArchiveNode, path: string): ArchiveNode | null {
  * (FILE_TOO_LARGE). Paths must name nodes of the tree (the caller checks, with findNode).
  */
 export function planUnpack(entries: readonly ArchiveEntry[], root: ArchiveNode, paths: readonly string[], limits: PlanLimits): UnpackPlan {
-  const chosen = paths.length === 0 ? [root] : paths.map((p) => findNode(root, p)).filter((n): n is ArchiveNode => n !== null)
+  // Each chosen node with its path, as findNode reads it (empty segments dropped).
+  const chosen: [ArchiveNode, string][] = []
+  for (const path of paths.length === 0 ? [''] : paths) {
+    const node = findNode(root, path)
+    if (node) chosen.push([node, path.split('/').filter((s) => s !== '').join('/')])
+  }
   const files = new Map<string, PlannedFile>()
   const folders = new Set<string>()
-  const visit = (node: ArchiveNode) => {
+  const visit = (node: ArchiveNode, path: string) => {
     if (node.isFolder) {
-      if (node.path !== '') folders.add(node.path)
-      for (const child of node.children.values()) visit(child)
-    } else if (!files.has(node.path)) {
-      files.set(node.path, { index: node.index, entry: entries[node.index]!, path: node.path })
+      if (path !== '') folders.add(path)
+      for (const child of node.children.values()) visit(child, childPath(path, child.name))
+    } else if (!files.has(path)) {
+      files.set(path, { index: node.index, entry: entries[node.index]!, path })
     }
   }
-  for (const node of chosen) {
+  for (const [node, path] of chosen) {
     // The folders above a chosen node are made too, so it lands at its archive path.
-    const segments = node.path.split('/')
+    const segments = path.split('/')
     for (let depth = 1; depth < segments.length; depth++) folders.add(segments.slice(0, depth).join('/'))
-    visit(node)
+    visit(node, path)
   }
   const list = [...files.values()]
   const totalBytes = list.reduce((sum, f) => sum + f.entry.sizeBytes, 0)
