@@ -2,11 +2,14 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DriveErrors } from '@cumulus/protocol'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
+import { renderThumbnail } from '../src/features/thumbnails/thumbnails.js'
+import type { DriveDeps } from '../src/deps.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { pathOf, uploadFile } from './upload-kit.js'
 
@@ -62,6 +65,26 @@ describe('thumbnails', () => {
     expect(await sharp(reply.raw).metadata()).toMatchObject({ format: 'webp', width: 213, height: 320 })
     const etag = String(reply.headers.etag)
     expect((await t.call('GET', pathOf(file.thumbnail_link), { headers: { 'if-none-match': etag } })).status).toBe(304)
+  })
+
+  it('renders an image from a store without local files, a large one through a temp copy (never a stream gathered in memory by sharp)', async () => {
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#cc6633' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer()
+    let reads = 0
+    // As S3 is: no local path, the content only as a stream.
+    const blobs = {
+      stat: async (gcid: string) => ({ gcid, sizeBytes: photo.length }),
+      get: async () => {
+        reads++
+        return Readable.from([photo.subarray(0, 1000), photo.subarray(1000)])
+      },
+    } as unknown as DriveDeps['blobs']
+    const deps = { blobs, config: t.server.drive.config }
+    for (const readWholeMaxBytes of [photo.length, photo.length - 1]) {
+      const made = await renderThumbnail(deps, 'G', 'IMAGE', readWholeMaxBytes)
+      expect([made.width, made.height]).toEqual([213, 320])
+      expect(await sharp(made.data).metadata()).toMatchObject({ format: 'webp', width: 213, height: 320 })
+    }
+    expect(reads).toBe(2)
   })
 
   it('keeps the thumbnail link and the content link apart: neither opens the other', async () => {

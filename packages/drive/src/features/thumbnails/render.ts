@@ -33,28 +33,26 @@ let sharpModule: Promise<Sharp> | null = null
 // sharp (libvips) is loaded with the first thumbnail, not with the server (decision 023).
 const loadSharp = () => (sharpModule ??= import('sharp').then((m) => (m as unknown as { default: Sharp }).default ?? m))
 
-/** An image's thumbnail (from a buffer, a file's path or a stream): EXIF orientation applied, fitted inside THUMBNAIL_PX, never enlarged, WebP. */
-export async function renderImage(input: Readable | Buffer | string): Promise<RenderedThumbnail> {
+/**
+ * An image's thumbnail (from a buffer or a file's path): EXIF orientation applied, fitted inside
+ * THUMBNAIL_PX, never enlarged, WebP. A buffer is decoded in place; a path is read by libvips off
+ * the main thread. Never a stream: sharp gathers a stream whole in memory before it decodes.
+ */
+export async function renderImage(input: Buffer | string): Promise<RenderedThumbnail> {
   const sharp = await loadSharp()
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated', animated: false } as const
-  // A buffer goes in as one: sharp decodes it in place; a path is read by libvips off the main
-  // thread. A stream is gathered by sharp itself.
-  const whole = Buffer.isBuffer(input) || typeof input === 'string'
-  const transform = (whole ? sharp(input, options) : sharp(options))
-    .rotate()
-    .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 72, effort: 3 })
   try {
-    if (!whole) input.pipe(transform)
-    const { data, info } = await transform.toBuffer({ resolveWithObject: true })
+    const { data, info } = await sharp(input, options)
+      .rotate()
+      .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 72, effort: 3 })
+      .toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   } catch (err) {
-    if (!whole) input.destroy()
     throw new ThumbnailUnavailable(`not an image sharp can read: ${(err as Error).message}`, { cause: err })
   }
 }
 
-/** Runs ffmpeg for one PNG frame of `source` (a path, or `pipe:0` fed by `stdin`). */
 function grabFrame(ffmpegPath: string, source: string, stdin: Readable | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // ffmpeg's `thumbnail` filter picks the most representative of the first frames (not a black

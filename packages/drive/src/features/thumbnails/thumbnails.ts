@@ -1,4 +1,5 @@
 import type { JobRunner } from '@cumulus/jobs'
+import { withLocalFile } from '../../blobs/local-file.js'
 import type { ThumbnailsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData } from '../../domain/index.js'
@@ -32,15 +33,18 @@ const inFlight = new Map<string, Promise<ThumbnailsTable | null>>()
 /** Images up to this size are read whole: sharp decodes a buffer faster than a stream it must gather itself. */
 const READ_WHOLE_MAX_BYTES = 64 * 1024 * 1024
 
-async function render(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, category: ThumbnailCategory): Promise<RenderedThumbnail> {
+/** The thumbnail of content `gcid`, rendered now (no cache, no slot). */
+export async function renderThumbnail(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, category: ThumbnailCategory, readWholeMaxBytes = READ_WHOLE_MAX_BYTES): Promise<RenderedThumbnail> {
   const info = await deps.blobs.stat(gcid)
   if (!info) throw new ThumbnailUnavailable('the content is gone')
   if (category === 'VIDEO') return renderVideo(deps.config.ffmpegPath, () => deps.blobs.get(gcid), info.sizeBytes)
   // On local disk libvips reads the file itself, off the main thread, with nothing copied through JS.
   const path = deps.blobs.localPath ? await deps.blobs.localPath(gcid) : null
   if (path) return renderImage(path)
+  // A larger one from S3 goes through a temp file: sharp gathers a stream whole in memory
+  // before it decodes (its pixel limit applies only after that), so a 4 GB "picture" held 4 GB.
+  if (info.sizeBytes > readWholeMaxBytes) return withLocalFile(deps.blobs, gcid, undefined, (local) => renderImage(local))
   const stream = await deps.blobs.get(gcid)
-  if (info.sizeBytes > READ_WHOLE_MAX_BYTES) return renderImage(stream)
   const chunks: Buffer[] = []
   for await (const chunk of stream) chunks.push(chunk as Buffer)
   return renderImage(Buffer.concat(chunks, info.sizeBytes))
@@ -58,7 +62,7 @@ export async function ensureThumbnail(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
     pending = withRenderSlot(async () => {
       let row: ThumbnailsTable
       try {
-        const made = await render(deps, gcid, category)
+        const made = await renderThumbnail(deps, gcid, category)
         row = { gcid, state: 'ready', data: made.data, width: made.width, height: made.height, created_at: deps.clock.nowMs() }
       } catch (err) {
         // A missing ffmpeg is not the content's fault: nothing is remembered, so the thumbnail is made once it is installed.
