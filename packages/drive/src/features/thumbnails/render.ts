@@ -14,6 +14,8 @@ const MAX_INPUT_PIXELS = 100_000_000
 /** Frames the poster is chosen among (about a second at 30 fps). */
 const POSTER_CANDIDATE_FRAMES = 30
 const FFMPEG_TIMEOUT_MS = 60_000
+/** The largest poster frame (a PNG) taken from ffmpeg. */
+const MAX_FRAME_BYTES = 32 * 1024 * 1024
 /** A video whose container needs seeking (an MP4 with its index at the end) is copied to a temp file up to this size. */
 const MAX_VIDEO_COPY_BYTES = 4 * 1024 ** 3
 
@@ -61,9 +63,16 @@ function grabFrame(ffmpegPath: string, source: string, stdin: Readable | null): 
     args.push('-frames:v', '1', '-an', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1')
     const child = spawn(ffmpegPath, args, { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] })
     const out: Buffer[] = []
+    let outBytes = 0
     let err = ''
     const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS)
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk))
+    child.stdout?.on('data', (chunk: Buffer) => {
+      // One frame at most 640 px wide, but as tall as the video says: a frame past the bound is
+      // refused rather than gathered.
+      outBytes += chunk.byteLength
+      if (outBytes > MAX_FRAME_BYTES) child.kill('SIGKILL')
+      else out.push(chunk)
+    })
     child.stderr?.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)))
     child.once('error', (error) => {
       clearTimeout(timer)
@@ -78,6 +87,7 @@ function grabFrame(ffmpegPath: string, source: string, stdin: Readable | null): 
     child.once('close', (code) => {
       clearTimeout(timer)
       stdin?.destroy()
+      if (outBytes > MAX_FRAME_BYTES) return reject(new ThumbnailUnavailable(`ffmpeg's frame is larger than ${MAX_FRAME_BYTES} bytes`))
       const frame = Buffer.concat(out)
       if (code === 0 && frame.byteLength > 0) resolve(frame)
       else reject(new ThumbnailUnavailable(`ffmpeg found no frame (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`))
