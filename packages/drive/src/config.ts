@@ -26,6 +26,8 @@ export interface DriveConfig {
   batchInlineMaxItems: number
   /** The most items (all levels) one save of a share may copy (share_restore_too_large past it). */
   shareRestoreMaxItems: number
+  /** The most items (all levels) one batchCopy may make (resource_exhausted past it). */
+  copyMaxItems: number
   /** Offline downloads one server process runs at once (all accounts together). */
   offlineWorkers: number
   /**

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DriveErrors } from '@cumulus/protocol'
+import { DriveErrors, GenericErrors } from '@cumulus/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeFolder, namesIn, storeFile, userIdOf } from './batch-fixtures.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
@@ -63,5 +63,38 @@ describe('batches too large for their request', () => {
     const third = await t.call('POST', '/drive/v1/files:batchCopy', { token, body: { ids: [folder.id], to: { parent_id: '' } } })
     expect(await settled(token, third.body.task_id)).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: DriveErrors.file_space_not_enough.reason })
     expect(await namesIn(t, token, '')).toEqual(before)
+  })
+})
+
+// A copy holds its rows in memory, and folders and empty files cost no quota: COPY_MAX_ITEMS
+// bounds one (lowered to 6 here), in the request and again in its job.
+describe('copies past COPY_MAX_ITEMS', () => {
+  let t: DriveTestApp
+  beforeAll(async () => {
+    t = await startDriveTestApp({ COPY_MAX_ITEMS: '6', BATCH_INLINE_MAX_ITEMS: '3' })
+  })
+  afterAll(() => t?.close())
+
+  it('refuses a copy of more items (all levels) than the bound with resource_exhausted, copying nothing; a copy within it goes through', async () => {
+    const token = await t.signUp()
+    const userId = await userIdOf(t, token)
+    const folder = await makeFolder(t, token, 'album')
+    // The folder and six empty files: seven items, none of which costs quota.
+    for (let i = 0; i < 6; i++) await storeFile(t, userId, { name: `empty${i}.txt`, parentId: folder.id, content: '' })
+    const refused = await t.call('POST', '/drive/v1/files:batchCopy', { token, body: { ids: [folder.id], to: { parent_id: '' } } })
+    expect([refused.status, refused.body.error]).toEqual([GenericErrors.resource_exhausted.status, GenericErrors.resource_exhausted.reason])
+    expect(await namesIn(t, token, '')).toEqual(['album'])
+
+    const files = (await t.call('GET', '/drive/v1/files', { token, query: { parent_id: folder.id } })).body.files
+    const chosen = files.slice(0, 5).map((f: { id: string }) => f.id)
+    const copied = await t.call('POST', '/drive/v1/files:batchCopy', { token, body: { ids: chosen, to: { parent_id: '' } } })
+    expect(copied.status).toBe(200)
+    // Five items, past the inline bound of three: a job copies them.
+    const deadline = Date.now() + 15_000
+    while ((await t.call('GET', `/drive/v1/tasks/${copied.body.task_id}`, { token })).body.phase !== 'PHASE_TYPE_COMPLETE') {
+      if (Date.now() > deadline) throw new Error('the copy did not complete')
+      await sleep(50)
+    }
+    expect(await namesIn(t, token, '')).toHaveLength(6)
   })
 })

@@ -111,6 +111,8 @@ export const DRIVE_DEFAULTS = Object.freeze({
   batchInlineMaxItems: 20_000,
   /** The most items (all levels) one save of a share copies: folders and empty files cost no quota, so this bounds what a save can make. */
   shareRestoreMaxItems: 100_000,
+  /** The most items (all levels) one copy in the drive makes: a copy holds its rows in memory, about 2 KB an item. */
+  copyMaxItems: 100_000,
   /** The most one unpacking may write (and the quota left bounds it too). */
   archiveMaxUnpackBytes: 64 * 1024 ** 3,
   /**

@@ -61,6 +61,7 @@ describe('loadConfig defaults', () => {
         offlineWorkers: 8,
         batchInlineMaxItems: 20_000,
         shareRestoreMaxItems: 100_000,
+        copyMaxItems: 100_000,
         ffmpegPath: 'ffmpeg',
         ffprobePath: 'ffprobe',
         archive: { sevenZipPath: '7zz', lsarPath: 'lsar', unarPath: 'unar', maxUnpackBytes: 64 * 1024 ** 3, maxRatio: 1000, workers: 2 },

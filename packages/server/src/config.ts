@@ -542,6 +542,7 @@ const envSchema = z.object({
   OFFLINE_WORKERS: wholeNumber(1, 256).optional(),
   BATCH_INLINE_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
   SHARE_RESTORE_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
+  COPY_MAX_ITEMS: wholeNumber(1, 10_000_000).optional(),
   ARIA2C_PATH: z.string().min(1).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
@@ -685,6 +686,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
       offlineWorkers: values.OFFLINE_WORKERS ?? DRIVE_DEFAULTS.offlineWorkers,
       batchInlineMaxItems: values.BATCH_INLINE_MAX_ITEMS ?? DRIVE_DEFAULTS.batchInlineMaxItems,
       shareRestoreMaxItems: values.SHARE_RESTORE_MAX_ITEMS ?? DRIVE_DEFAULTS.shareRestoreMaxItems,
+      copyMaxItems: values.COPY_MAX_ITEMS ?? DRIVE_DEFAULTS.copyMaxItems,
       ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
       ffprobePath: values.FFPROBE_PATH ?? siblingTool(values.FFMPEG_PATH, 'ffprobe'),
       archive: {

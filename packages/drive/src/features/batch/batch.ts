@@ -3,7 +3,7 @@ import { type Json, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { copyTree, type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
+import { copyTree, countTree, type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
 import { requireItems, requireLiveItems } from './items.js'
 import { moveItems, refuseIntoItself } from './move.js'
@@ -102,6 +102,17 @@ async function record(trx: Trx, nowMs: number, userId: string, type: EventType, 
 }
 
 /**
+ * Refuses a copy of `items` that would make more than `copyMaxItems` items (all levels): a copy
+ * holds every row it reads and writes in memory, and folders and empty files cost no quota, so
+ * without a bound a tree doubled by copy after copy grew one job past the node's memory.
+ */
+async function refuseLargeCopy(deps: DriveDeps, db: Parameters<typeof countTree>[0], userId: string, items: FilesTable[]): Promise<void> {
+  const limit = deps.config.copyMaxItems
+  const count = await countTree(db, { userId, items }, limit)
+  if (count > limit) throw new AppError(GenericErrors.resource_exhausted, { description: `a copy makes at most ${limit} items; copy fewer at a time`, metadata: { limit: String(limit) } })
+}
+
+/**
  * `POST /drive/v1/files:<action>`: one action on up to BATCH_MAX_IDS of the caller's items, all or
  * nothing in one transaction (an unknown id is file_not_found and nothing changes).
  */
@@ -114,6 +125,8 @@ export async function runBatch(deps: DriveDeps, caller: Caller, action: BatchAct
   const params: Record<string, string> = { action, count: String(new Set(ids).size) }
   if (action === 'batchMove' || action === 'batchCopy') params['parent_id'] = input.toParentId ?? ''
 
+  // A copy past its bound is refused now, not in a job later (the job checks again).
+  if (action === 'batchCopy') await refuseLargeCopy(deps, deps.db, userId, await requireLiveItems(deps.db, userId, ids))
   // A batch whose subtrees outgrow one request runs as a job; its task shows how it goes.
   if (await outgrowsRequest(deps, userId, action, ids, deps.config.batchInlineMaxItems)) {
     const nowMs = deps.clock.nowMs()
@@ -155,6 +168,7 @@ function runBatchWork(deps: DriveDeps, caller: Caller, action: BatchAction, inpu
       }
       case 'batchCopy': {
         const items = await requireLiveItems(trx, userId, ids)
+        await refuseLargeCopy(deps, trx, userId, items)
         const target = await liveFolder(trx, userId, input.toParentId)
         await refuseIntoItself(trx, userId, items, target)
         const copies = await copyTree(trx, { userId, items }, { userId, folderId: target, quotaLimitBytes: quotaLimit(deps.config, caller, nowMs) }, nowMs)
