@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectGarbageBlobs } from '../src/features/blobs/collect-garbage-blobs.js'
 import { runMediaJob } from '../src/features/media/media-job.js'
+import { subtitleFileVtt } from '../src/features/media/subtitles.js'
 import { runDriveHousekeeping } from '../src/housekeeping.js'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 import { S3_TEST_CREDENTIALS, type S3TestServer, startS3TestServer } from './s3-test-server.js'
@@ -219,6 +220,26 @@ describe('video playback', () => {
     expect(texts[2]).toContain('你好')
     // Someone else's file id in a subtitle link, even with this video's valid signature for it, is refused.
     expect((await t.call('GET', `/drive/v1/files/${film.id}/subtitles`, { token: free })).body.error).toBe(DriveErrors.file_not_found.reason)
+  })
+
+  it('converts a subtitle file once when many ask for it at once', async () => {
+    const folder = (await t.call('POST', '/drive/v1/files', { token: member, body: { kind: 'drive#folder', name: 'Busy', parent_id: '' } })).body.file
+    const clip = await uploadFile(t, member, 'Busy.mp4', randomBytes(64), folder.id)
+    const sub = await uploadFile(t, member, 'Busy.srt', Buffer.from(SUBTITLES.replace('Hello from inside', `Busy ${randomBytes(4).toString('hex')}`)), folder.id)
+    // ffmpeg behind a wrapper that counts its runs.
+    const dir = mkdtempSync(join(tmpdir(), 'cumulus-ffmpeg-count-'))
+    try {
+      const wrapper = join(dir, 'ffmpeg')
+      writeFileSync(wrapper, `#!/bin/sh\necho run >> ${join(dir, 'runs')}\nexec ffmpeg "$@"\n`, { mode: 0o755 })
+      const deps = { ...t.server.drive, config: { ...t.server.drive.config, ffmpegPath: wrapper } }
+      const video = await t.server.drive.db.selectFrom('drive_files').selectAll().where('id', '=', clip.id).executeTakeFirstOrThrow()
+      const texts = await Promise.all(Array.from({ length: 8 }, () => subtitleFileVtt(deps, video, sub.id)))
+      expect(new Set(texts).size).toBe(1)
+      expect(texts[0]).toContain('Busy ')
+      expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('remembers where each account stopped, and refuses positions that are not seconds', async () => {

@@ -2,6 +2,7 @@ import { AppError, DriveErrors, type DriveSubtitle, type DriveSubtitleList } fro
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned, signedMediaUrl } from '../../domain/index.js'
+import { Slots } from '../../lib/slots.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { MAX_VTT_BYTES, MediaUnavailable, subtitleFileToVtt } from './ffmpeg.js'
 
@@ -101,20 +102,36 @@ export async function subtitleFileVtt(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
   const sub = await deps.db.selectFrom('drive_files').selectAll().where('id', '=', subtitleId).executeTakeFirst()
   // Only a file of the same owner, beside the video, that still matches its name.
   if (!sub || sub.user_id !== video.user_id || sub.parent_id !== video.parent_id || sub.trashed !== 0 || sub.gcid === null || sub.size > MAX_SUBTITLE_FILE_BYTES || !subtitleFileMatch(video.name, sub.name)) throw noSubtitle(subtitleId)
-  const cached = await deps.db.selectFrom('drive_media_subtitles').select('vtt').where('gcid', '=', sub.gcid).where('track', '=', CONVERTED_FILE_TRACK).executeTakeFirst()
+  const gcid = sub.gcid
+  const cached = await deps.db.selectFrom('drive_media_subtitles').select('vtt').where('gcid', '=', gcid).where('track', '=', CONVERTED_FILE_TRACK).executeTakeFirst()
   if (cached) return cached.vtt
-  let vtt: string
-  try {
-    vtt = await subtitleFileToVtt(deps.config.ffmpegPath, await deps.blobs.get(sub.gcid), SUBTITLE_EXTENSIONS.get(extension(sub.name)) ?? 'srt')
-  } catch (err) {
-    if (!(err instanceof MediaUnavailable || err instanceof ToolMissing)) throw err
-    deps.logger.info({ fileId: sub.id, reason: err.message }, 'a subtitle file could not be read')
-    throw new AppError(DriveErrors.file_not_found, { description: 'this subtitle file cannot be read', metadata: { id: subtitleId }, cause: err })
+  // One conversion per content at a time (the requests for it meanwhile wait for that one), and
+  // a few at a time in all: each is an ffmpeg, and a player asking again and again, or a script,
+  // started one per request.
+  let converting = conversions.get(gcid)
+  if (!converting) {
+    converting = conversionSlots.run(async () => {
+      let vtt: string
+      try {
+        vtt = await subtitleFileToVtt(deps.config.ffmpegPath, await deps.blobs.get(gcid), SUBTITLE_EXTENSIONS.get(extension(sub.name)) ?? 'srt')
+      } catch (err) {
+        if (!(err instanceof MediaUnavailable || err instanceof ToolMissing)) throw err
+        deps.logger.info({ fileId: sub.id, reason: err.message }, 'a subtitle file could not be read')
+        throw new AppError(DriveErrors.file_not_found, { description: 'this subtitle file cannot be read', metadata: { id: subtitleId }, cause: err })
+      }
+      await deps.db
+        .insertInto('drive_media_subtitles')
+        .values({ gcid, track: CONVERTED_FILE_TRACK, language: '', title: '', is_default: 0, vtt })
+        .onConflict((oc) => oc.columns(['gcid', 'track']).doNothing())
+        .execute()
+      return vtt
+    }).finally(() => conversions.delete(gcid))
+    conversions.set(gcid, converting)
   }
-  await deps.db
-    .insertInto('drive_media_subtitles')
-    .values({ gcid: sub.gcid, track: CONVERTED_FILE_TRACK, language: '', title: '', is_default: 0, vtt })
-    .onConflict((oc) => oc.columns(['gcid', 'track']).doNothing())
-    .execute()
-  return vtt
+  return converting
 }
+
+/** Subtitle files being converted in this process, by content. */
+const conversions = new Map<string, Promise<string>>()
+/** Conversions this process runs at once. */
+const conversionSlots = new Slots(2)

@@ -3,6 +3,7 @@ import { withLocalFile } from '../../blobs/local-file.js'
 import type { ThumbnailsTable } from '../../db/schema.js'
 import type { DriveDeps } from '../../deps.js'
 import { THUMBNAIL_QUEUE, type ThumbnailCategory, type ThumbnailJobData } from '../../domain/index.js'
+import { Slots } from '../../lib/slots.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo } from './render.js'
 
@@ -14,19 +15,7 @@ import { type RenderedThumbnail, ThumbnailUnavailable, renderImage, renderVideo 
 
 /** Thumbnails this process renders at once (jobs and requests together): CPU-bound. */
 const RENDER_CONCURRENCY = 2
-
-let running = 0
-const waiting: (() => void)[] = []
-async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= RENDER_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve))
-  running++
-  try {
-    return await work()
-  } finally {
-    running--
-    waiting.shift()?.()
-  }
-}
+const renderSlots = new Slots(RENDER_CONCURRENCY)
 /** Renders in progress in this process, by GCID: a second request waits for the first. */
 const inFlight = new Map<string, Promise<ThumbnailsTable | null>>()
 
@@ -59,7 +48,7 @@ export async function ensureThumbnail(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
   if (stored) return stored.state === 'ready' ? stored : null
   let pending = inFlight.get(gcid)
   if (!pending) {
-    pending = withRenderSlot(async () => {
+    pending = renderSlots.run(async () => {
       let row: ThumbnailsTable
       try {
         const made = await renderThumbnail(deps, gcid, category)
