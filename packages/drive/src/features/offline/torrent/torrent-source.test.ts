@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TorrentEngineError, type TorrentMeta } from './torrent-engine.js'
-import { parseMagnet, resolveSelection } from './torrent-source.js'
+import { MAX_TORRENT_FILES, parseMagnet, readTorrentMeta, resolveSelection } from './torrent-source.js'
 
 const RFC4648 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
@@ -116,5 +116,34 @@ describe('resolveSelection', () => {
     expect(() => resolveSelection(meta, [4])).toThrow(expect.objectContaining({ code: 'invalid_selection' }))
     expect(() => resolveSelection(meta, [1.5])).toThrow(expect.objectContaining({ code: 'invalid_selection' }))
     expect(() => resolveSelection(meta, [2])).toThrow(expect.objectContaining({ code: 'invalid_selection' }))
+  })
+})
+
+describe('readTorrentMeta', () => {
+  /** A bencoded multi-file torrent of `files` one-byte files (made-up piece hashes: never downloaded). */
+  function torrentOf(files: number): Uint8Array {
+    const entry = (i: number) => {
+      const name = `f${i}`
+      return `d6:lengthi1e4:pathl${name.length}:${name}ee`
+    }
+    const list = Array.from({ length: files }, (_, i) => entry(i)).join('')
+    const pieces = Math.ceil(files / 16384) * 20
+    return Buffer.concat([Buffer.from(`d4:infod5:filesl${list}e4:name4:many12:piece lengthi16384e6:pieces${pieces}:`), Buffer.alloc(pieces, 7), Buffer.from('ee')])
+  }
+
+  it('reads the files of a torrent', async () => {
+    const meta = await readTorrentMeta(torrentOf(3))
+    expect(meta.files.map((f) => [f.index, f.path.join('/'), f.sizeBytes])).toEqual([
+      [1, 'f0', 1],
+      [2, 'f1', 1],
+      [3, 'f2', 1],
+    ])
+  })
+
+  it(`refuses a torrent of more than ${MAX_TORRENT_FILES} files before decoding it`, async () => {
+    const refused = await readTorrentMeta(torrentOf(MAX_TORRENT_FILES + 1)).catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(TorrentEngineError)
+    expect((refused as TorrentEngineError).code).toBe('invalid_source')
+    expect((refused as Error).message).toContain(String(MAX_TORRENT_FILES))
   })
 })

@@ -18,6 +18,23 @@ const TRACKER_SCHEMES = new Set(['http:', 'https:', 'udp:'])
 /** BitComet's padding files predate BEP 47 and carry no attr; their names give them away. */
 const BITCOMET_PADDING = /^_____padding_file_/
 
+/**
+ * The most files a torrent may list. Reading one costs about 40 times its size in memory and
+ * holds the event loop while parse-torrent decodes it: a 16 MiB .torrent of 470,000 files took
+ * 600 MB and 8.7 s. A torrent whose metadata came from peers is no smaller.
+ */
+export const MAX_TORRENT_FILES = 50_000
+/** Every file of a torrent has its length under this key (bencoded), the one-file torrent too. */
+const LENGTH_KEY = Buffer.from('6:lengthi')
+
+/** How many times `needle` occurs in `bytes`, counting past `limit` no further. */
+function occurrences(bytes: Uint8Array, needle: Buffer, limit: number): number {
+  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let count = 0
+  for (let at = haystack.indexOf(needle); at !== -1 && count <= limit; at = haystack.indexOf(needle, at + needle.length)) count++
+  return count
+}
+
 function invalidSource(message: string, cause?: unknown): TorrentEngineError {
   return new TorrentEngineError('invalid_source', message, cause === undefined ? undefined : { cause })
 }
@@ -88,6 +105,11 @@ function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
 export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
   // Loaded with the first .torrent: parse-torrent brings a fetch polyfill and a dozen modules that
   // a server nobody sends a torrent to would carry for nothing.
+  // Counted before anything is decoded: at least one `6:lengthi` per file (a string that
+  // happens to hold it only counts more, and refuses a torrent that then is its own doing).
+  if (occurrences(bytes, LENGTH_KEY, MAX_TORRENT_FILES) > MAX_TORRENT_FILES) {
+    throw invalidSource(`The torrent lists more than ${MAX_TORRENT_FILES} files, more than one download takes.`)
+  }
   const { default: parseTorrent, toTorrentFile } = await import('parse-torrent')
   let parsed: Awaited<ReturnType<typeof parseTorrent>>
   try {
