@@ -84,7 +84,7 @@ describe('S3BlobStore', () => {
 
   it('stores a blob larger than one part through a multipart upload and serves ranges across parts', async () => {
     const store = anS3Store()
-    // 11 MiB: three parts of lib-storage's 5 MiB minimum.
+    // 11 MiB: two parts, of 8 MiB and 3 MiB, each read from its range of the file.
     const content = Buffer.alloc(11 * 1024 * 1024)
     for (let at = 0; at < content.byteLength; at += 4) content.writeUInt32LE(at, at)
     const staging = join(tempDir(), 'upload')

@@ -3,8 +3,17 @@ import { createReadStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { Upload } from '@aws-sdk/lib-storage'
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3'
 import { type BlobInfo, BlobNotFound, BlobRangeNotSatisfiable, BlobSizeMismatch, type BlobStore, isGcid, requireGcid } from './blob-store.js'
 import type { S3StorageConfig } from './storage-url.js'
 import { STREAM_BUFFER_BYTES, writeHashedFile } from './write-hashed-file.js'
@@ -14,8 +23,15 @@ export interface S3BlobStoreOptions extends Omit<S3StorageConfig, 'kind'> {
   stagingDir: string
 }
 
-/** Parts uploaded at once by one put or adopt; each is buffered in memory (5 MiB or more, see Upload). */
-const UPLOAD_QUEUE_SIZE = 4
+/** Parts uploaded at once by one put or adopt. */
+const PARTS_AT_ONCE = 4
+const MiB = 1024 * 1024
+/** The smallest part sent (S3 wants 5 MiB at least, the last part excepted); a file up to it goes in one PutObject. */
+const MIN_PART_BYTES = 8 * MiB
+/** The most parts S3 takes in one upload: huge files get larger parts. */
+const MAX_PARTS = 10_000
+/** Tries per request whose body is a stream from the file: the SDK cannot rewind one to retry on its own. */
+const ATTEMPTS = 3
 
 /**
  * Blobs as objects `<prefix>/AB/CD/<GCID>` in an S3 bucket (AWS or an S3-compatible server).
@@ -74,25 +90,62 @@ export class S3BlobStore implements BlobStore {
     if (found.size !== sizeBytes) throw new BlobSizeMismatch(sizeBytes, found.size)
     // Content already stored is not sent again. Two adopts of the same content racing here both
     // upload it; the later upload replaces the object with identical bytes.
-    if (!(await this.stat(gcid))) {
-      const body = createReadStream(path, { highWaterMark: STREAM_BUFFER_BYTES })
-      const upload = new Upload({
-        client: this.#client,
-        // ContentLength sizes the parts (at most 10,000 of them, as S3 allows) for huge files.
-        params: { Bucket: this.#bucket, Key: this.#keyOf(gcid), Body: body, ContentLength: sizeBytes, ContentType: 'application/octet-stream' },
-        queueSize: UPLOAD_QUEUE_SIZE,
-        // A failed multipart upload is aborted, so its parts are not billed forever.
-        leavePartsOnError: false,
-      })
-      try {
-        await upload.done()
-      } finally {
-        // A failed upload stops reading midway; the file must not stay open.
-        body.destroy()
-      }
-    }
+    if (!(await this.stat(gcid))) await this.#upload(path, sizeBytes, this.#keyOf(gcid))
     await rm(path)
     return { gcid, sizeBytes }
+  }
+
+  /**
+   * Sends the file at `path` to `key`: one PutObject up to MIN_PART_BYTES, else a multipart
+   * upload of parts PARTS_AT_ONCE at a time. Every body is a stream of its range of the file,
+   * never a buffer: lib-storage's Upload held up to five whole parts in memory, and its parts
+   * grow with the file (size / 10,000), about 550 MB for a 1 TiB file. A failed multipart upload
+   * is aborted, so its parts are not billed forever.
+   */
+  async #upload(path: string, sizeBytes: number, key: string): Promise<void> {
+    const target = { Bucket: this.#bucket, Key: key }
+    const partBytes = Math.max(MIN_PART_BYTES, Math.ceil(sizeBytes / MAX_PARTS / MiB) * MiB)
+    if (sizeBytes <= partBytes) {
+      await this.#sendRange(path, 0, sizeBytes, (Body) => new PutObjectCommand({ ...target, Body, ContentLength: sizeBytes, ContentType: 'application/octet-stream' }))
+      return
+    }
+    const { UploadId } = await this.#client.send(new CreateMultipartUploadCommand({ ...target, ContentType: 'application/octet-stream' }))
+    try {
+      const count = Math.ceil(sizeBytes / partBytes)
+      const parts: { ETag: string | undefined; PartNumber: number }[] = new Array(count)
+      let next = 0
+      const sendParts = async () => {
+        while (next < count) {
+          const index = next++
+          const start = index * partBytes
+          const length = Math.min(partBytes, sizeBytes - start)
+          const sent = await this.#sendRange(path, start, length, (Body) => new UploadPartCommand({ ...target, UploadId, PartNumber: index + 1, Body, ContentLength: length }))
+          parts[index] = { ETag: sent.ETag, PartNumber: index + 1 }
+        }
+      }
+      await Promise.all(Array.from({ length: Math.min(PARTS_AT_ONCE, count) }, sendParts))
+      await this.#client.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }))
+    } catch (err) {
+      await this.#client.send(new AbortMultipartUploadCommand({ ...target, UploadId })).catch(() => undefined)
+      throw err
+    }
+  }
+
+  /** Sends `length` bytes of the file from `start` as the body of `command`, again on a network error or a 5xx (up to ATTEMPTS). */
+  async #sendRange(path: string, start: number, length: number, command: (body: Readable | Uint8Array) => PutObjectCommand | UploadPartCommand): Promise<{ ETag?: string | undefined }> {
+    for (let attempt = 1; ; attempt++) {
+      // An empty file has no range to read.
+      const body = length === 0 ? null : createReadStream(path, { start, end: start + length - 1, highWaterMark: STREAM_BUFFER_BYTES })
+      try {
+        return (await this.#client.send(command(body ?? new Uint8Array(0)) as never)) as { ETag?: string | undefined }
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
+        if (attempt >= ATTEMPTS || (status !== undefined && status < 500)) throw err
+      } finally {
+        // A request that failed stops reading midway; the file must not stay open.
+        body?.destroy()
+      }
+    }
   }
 
   async get(gcid: string, range?: { start: number; end: number }): Promise<Readable> {
