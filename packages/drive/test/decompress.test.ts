@@ -30,6 +30,11 @@ describe('decompress: list', () => {
     make('plain.zip', '7zz', ['a', '-tzip', join(dir, 'plain.zip'), '.'], src)
     make('locked.7z', '7zz', ['a', '-t7z', '-pOpenSesame', '-mhe=on', join(dir, 'locked.7z'), '.'], src)
     make('open.7z', '7zz', ['a', '-t7z', join(dir, 'open.7z'), '.'], src)
+    // Names encrypted, but nothing with contents to encrypt: no entry is marked encrypted.
+    const hollow = join(dir, 'hollow')
+    mkdirSync(join(hollow, 'secret-plans'), { recursive: true })
+    writeFileSync(join(hollow, 'secret-plans', 'merger-with-acme.txt'), '')
+    make('hollow.7z', '7zz', ['a', '-t7z', '-pOpenSesame', '-mhe=on', join(dir, 'hollow.7z'), '.'], hollow)
     // GBK names without the UTF-8 flag, as a Chinese Windows makes them.
     const gbk = join(dir, 'gbk')
     mkdirSync(gbk)
@@ -102,10 +107,10 @@ describe('decompress: list', () => {
     }
   })
 
-  it('keeps an archive with nothing encrypted once, whatever password each call gives', async () => {
+  it('keeps an archive read without a password once, and answers every password from it', async () => {
     const token = await t.signUp()
     const file = await uploadFile(t, token, 'open.7z', made['open.7z']!)
-    expect((await list(token, { file_id: file.id, password: 'p0' })).body.status).toBe('OK')
+    expect((await list(token, { file_id: file.id })).body.status).toBe('OK')
     // Kept per password, every new password read the archive again and kept another copy of its
     // tree: a node without 7zz answers them all from the one kept listing.
     const toolless = await startDriveTestApp({ SEVEN_ZIP_PATH: '/nonexistent/7zz' })
@@ -115,6 +120,25 @@ describe('decompress: list', () => {
       for (const password of ['p1', 'p2', '']) {
         const level = await toolless.call('POST', '/decompress/v1/list', { token: owner, body: { file_id: copy.id, password, path: 'photos/2024' } })
         expect([level.body.status, level.body.files.map((f: any) => f.path)]).toEqual(['OK', ['photos/2024/a.jpg']])
+      }
+    } finally {
+      await toolless.close()
+    }
+  })
+
+  it('never answers another password, or none, from a listing whose names needed the password, even with nothing in it encrypted', async () => {
+    const token = await t.signUp()
+    const file = await uploadFile(t, token, 'hollow.7z', made['hollow.7z']!)
+    const listed = await list(token, { file_id: file.id, password: 'OpenSesame', path: 'secret-plans' })
+    expect([listed.body.status, listed.body.files.map((f: any) => f.filename)]).toEqual(['OK', ['merger-with-acme.txt']])
+    expect((await list(token, { file_id: file.id, password: '' })).body.status).toBe('PASS_WORD_EMPTY')
+    const toolless = await startDriveTestApp({ SEVEN_ZIP_PATH: '/nonexistent/7zz' })
+    try {
+      const other = await toolless.signUp()
+      const copy = await uploadFile(toolless, other, 'copy.7z', made['hollow.7z']!)
+      for (const password of ['', 'wrong']) {
+        const level = await toolless.call('POST', '/decompress/v1/list', { token: other, body: { file_id: copy.id, password } })
+        expect([level.body.status, level.body.files]).toEqual(['NOT_SUPPORTED', []])
       }
     } finally {
       await toolless.close()

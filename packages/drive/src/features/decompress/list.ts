@@ -91,13 +91,25 @@ export async function readArchive(deps: Deps, userId: string, parts: readonly Ar
       return { status: listed.status, reason: listed.reason }
     case 'OK': {
       const read: ReadArchive = { status: 'OK', entries: listed.entries, tree: archiveTree(listed.entries), format: listed.format, zipEncoding: listed.zipEncoding, ...(listed.rarEngine ? { rarEngine: listed.rarEngine } : {}) }
-      // Nothing encrypted: any password reads it the same, so it is kept once, without one (kept
-      // per password, a script listing it with passwords p0, p1, … filled the node's memory).
-      const encrypted = listed.entries.some((e) => e.encrypted)
-      recentTrees.set(encrypted ? key : listingKey(parts, name, '', language), read, weightOf(listed.entries))
+      // Readable by anyone: kept once, without a password (kept per password, a script listing it
+      // with passwords p0, p1, … filled the node's memory). Else under the password it was read with.
+      recentTrees.set(readableWithoutPassword(listed, password) ? listingKey(parts, name, '', language) : key, read, weightOf(listed.entries))
       return read
     }
   }
+}
+
+/** Formats whose names are never encrypted: a listing of them shows only what anyone can read. */
+const PLAIN_NAME_FORMATS: ReadonlySet<ArchiveFormat> = new Set(['zip', 'tar', 'gzip', 'bzip2', 'xz', 'zstd'])
+
+/**
+ * Whether any password, or none, reads this listing the same: nothing in it is encrypted, and its
+ * names did not need the password either (read without one, or a format that never encrypts
+ * them). A 7z or RAR with encrypted names but only folders or empty files has no entry marked
+ * encrypted, yet its names are the secret.
+ */
+function readableWithoutPassword(listed: { entries: readonly ArchiveEntry[]; format: ArchiveFormat }, password: string): boolean {
+  return !listed.entries.some((e) => e.encrypted) && (password === '' || PLAIN_NAME_FORMATS.has(listed.format))
 }
 
 function listingKey(parts: readonly ArchivePart[], name: string, password: string, language: string): string {
