@@ -120,11 +120,11 @@ describe('resolveSelection', () => {
 })
 
 describe('readTorrentMeta', () => {
-  /** A bencoded multi-file torrent of `files` one-byte files (made-up piece hashes: never downloaded). */
-  function torrentOf(files: number): Uint8Array {
+  /** A bencoded multi-file torrent of `files` one-byte files (made-up piece hashes: never downloaded), the key `length` spelled `lengthKey`. */
+  function torrentOf(files: number, lengthKey = '6:length'): Uint8Array {
     const entry = (i: number) => {
       const name = `f${i}`
-      return `d6:lengthi1e4:pathl${name.length}:${name}ee`
+      return `d${lengthKey}i1e4:pathl${name.length}:${name}ee`
     }
     const list = Array.from({ length: files }, (_, i) => entry(i)).join('')
     const pieces = Math.ceil(files / 16384) * 20
@@ -140,10 +140,18 @@ describe('readTorrentMeta', () => {
     ])
   })
 
-  it(`refuses a torrent of more than ${MAX_TORRENT_FILES} files before decoding it`, async () => {
-    const refused = await readTorrentMeta(torrentOf(MAX_TORRENT_FILES + 1)).catch((err: unknown) => err)
-    expect(refused).toBeInstanceOf(TorrentEngineError)
-    expect((refused as TorrentEngineError).code).toBe('invalid_source')
+  it(`refuses a torrent of more than ${MAX_TORRENT_FILES} files, however its keys are spelled`, async () => {
+    // 6.0:length decodes as the key "length" too (bencode reads a string's length up to the dot).
+    for (const lengthKey of ['6:length', '06:length', '6.0:length']) {
+      const refused = await readTorrentMeta(torrentOf(MAX_TORRENT_FILES + 1, lengthKey)).catch((err: unknown) => err)
+      expect(refused).toBeInstanceOf(TorrentEngineError)
+      expect((refused as TorrentEngineError).code).toBe('invalid_source')
+      expect((refused as Error).message).toContain(String(MAX_TORRENT_FILES))
+    }
+  })
+
+  it('refuses a torrent of too many files before decoding it, when its length keys alone are too many', async () => {
+    const refused = await readTorrentMeta(torrentOf(3 * MAX_TORRENT_FILES + 1)).catch((err: unknown) => err)
     expect((refused as Error).message).toContain(String(MAX_TORRENT_FILES))
   })
 })

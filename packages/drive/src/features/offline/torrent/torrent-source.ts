@@ -24,8 +24,15 @@ const BITCOMET_PADDING = /^_____padding_file_/
  * 600 MB and 8.7 s. A torrent whose metadata came from peers is no smaller.
  */
 export const MAX_TORRENT_FILES = 50_000
-/** Every file of a torrent has its length under this key (bencoded), the one-file torrent too. */
-const LENGTH_KEY = Buffer.from('6:lengthi')
+/**
+ * Every file of a torrent has its length under the key `length`, an integer: however the key's
+ * own length is spelled (`6:`, `06:`, `6.0:`, all of which bencode decoders take), these bytes
+ * follow. A BEP 52 hybrid torrent names each length twice or three times (its v1 list, its v2
+ * tree, padding), so the count before decoding is held to a looser bound, and the files decoded
+ * to the exact one.
+ */
+const LENGTH_KEY = Buffer.from('lengthi')
+const LENGTH_KEYS_PER_FILE = 3
 
 /** How many times `needle` occurs in `bytes`, counting past `limit` no further. */
 function occurrences(bytes: Uint8Array, needle: Buffer, limit: number): number {
@@ -105,11 +112,10 @@ function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
 export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
   // Loaded with the first .torrent: parse-torrent brings a fetch polyfill and a dozen modules that
   // a server nobody sends a torrent to would carry for nothing.
-  // Counted before anything is decoded: at least one `6:lengthi` per file (a string that
-  // happens to hold it only counts more, and refuses a torrent that then is its own doing).
-  if (occurrences(bytes, LENGTH_KEY, MAX_TORRENT_FILES) > MAX_TORRENT_FILES) {
-    throw invalidSource(`The torrent lists more than ${MAX_TORRENT_FILES} files, more than one download takes.`)
-  }
+  // Counted before anything is decoded: at least one `lengthi` per file (a string that happens to
+  // hold it only counts more, and refuses a torrent that then is its own doing).
+  const tooMany = () => invalidSource(`The torrent lists more than ${MAX_TORRENT_FILES} files, more than one download takes.`)
+  if (occurrences(bytes, LENGTH_KEY, LENGTH_KEYS_PER_FILE * MAX_TORRENT_FILES) > LENGTH_KEYS_PER_FILE * MAX_TORRENT_FILES) throw tooMany()
   const { default: parseTorrent, toTorrentFile } = await import('parse-torrent')
   let parsed: Awaited<ReturnType<typeof parseTorrent>>
   try {
@@ -120,6 +126,7 @@ export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
   const info = parsed.info
   const name = text(info['name.utf-8']) ?? text(info['name']) ?? parsed.name
   const list = Array.isArray(info['files']) ? info['files'] : null
+  if (list && list.length > MAX_TORRENT_FILES) throw tooMany()
   const files: TorrentFileEntry[] = []
   if (list) {
     for (const [i, item] of list.entries()) {
