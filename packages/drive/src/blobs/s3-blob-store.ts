@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -114,16 +115,26 @@ export class S3BlobStore implements BlobStore {
       const count = Math.ceil(sizeBytes / partBytes)
       const parts: { ETag: string | undefined; PartNumber: number }[] = new Array(count)
       let next = 0
+      // A part that failed stops the others from starting more; the upload is aborted only once
+      // none is in flight (a part finishing after the abort could be left stored).
+      let failed = false
       const sendParts = async () => {
-        while (next < count) {
+        while (next < count && !failed) {
           const index = next++
           const start = index * partBytes
           const length = Math.min(partBytes, sizeBytes - start)
-          const sent = await this.#sendRange(path, start, length, (Body) => new UploadPartCommand({ ...target, UploadId, PartNumber: index + 1, Body, ContentLength: length }))
-          parts[index] = { ETag: sent.ETag, PartNumber: index + 1 }
+          try {
+            const sent = await this.#sendRange(path, start, length, (Body) => new UploadPartCommand({ ...target, UploadId, PartNumber: index + 1, Body, ContentLength: length }))
+            parts[index] = { ETag: sent.ETag, PartNumber: index + 1 }
+          } catch (err) {
+            failed = true
+            throw err
+          }
         }
       }
-      await Promise.all(Array.from({ length: Math.min(PARTS_AT_ONCE, count) }, sendParts))
+      const settled = await Promise.allSettled(Array.from({ length: Math.min(PARTS_AT_ONCE, count) }, sendParts))
+      const failure = settled.find((outcome) => outcome.status === 'rejected')
+      if (failure) throw failure.reason
       await this.#client.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }))
     } catch (err) {
       await this.#client.send(new AbortMultipartUploadCommand({ ...target, UploadId })).catch(() => undefined)
@@ -131,7 +142,10 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Sends `length` bytes of the file from `start` as the body of `command`, again on a network error or a 5xx (up to ATTEMPTS). */
+  /**
+   * Sends `length` bytes of the file from `start` as the body of `command`, again (up to ATTEMPTS,
+   * after a pause that grows, with jitter) on a network error, a 5xx or S3's RequestTimeout.
+   */
   async #sendRange(path: string, start: number, length: number, command: (body: Readable | Uint8Array) => PutObjectCommand | UploadPartCommand): Promise<{ ETag?: string | undefined }> {
     for (let attempt = 1; ; attempt++) {
       // An empty file has no range to read.
@@ -140,11 +154,13 @@ export class S3BlobStore implements BlobStore {
         return (await this.#client.send(command(body ?? new Uint8Array(0)) as never)) as { ETag?: string | undefined }
       } catch (err) {
         const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
-        if (attempt >= ATTEMPTS || (status !== undefined && status < 500)) throw err
+        const transient = status === undefined || status >= 500 || (err as { name?: string }).name === 'RequestTimeout'
+        if (attempt >= ATTEMPTS || !transient) throw err
       } finally {
         // A request that failed stops reading midway; the file must not stay open.
         body?.destroy()
       }
+      await sleep(250 * 2 ** attempt * (0.5 + Math.random()))
     }
   }
 
