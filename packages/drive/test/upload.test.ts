@@ -236,6 +236,10 @@ describe('resumable upload over tus', () => {
   })
 })
 
+/** The test app over real sockets, for what inject's stand-in requests cannot show (started once). */
+let address: Promise<string> | undefined
+const listening = () => (address ??= t.server.app.listen({ port: 0, host: '127.0.0.1' }))
+
 describe('tus creation', () => {
   const metadata = (fields: Record<string, string>) =>
     Object.entries(fields)
@@ -281,7 +285,7 @@ describe('tus creation', () => {
   it('lets go of a creation body that tus never reads (a refused creation keeps nothing of it)', async () => {
     const token = await t.signUp()
     // Over real sockets: inject's stand-in request keeps an unread payload referenced on its own.
-    const address = await t.server.app.listen({ port: 0, host: '127.0.0.1' })
+    const address = await listening()
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const post = (body: Buffer) =>
       new Promise<number>((resolve, reject) => {
@@ -303,6 +307,31 @@ describe('tus creation', () => {
       for (let i = 0; i < 40; i++) expect(await post(Buffer.alloc(256 * 1024, i))).toBe(400)
       gc()
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 * 1024 * 1024)
+    } finally {
+      agent.destroy()
+    }
+  })
+
+  it('answers the next request on a keep-alive connection after a PATCH refused midway (more bytes than the upload has room for)', async () => {
+    const token = await t.signUp()
+    const created = await createUpload(t, token, { name: 'small.bin', size: 10 })
+    const endpoint = new URL(created.body.resumable.params.endpoint)
+    const address = await listening()
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const send = (method: string, headers: Record<string, string>, body?: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request(`${address}${endpoint.pathname}`, { method, agent, headers: { ...TUS, authorization: `Bearer ${token}`, ...headers } }, (reply) => {
+          reply.resume()
+          reply.on('end', () => resolve(reply.statusCode ?? 0))
+        })
+        sent.on('error', reject)
+        sent.setTimeout(5000, () => sent.destroy(new Error('no answer: the connection carried no further request')))
+        sent.end(body)
+      })
+    try {
+      // Chunked, so the size is known only as the bytes come: refused once they pass the room.
+      expect(await send('PATCH', { 'upload-offset': '0', 'content-type': OCTETS, 'transfer-encoding': 'chunked' }, Buffer.alloc(512 * 1024, 1))).toBe(413)
+      expect(await send('HEAD', {})).toBe(200)
     } finally {
       agent.destroy()
     }

@@ -6,7 +6,7 @@ import type { UploadsTable } from '../../db/schema.js'
 import type { Selectable } from 'kysely'
 import type { DriveDeps } from '../../deps.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
-import { pipeUntil } from './pipe-until.js'
+import { drainUnread, pipeUntil } from './pipe-until.js'
 import { recordUploadProgress } from './progress.js'
 import { tusAppError } from './tus-errors.js'
 import { type StagingArea } from '../../domain/index.js'
@@ -89,6 +89,8 @@ export async function patchUpload(
     try {
       newOffset = await staging.store.write(limit, upload.id, offset)
     } catch (error) {
+      // What the client still sends is read to nowhere, so that its connection carries its next request.
+      drainUnread(request.raw, shutdown)
       if (received > room) return tusError(ERRORS.ERR_SIZE_EXCEEDED)
       // The client went away mid-body (a reload, a pause): nobody is left to read a reply, and
       // it is no fault of ours, so it is logged as a cancelled request rather than an internal error.

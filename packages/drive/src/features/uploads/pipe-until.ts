@@ -25,3 +25,15 @@ export function pipeUntil(body: Readable, into: Writable, stop: AbortSignal): ()
   }
   return () => cut
 }
+
+/**
+ * Reads the rest of a request body nobody will read, to nowhere, as Node does with any body left
+ * unread (its own drain skips a request once it has been piped somewhere): a body left paused
+ * keeps its keep-alive connection from carrying another request. Not once the server is closing
+ * (`stop` aborted): that connection closes anyway.
+ */
+export function drainUnread(body: Readable, stop: AbortSignal): void {
+  if (body.readableEnded || body.destroyed || stop.aborted) return
+  body.unpipe()
+  body.resume()
+}

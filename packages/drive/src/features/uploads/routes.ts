@@ -13,7 +13,7 @@ import { dropUploadRows, cancelUpload } from './cancel-upload.js'
 import { startUpload, uploadEndpoint } from './create-upload.js'
 import { finishUpload, UploadNotFinishable } from './finish-upload.js'
 import { patchUpload } from './patch-upload.js'
-import { pipeUntil } from './pipe-until.js'
+import { drainUnread, pipeUntil } from './pipe-until.js'
 import { tusAppError } from './tus-errors.js'
 import { stagingOf } from '../../domain/index.js'
 
@@ -229,8 +229,7 @@ export async function uploadRoutes(base: FastifyInstance, { deps, authenticate, 
       // a keep-alive connection carried no further request.
       if (body && !body.readableEnded) {
         body.destroy()
-        request.raw.unpipe()
-        request.raw.resume()
+        drainUnread(request.raw, shutdown.signal)
       }
     }
   })
