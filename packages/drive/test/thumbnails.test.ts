@@ -85,6 +85,10 @@ describe('thumbnails', () => {
       expect(await sharp(made.data).metadata()).toMatchObject({ format: 'webp', width: 213, height: 320 })
     }
     expect(reads).toBe(2)
+    // Past 1 GiB, no copy is made: no thumbnail.
+    const huge = { ...deps, blobs: { ...blobs, stat: async (gcid: string) => ({ gcid, sizeBytes: 2 * 1024 ** 3 }), get: blobs.get } as unknown as DriveDeps['blobs'] }
+    await expect(renderThumbnail(huge, 'G', 'IMAGE')).rejects.toThrow(/more than a thumbnail is made from/)
+    expect(reads).toBe(2)
   })
 
   it('keeps the thumbnail link and the content link apart: neither opens the other', async () => {

@@ -55,6 +55,10 @@ export async function renderImage(input: Buffer | string): Promise<RenderedThumb
   }
 }
 
+/** A poster frame past MAX_FRAME_BYTES: trying again from a file would find the same frame. */
+class FrameTooLarge extends ThumbnailUnavailable {}
+
+/** Runs ffmpeg for one PNG frame of `source` (a path, or `pipe:0` fed by `stdin`). */
 function grabFrame(ffmpegPath: string, source: string, stdin: Readable | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // ffmpeg's `thumbnail` filter picks the most representative of the first frames (not a black
@@ -87,7 +91,7 @@ function grabFrame(ffmpegPath: string, source: string, stdin: Readable | null): 
     child.once('close', (code) => {
       clearTimeout(timer)
       stdin?.destroy()
-      if (outBytes > MAX_FRAME_BYTES) return reject(new ThumbnailUnavailable(`ffmpeg's frame is larger than ${MAX_FRAME_BYTES} bytes`))
+      if (outBytes > MAX_FRAME_BYTES) return reject(new FrameTooLarge(`ffmpeg's frame is larger than ${MAX_FRAME_BYTES} bytes`))
       const frame = Buffer.concat(out)
       if (code === 0 && frame.byteLength > 0) resolve(frame)
       else reject(new ThumbnailUnavailable(`ffmpeg found no frame (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`))
@@ -105,7 +109,7 @@ export async function renderVideo(ffmpegPath: string, open: () => Promise<Readab
     frame = await grabFrame(ffmpegPath, 'pipe:0', await open())
   } catch (first) {
     if ((first as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolMissing(ffmpegPath)
-    if (sizeBytes > MAX_VIDEO_COPY_BYTES) throw first
+    if (sizeBytes > MAX_VIDEO_COPY_BYTES || first instanceof FrameTooLarge) throw first
     const dir = await mkdtemp(join(tmpdir(), 'cumulus-poster-'))
     try {
       const path = join(dir, 'video')

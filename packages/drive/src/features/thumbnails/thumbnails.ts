@@ -21,6 +21,8 @@ const inFlight = new Map<string, Promise<ThumbnailsTable | null>>()
 
 /** Images up to this size are read whole: sharp decodes a buffer faster than a stream it must gather itself. */
 const READ_WHOLE_MAX_BYTES = 64 * 1024 * 1024
+/** Images from a store without local files larger than this get no thumbnail (no copy is made). */
+const MAX_IMAGE_COPY_BYTES = 1024 ** 3
 
 /** The thumbnail of content `gcid`, rendered now (no cache, no slot). */
 export async function renderThumbnail(deps: Pick<DriveDeps, 'blobs' | 'config'>, gcid: string, category: ThumbnailCategory, readWholeMaxBytes = READ_WHOLE_MAX_BYTES): Promise<RenderedThumbnail> {
@@ -32,6 +34,8 @@ export async function renderThumbnail(deps: Pick<DriveDeps, 'blobs' | 'config'>,
   if (path) return renderImage(path)
   // A larger one from S3 goes through a temp file: sharp gathers a stream whole in memory
   // before it decodes (its pixel limit applies only after that), so a 4 GB "picture" held 4 GB.
+  // Up to a bound: a 50 GB file named .jpg would fill the temp disk for a picture nobody can show.
+  if (info.sizeBytes > MAX_IMAGE_COPY_BYTES) throw new ThumbnailUnavailable(`an image of ${info.sizeBytes} bytes is more than a thumbnail is made from`)
   if (info.sizeBytes > readWholeMaxBytes) return withLocalFile(deps.blobs, gcid, undefined, (local) => renderImage(local))
   const stream = await deps.blobs.get(gcid)
   const chunks: Buffer[] = []
