@@ -109,7 +109,8 @@ async function record(trx: Trx, nowMs: number, userId: string, type: EventType, 
 async function refuseLargeCopy(deps: DriveDeps, db: Parameters<typeof countTree>[0], userId: string, items: FilesTable[]): Promise<void> {
   const limit = deps.config.copyMaxItems
   const count = await countTree(db, { userId, items }, limit)
-  if (count > limit) throw new AppError(GenericErrors.resource_exhausted, { description: `a copy makes at most ${limit} items; copy fewer at a time`, metadata: { limit: String(limit) } })
+  // invalid_argument, not resource_exhausted: the same copy never goes through, however long the caller waits.
+  if (count > limit) throw new AppError(GenericErrors.invalid_argument, { description: `a copy makes at most ${limit} items (all levels); copy fewer at a time`, metadata: { field: 'ids', limit: String(limit) } })
 }
 
 /**
@@ -125,10 +126,10 @@ export async function runBatch(deps: DriveDeps, caller: Caller, action: BatchAct
   const params: Record<string, string> = { action, count: String(new Set(ids).size) }
   if (action === 'batchMove' || action === 'batchCopy') params['parent_id'] = input.toParentId ?? ''
 
-  // A copy past its bound is refused now, not in a job later (the job checks again).
-  if (action === 'batchCopy') await refuseLargeCopy(deps, deps.db, userId, await requireLiveItems(deps.db, userId, ids))
   // A batch whose subtrees outgrow one request runs as a job; its task shows how it goes.
   if (await outgrowsRequest(deps, userId, action, ids, deps.config.batchInlineMaxItems)) {
+    // A copy past its bound is refused now, not in its job later (which checks again).
+    if (action === 'batchCopy') await refuseLargeCopy(deps, deps.db, userId, await requireLiveItems(deps.db, userId, ids))
     const nowMs = deps.clock.nowMs()
     const taskId = await deps.db.transaction().execute(async (trx) => {
       const task = await recordTask(trx, { userId, type: 'batch', name: action, phase: 'PHASE_TYPE_PENDING', progress: 0, params, nowMs })
