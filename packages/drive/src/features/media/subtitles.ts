@@ -108,30 +108,34 @@ export async function subtitleFileVtt(deps: Pick<DriveDeps, 'db' | 'blobs' | 'co
   // One conversion per content at a time (the requests for it meanwhile wait for that one), and
   // a few at a time in all: each is an ffmpeg, and a player asking again and again, or a script,
   // started one per request.
-  let converting = conversions.get(gcid)
+  const format = SUBTITLE_EXTENSIONS.get(extension(sub.name)) ?? 'srt'
+  const key = `${gcid}:${format}`
+  let converting = conversions.get(key)
   if (!converting) {
-    converting = conversionSlots.run(async () => {
-      let vtt: string
-      try {
-        vtt = await subtitleFileToVtt(deps.config.ffmpegPath, await deps.blobs.get(gcid), SUBTITLE_EXTENSIONS.get(extension(sub.name)) ?? 'srt')
-      } catch (err) {
-        if (!(err instanceof MediaUnavailable || err instanceof ToolMissing)) throw err
-        deps.logger.info({ fileId: sub.id, reason: err.message }, 'a subtitle file could not be read')
-        throw new AppError(DriveErrors.file_not_found, { description: 'this subtitle file cannot be read', metadata: { id: subtitleId }, cause: err })
-      }
-      await deps.db
-        .insertInto('drive_media_subtitles')
-        .values({ gcid, track: CONVERTED_FILE_TRACK, language: '', title: '', is_default: 0, vtt })
-        .onConflict((oc) => oc.columns(['gcid', 'track']).doNothing())
-        .execute()
-      return vtt
-    }).finally(() => conversions.delete(gcid))
-    conversions.set(gcid, converting)
+    converting = conversionSlots
+      .run(async () => {
+        const vtt = await subtitleFileToVtt(deps.config.ffmpegPath, await deps.blobs.get(gcid), format)
+        await deps.db
+          .insertInto('drive_media_subtitles')
+          .values({ gcid, track: CONVERTED_FILE_TRACK, language: '', title: '', is_default: 0, vtt })
+          .onConflict((oc) => oc.columns(['gcid', 'track']).doNothing())
+          .execute()
+        return vtt
+      })
+      .finally(() => conversions.delete(key))
+    conversions.set(key, converting)
   }
-  return converting
+  try {
+    return await converting
+  } catch (err) {
+    // Each caller's own error: the conversion may be another account's request for the same content.
+    if (!(err instanceof MediaUnavailable || err instanceof ToolMissing)) throw err
+    deps.logger.info({ fileId: sub.id, reason: err.message }, 'a subtitle file could not be read')
+    throw new AppError(DriveErrors.file_not_found, { description: 'this subtitle file cannot be read', metadata: { id: subtitleId }, cause: err })
+  }
 }
 
-/** Subtitle files being converted in this process, by content. */
+/** Subtitle files being converted in this process, by content and format. */
 const conversions = new Map<string, Promise<string>>()
 /** Conversions this process runs at once. */
 const conversionSlots = new Slots(2)
