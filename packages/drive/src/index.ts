@@ -28,3 +28,4 @@ export { type Rung, type VideoProbe, ladderFor, probeVideo, transcodeArgs } from
 export { ToolMissing, toolVersion } from './lib/tools.js'
 /** What the server-rendered share page may show before a share is opened (link previews). */
 export { sharePreview } from './features/shares/views.js'
+export { forgetKeptListings } from './features/decompress/list.js'
