@@ -240,6 +240,23 @@ describe('resumable upload over tus', () => {
 let address: Promise<string> | undefined
 const listening = () => (address ??= t.server.app.listen({ port: 0, host: '127.0.0.1' }))
 
+/**
+ * Sends one request over `agent` (one keep-alive connection for all, so each request after a
+ * refused one must be answered on it) and resolves with its status once the reply has ended.
+ */
+async function sendOver(agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<number> {
+  const url = `${await listening()}${path}`
+  return new Promise<number>((resolve, reject) => {
+    const sent = request(url, { method, agent, headers }, (reply) => {
+      reply.resume()
+      reply.on('end', () => resolve(reply.statusCode ?? 0))
+    })
+    sent.on('error', reject)
+    sent.setTimeout(5000, () => sent.destroy(new Error('no answer: the connection carried no further request')))
+    sent.end(body)
+  })
+}
+
 describe('tus creation', () => {
   const metadata = (fields: Record<string, string>) =>
     Object.entries(fields)
@@ -285,19 +302,8 @@ describe('tus creation', () => {
   it('lets go of a creation body that tus never reads (a refused creation keeps nothing of it)', async () => {
     const token = await t.signUp()
     // Over real sockets: inject's stand-in request keeps an unread payload referenced on its own.
-    const address = await listening()
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    const post = (body: Buffer) =>
-      new Promise<number>((resolve, reject) => {
-        const sent = request(`${address}/drive/v1/uploads`, { method: 'POST', agent, headers: { ...TUS, authorization: `Bearer ${token}`, 'upload-metadata': metadata({ filename: 'never.bin' }), 'content-type': OCTETS, 'content-length': String(body.length) } }, (reply) => {
-          reply.resume()
-          reply.on('end', () => resolve(reply.statusCode ?? 0))
-        })
-        sent.on('error', reject)
-        // One connection for all: the request after a refused one must be answered on it.
-        sent.setTimeout(5000, () => sent.destroy(new Error('no answer: the connection carried no further request')))
-        sent.end(body)
-      })
+    const post = (body: Buffer) => sendOver(agent, 'POST', '/drive/v1/uploads', { ...TUS, authorization: `Bearer ${token}`, 'upload-metadata': metadata({ filename: 'never.bin' }), 'content-type': OCTETS, 'content-length': String(body.length) }, body)
     try {
       const gc = fullCollection()
       gc()
@@ -316,18 +322,8 @@ describe('tus creation', () => {
     const token = await t.signUp()
     const created = await createUpload(t, token, { name: 'small.bin', size: 10 })
     const endpoint = new URL(created.body.resumable.params.endpoint)
-    const address = await listening()
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    const send = (method: string, headers: Record<string, string>, body?: Buffer) =>
-      new Promise<number>((resolve, reject) => {
-        const sent = request(`${address}${endpoint.pathname}`, { method, agent, headers: { ...TUS, authorization: `Bearer ${token}`, ...headers } }, (reply) => {
-          reply.resume()
-          reply.on('end', () => resolve(reply.statusCode ?? 0))
-        })
-        sent.on('error', reject)
-        sent.setTimeout(5000, () => sent.destroy(new Error('no answer: the connection carried no further request')))
-        sent.end(body)
-      })
+    const send = (method: string, headers: Record<string, string>, body?: Buffer) => sendOver(agent, method, endpoint.pathname, { ...TUS, authorization: `Bearer ${token}`, ...headers }, body)
     try {
       // Chunked, so the size is known only as the bytes come: refused once they pass the room.
       expect(await send('PATCH', { 'upload-offset': '0', 'content-type': OCTETS, 'transfer-encoding': 'chunked' }, Buffer.alloc(512 * 1024, 1))).toBe(413)

@@ -3,6 +3,7 @@ import { AppError, type DecompressListReply, DriveErrors, FOLDER_KIND, GenericEr
 import type { FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import { findOwned } from '../../domain/index.js'
+import { Slots } from '../../lib/slots.js'
 import { ToolMissing } from '../../lib/tools.js'
 import { type ArchivePart, archiveParts, partsKey, withArchivePath } from './archive-files.js'
 import { type ArchiveEntry, type ArchiveFormat, type ListingOutcome, listArchive, singleFileName } from './archive-listing.js'
@@ -139,13 +140,14 @@ export function forgetKeptListings(): void {
  */
 class ListingSlots {
   readonly #perUser = new Map<string, number>()
-  readonly #waiting: (() => void)[] = []
-  #running = 0
+  readonly #node: Slots
 
   constructor(
     private readonly perUser: number,
-    private readonly total: number,
-  ) {}
+    total: number,
+  ) {
+    this.#node = new Slots(total)
+  }
 
   async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
     const mine = this.#perUser.get(userId) ?? 0
@@ -154,15 +156,7 @@ class ListingSlots {
     }
     this.#perUser.set(userId, mine + 1)
     try {
-      if (this.#running >= this.total) await new Promise<void>((resolve) => this.#waiting.push(resolve))
-      else this.#running++
-      try {
-        return await work()
-      } finally {
-        const next = this.#waiting.shift()
-        if (next) next()
-        else this.#running--
-      }
+      return await this.#node.run(work)
     } finally {
       const left = (this.#perUser.get(userId) ?? 1) - 1
       if (left === 0) this.#perUser.delete(userId)
