@@ -69,7 +69,7 @@ export async function readArchive(deps: Deps, userId: string, parts: readonly Ar
   const preferredCodePage = codePageOfLanguage(language)
   const singleName = singleFileName(name)
   const key = listingKey(parts, name, password, language)
-  const cached = recentTrees.get(listingKey(parts, name, '', language)) ?? recentTrees.get(key)
+  const cached = keptRead(parts, name, password, language)
   if (cached) return cached
   let listed: ListingOutcome
   try {
@@ -124,8 +124,13 @@ function listingKey(parts: readonly ArchivePart[], name: string, password: strin
  * than read the archive again: blobs never change under their GCID, so it is the same listing.
  */
 export function keptListing(parts: readonly ArchivePart[], name: string, password: string, language: string): Extract<ReadArchive, { status: 'OK' }> | null {
-  const kept = recentTrees.get(listingKey(parts, name, '', language)) ?? recentTrees.get(listingKey(parts, name, password, language))
+  const kept = keptRead(parts, name, password, language)
   return kept?.status === 'OK' ? kept : null
+}
+
+/** The kept listing that answers `password`: the one anyone can read, else the one read with it. */
+function keptRead(parts: readonly ArchivePart[], name: string, password: string, language: string): ReadArchive | undefined {
+  return recentTrees.get(listingKey(parts, name, '', language)) ?? recentTrees.get(listingKey(parts, name, password, language))
 }
 
 /** Forgets every kept listing, as a node that never listed the archive (tests of the run that reads it again). */
@@ -218,7 +223,7 @@ class RecentListings {
  * segment, as UTF-16 at worst) and about a kilobyte of objects per entry (the entry, its node and
  * the node's map of children), measured at 1.1 KB per entry of short names.
  */
-export function weightOf(entries: readonly ArchiveEntry[]): number {
+function weightOf(entries: readonly ArchiveEntry[]): number {
   let chars = 0
   for (const entry of entries) chars += entry.name.length
   return 4 * chars + 1024 * entries.length
