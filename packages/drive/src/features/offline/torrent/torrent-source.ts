@@ -1,6 +1,6 @@
 import magnet from 'magnet-uri'
-import type { BencodeValue } from 'parse-torrent'
-import { TorrentEngineError, type TorrentFileEntry, type TorrentMeta, type TorrentSource } from './torrent-engine.js'
+import { TorrentEngineError, type TorrentMeta, type TorrentSource } from './torrent-engine.js'
+import { TorrentReader, TorrentReadStopped, type TorrentReadResult } from './torrent-reader.js'
 
 /** A magnet link, checked: the info hash it names and the hints it carries. */
 export interface MagnetLink {
@@ -15,13 +15,11 @@ export interface MagnetLink {
 /** A v1 topic: `urn:btih:` and 40 hex digits or 32 base32 characters (BEP 9). */
 const BTIH_TOPIC = /^urn:btih:(?:[0-9a-f]{40}|[a-z2-7]{32})$/i
 const TRACKER_SCHEMES = new Set(['http:', 'https:', 'udp:'])
-/** BitComet's padding files predate BEP 47 and carry no attr; their names give them away. */
-const BITCOMET_PADDING = /^_____padding_file_/
 
 /**
  * The most files a torrent may list. Reading one costs about 40 times its size in memory and
- * holds the event loop while parse-torrent decodes it: a 16 MiB .torrent of 470,000 files took
- * 600 MB and 8.7 s. A torrent whose metadata came from peers is no smaller.
+ * a core while parse-torrent decodes it (on a worker: torrent-reader.ts): a 16 MiB .torrent of
+ * 470,000 files took 600 MB and 8.7 s. A torrent whose metadata came from peers is no smaller.
  */
 export const MAX_TORRENT_FILES = 50_000
 /**
@@ -87,73 +85,30 @@ export function parseMagnet(uri: string): MagnetLink {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: false })
-
-function text(value: BencodeValue | undefined): string | null {
-  return value instanceof Uint8Array ? utf8.decode(value) : null
-}
-
-function dict(value: BencodeValue | undefined): { [key: string]: BencodeValue } | null {
-  return value !== undefined && typeof value === 'object' && !(value instanceof Uint8Array) && !Array.isArray(value) ? value : null
-}
-
-function pathOf(entry: { [key: string]: BencodeValue }): string[] | null {
-  const raw = entry['path.utf-8'] ?? entry['path']
-  if (!Array.isArray(raw)) return null
-  const parts = raw.map((part) => text(part))
-  return parts.every((part): part is string => part !== null) ? parts : null
-}
+/** The node's torrent reader (torrent-reader.ts): .torrent files are decoded on its workers. */
+const reader = new TorrentReader()
 
 /**
- * Reads .torrent bytes with `parse-torrent` into a `TorrentMeta`. Padding files are those whose
- * BEP 47 `attr` contains `p`, and BitComet's `_____padding_file_…` entries. Throws
- * `invalid_source` when the bytes are not a torrent.
+ * Reads .torrent bytes with `parse-torrent`, on a worker thread (torrent-reader.ts), into a
+ * `TorrentMeta`. Padding files are those whose BEP 47 `attr` contains `p`, and BitComet's
+ * `_____padding_file_…` entries. Throws `invalid_source` when the bytes are not a torrent, list
+ * more than MAX_TORRENT_FILES files, or take more memory or time to decode than a read may.
  */
 export async function readTorrentMeta(bytes: Uint8Array): Promise<TorrentMeta> {
-  // Loaded with the first .torrent: parse-torrent brings a fetch polyfill and a dozen modules that
-  // a server nobody sends a torrent to would carry for nothing.
   // Counted before anything is decoded: at least one `lengthi` per file (a string that happens to
   // hold it only counts more, and refuses a torrent that then is its own doing).
   const tooMany = () => invalidSource(`The torrent lists more than ${MAX_TORRENT_FILES} files, more than one download takes.`)
   if (occurrences(bytes, LENGTH_KEY, LENGTH_KEYS_PER_FILE * MAX_TORRENT_FILES) > LENGTH_KEYS_PER_FILE * MAX_TORRENT_FILES) throw tooMany()
-  const { default: parseTorrent, toTorrentFile } = await import('parse-torrent')
-  let parsed: Awaited<ReturnType<typeof parseTorrent>>
+  let result: TorrentReadResult
   try {
-    parsed = await parseTorrent(bytes)
+    result = await reader.read(bytes, MAX_TORRENT_FILES)
   } catch (cause) {
-    throw invalidSource('The .torrent file could not be read (it is not a bencoded torrent with an info dictionary).', cause)
+    if (cause instanceof TorrentReadStopped && cause.reason !== 'crashed') throw invalidSource('The .torrent file takes more to read than a download may (it is built to be decoded at great cost).', cause)
+    throw cause
   }
-  const info = parsed.info
-  const name = text(info['name.utf-8']) ?? text(info['name']) ?? parsed.name
-  const list = Array.isArray(info['files']) ? info['files'] : null
-  if (list && list.length > MAX_TORRENT_FILES) throw tooMany()
-  const files: TorrentFileEntry[] = []
-  if (list) {
-    for (const [i, item] of list.entries()) {
-      const entry = dict(item)
-      const path = entry && pathOf(entry)
-      const sizeBytes = entry?.['length']
-      if (!entry || !path || path.length === 0 || typeof sizeBytes !== 'number') throw invalidSource(`The .torrent file's entry ${i + 1} has no path or length.`)
-      const attr = text(entry['attr']) ?? ''
-      const padding = attr.includes('p') || BITCOMET_PADDING.test(path[path.length - 1] as string)
-      files.push({ index: i + 1, path, sizeBytes, padding })
-    }
-  } else {
-    files.push({ index: 1, path: [name], sizeBytes: parsed.length, padding: false })
-  }
-  return {
-    infoHash: parsed.infoHash,
-    name,
-    multiFile: list !== null,
-    files,
-    totalBytes: files.reduce((sum, file) => (file.padding ? sum : sum + file.sizeBytes), 0),
-    trackers: parsed.announce ?? [],
-    // What aria2 gets, and what a job keeps: the info dictionary and the announce list only. A
-    // .torrent's web seeds (url-list, httpseeds) would be fetched by aria2 from any address, and
-    // its DHT nodes contacted: they are the user's input, so they are left out (the trackers are
-    // checked separately). Same info dictionary, same info hash.
-    torrentFile: new Uint8Array(toTorrentFile({ info: parsed.info, announce: parsed.announce ?? [], urlList: [] } as Parameters<typeof toTorrentFile>[0])),
-  }
+  if (!result.ok) throw invalidSource(result.message)
+  const { torrent } = result
+  return { ...torrent, totalBytes: torrent.files.reduce((sum, file) => (file.padding ? sum : sum + file.sizeBytes), 0) }
 }
 
 /** Which kind of source this is: magnet links are strings, .torrent files bytes. */
