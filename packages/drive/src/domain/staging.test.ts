@@ -52,14 +52,34 @@ describe('StagingArea uploads', () => {
 
   it('forgets the running hash of an upload removed before its end (cancelled, expired, tus DELETE)', async () => {
     const staging = new StagingArea(dir, 3_600_000)
-    const running = (staging.store as unknown as { streamed: Map<string, unknown> }).streamed
     for (const id of ['cancelled', 'terminated']) {
       await staging.create(id, 10, {}, Date.now())
       expect(await staging.store.write(Readable.from([Buffer.from('abc')]), id, 0)).toBe(3)
     }
-    expect([...running.keys()].sort()).toEqual(['cancelled', 'terminated'])
+    expect(staging.runningHashes).toBe(2)
     await staging.remove('cancelled')
     await staging.store.remove('terminated')
-    expect(running.size).toBe(0)
+    expect(staging.runningHashes).toBe(0)
+  })
+
+  it('drops a running hash whose upload took no bytes here for longer than an upload lives (its end went to another node)', async () => {
+    let now = Date.now()
+    const staging = new StagingArea(dir, 60_000, () => now)
+    const start = async (id: string) => {
+      await staging.create(id, 10, {}, now)
+      expect(await staging.store.write(Readable.from([Buffer.from('abc')]), id, 0)).toBe(3)
+    }
+    await start('elsewhere')
+    await start('here')
+    // 'here' goes on receiving bytes; 'elsewhere' got its last bytes on another node.
+    now += 40_000
+    expect(await staging.store.write(Readable.from([Buffer.from('def')]), 'here', 3)).toBe(6)
+    now += 30_000
+    await start('next')
+    expect(staging.runningHashes).toBe(2)
+    // The hash that stayed is still whole: the upload ends with the GCID of its bytes.
+    expect(await staging.store.write(Readable.from([Buffer.from('ghij')]), 'here', 6)).toBe(10)
+    expect(staging.takeStreamedGcid('here', 10)).toBe(await gcidOfFile(staging.dataPath('here'), 10))
+    expect(staging.takeStreamedGcid('elsewhere', 3)).toBeNull()
   })
 })

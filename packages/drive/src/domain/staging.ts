@@ -37,6 +37,8 @@ const WRITE_BUFFER_BYTES = 4 * 1024 * 1024
 interface StreamedHash {
   hasher: GcidHasher
   offset: number
+  /** When bytes last arrived: a hash left this long past the uploads' expiry is dropped. */
+  lastWriteMs: number
 }
 
 class StagingFileStore extends FileStore {
@@ -45,10 +47,22 @@ class StagingFileStore extends FileStore {
 
   constructor(
     readonly stagingDirectory: string,
-    expirationMs: number,
+    private readonly expirationMs: number,
+    private readonly nowMs: () => number,
   ) {
     super({ directory: stagingDirectory, expirationPeriodInMilliseconds: expirationMs })
     this.extensions = [...TUS_EXTENSIONS]
+  }
+
+  /**
+   * Drops the running hashes of uploads that took no bytes here for longer than an upload may
+   * live. Most hashes go with their upload (finished, cancelled, removed), but an upload whose
+   * last bytes, or whose end, went to another node leaves its hash here: nothing on this node
+   * hears of it, so each new upload sweeps what has outlived the expiry.
+   */
+  sweepStreamed(): void {
+    const cutoffMs = this.nowMs() - this.expirationMs
+    for (const [id, streamed] of this.streamed) if (streamed.lastWriteMs < cutoffMs) this.streamed.delete(id)
   }
 
 
@@ -68,7 +82,8 @@ class StagingFileStore extends FileStore {
     const upload = await this.getUpload(id)
     let streamed = this.streamed.get(id)
     if (offset === 0 && upload.size !== undefined) {
-      streamed = { hasher: new GcidHasher(upload.size), offset: 0 }
+      this.sweepStreamed()
+      streamed = { hasher: new GcidHasher(upload.size), offset: 0, lastWriteMs: this.nowMs() }
       this.streamed.set(id, streamed)
     } else if (!streamed || streamed.offset !== offset) {
       this.streamed.delete(id)
@@ -94,6 +109,7 @@ class StagingFileStore extends FileStore {
         hashed += take
         streamed.offset += take
       }
+      streamed.lastWriteMs = this.nowMs()
     }
     const count = new Transform({
       highWaterMark: WRITE_BUFFER_BYTES,
@@ -133,9 +149,16 @@ export class StagingArea {
   constructor(
     readonly directory: string,
     expirationMs: number,
+    /** The tus layer's clock (real time: tus stamps uploads with it too); tests pass their own. */
+    nowMs: () => number = Date.now,
   ) {
     this.#ready = mkdir(directory, { recursive: true })
-    this.store = new StagingFileStore(directory, expirationMs)
+    this.store = new StagingFileStore(directory, expirationMs, nowMs)
+  }
+
+  /** Running hashes held in this process (one per upload receiving bytes here). */
+  get runningHashes(): number {
+    return (this.store as StagingFileStore).streamed.size
   }
 
   /**
