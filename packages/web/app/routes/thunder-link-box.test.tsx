@@ -54,7 +54,7 @@ describe('ThunderLinkBox', () => {
 
     const input = screen.getByLabelText('Download link')
     expect(input.getAttribute('aria-invalid')).toBe('true')
-    expect(screen.getByText('This kind of link is not supported. Use a web, FTP, magnet, eD2k or Thunder link.')).toBeDefined()
+    expect(screen.getByText('This kind of link is not supported. Use a web, magnet or Thunder link.')).toBeDefined()
     expect(localStorage.getItem(PENDING_DOWNLOAD_LINK_KEY)).toBeNull()
     expect(screen.queryByRole('link', { name: 'Sign in to continue' })).toBeNull()
   })

@@ -1,9 +1,11 @@
 /**
- * The links cloud download accepts (the thunder page): web and FTP addresses, magnet links,
- * eD2k file links and Thunder links (`thunder://` + base64 of `AA<address>ZZ`).
+ * The links cloud download accepts (the thunder page): web addresses, magnet links and Thunder
+ * links (`thunder://` + base64 of `AA<address>ZZ`) that wrap one of those. The server downloads
+ * nothing else (drive.md: ed2k may be refused; FTP is not among the sources), so an FTP or eD2k
+ * link is `unsupported` here, before anything is sent, as any other scheme is.
  */
 
-export const DOWNLOAD_LINK_KINDS = ['http', 'https', 'ftp', 'magnet', 'ed2k', 'thunder'] as const
+export const DOWNLOAD_LINK_KINDS = ['http', 'https', 'magnet', 'thunder'] as const
 export type DownloadLinkKind = (typeof DOWNLOAD_LINK_KINDS)[number]
 
 export type DownloadLinkCheck =
@@ -22,11 +24,11 @@ export function checkDownloadLink(input: string): DownloadLinkCheck {
   if (!scheme || !(DOWNLOAD_LINK_KINDS as readonly string[]).includes(scheme)) return { ok: false, reason: 'unsupported' }
   const kind = scheme as DownloadLinkKind
   if (link.length > MAX_DOWNLOAD_LINK_LENGTH || /\s/.test(link)) return { ok: false, reason: 'invalid' }
-  const valid = kind === 'magnet' ? isMagnet(link) : kind === 'ed2k' ? isEd2k(link) : kind === 'thunder' ? isThunder(link) : isNetworkUrl(link)
+  const valid = kind === 'magnet' ? isMagnet(link) : kind === 'thunder' ? isThunder(link) : isNetworkUrl(link)
   return valid ? { ok: true, kind, link } : { ok: false, reason: 'invalid' }
 }
 
-/** An http, https or ftp URL with a host. */
+/** An http or https URL with a host. */
 function isNetworkUrl(link: string): boolean {
   let url: URL
   try {
@@ -34,7 +36,7 @@ function isNetworkUrl(link: string): boolean {
   } catch {
     return false
   }
-  return ['http:', 'https:', 'ftp:'].includes(url.protocol) && url.hostname !== '' && /^[a-z]+:\/\//i.test(link)
+  return ['http:', 'https:'].includes(url.protocol) && url.hostname !== '' && /^[a-z]+:\/\//i.test(link)
 }
 
 /**
@@ -53,11 +55,6 @@ function isMagnet(link: string): boolean {
     if (btmh !== undefined) return /^[0-9a-f]{68}$/i.test(btmh)
     return /^urn:[a-z0-9][a-z0-9.-]*:\S+$/i.test(topic)
   })
-}
-
-/** `ed2k://|file|<name>|<size>|<32 hex MD4>|/`, optionally followed by more `|…|` parts. */
-function isEd2k(link: string): boolean {
-  return /^ed2k:\/\/\|file\|[^|]+\|\d+\|[0-9a-f]{32}\|/i.test(link)
 }
 
 /** `thunder://` + base64 of `AA<address>ZZ`, whose address is itself a supported link. */

@@ -78,7 +78,7 @@ function SignedInDownloads({ accountId }: { accountId: string }) {
 }
 
 const STEPS = ['paste', 'fetch', 'enjoy'] as const
-const KINDS = ['http', 'ftp', 'magnet', 'ed2k', 'thunder'] as const
+const KINDS = ['http', 'magnet', 'thunder', 'torrent'] as const
 
 export default function ThunderPage() {
   const { t } = useT()

@@ -98,7 +98,7 @@ describe('Adding downloads', () => {
     expect(screen.getByRole('alert').textContent).toBe('Only .torrent files can be added here.')
     await pasteLinks('https://example.org/a.zip\nmailto:anna@example.org')
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
-    expect(screen.getByRole('alert').textContent).toBe('Line 2: This kind of link is not supported. Use a web, FTP, magnet, eD2k or Thunder link.')
+    expect(screen.getByRole('alert').textContent).toBe('Line 2: This kind of link is not supported. Use a web, magnet or Thunder link.')
   })
 
   // Regression: the page took 50 links in one preview call, but the server previews at most 20

@@ -3,7 +3,7 @@ export default {
   form: {
     heading: 'Add downloads',
     linksLabel: 'Download links',
-    linksHint: 'One link per line: web, FTP, magnet, eD2k or Thunder links.',
+    linksHint: 'One link per line: web, magnet or Thunder links.',
     placeholder: 'https://example.org/file.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: 'Choose a .torrent file',
     torrentDrop: 'or drop a .torrent file here',

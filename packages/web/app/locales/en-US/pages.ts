@@ -58,7 +58,7 @@ export default {
       },
       download: {
         title: 'Cloud download',
-        body: 'Paste a web, FTP, magnet, eD2k or Thunder link and the server fetches the file for you, even while your device is off.',
+        body: 'Paste a web, magnet or Thunder link and the server fetches the file for you, even while your device is off.',
       },
       decompress: {
         title: 'Unpack archives in the cloud',
@@ -95,7 +95,7 @@ export default {
   },
   thunder: {
     title: 'Cloud download',
-    description: 'Paste a web, FTP, magnet, eD2k or Thunder link and let your Cumulus server download it to your cloud.',
+    description: 'Paste a web, magnet or Thunder link and let your Cumulus server download it to your cloud.',
     hero: {
       eyebrow: 'Cloud download',
       heading: 'Download anything straight to your cloud',
@@ -105,12 +105,12 @@ export default {
     box: {
       heading: 'Add a download',
       label: 'Download link',
-      placeholder: 'https://, ftp://, magnet:, ed2k:// or thunder://',
-      hint: 'Web (http, https), FTP, magnet, eD2k and Thunder links.',
+      placeholder: 'https://, magnet: or thunder://',
+      hint: 'Web (http, https), magnet and Thunder links, or a .torrent file.',
       submit: 'Download to my cloud',
       errors: {
         empty: 'Paste a link first.',
-        unsupported: 'This kind of link is not supported. Use a web, FTP, magnet, eD2k or Thunder link.',
+        unsupported: 'This kind of link is not supported. Use a web, magnet or Thunder link.',
         invalid: 'This link looks incomplete or damaged. Check that you copied all of it.',
       },
       keptTitle: 'Your {{kind}} link is kept on this device.',
@@ -125,10 +125,9 @@ export default {
       heading: 'Links it understands',
       http: { name: 'web', title: 'Web', body: 'http:// and https:// addresses of files.' },
       https: { name: 'web', title: 'Web', body: 'http:// and https:// addresses of files.' },
-      ftp: { name: 'FTP', title: 'FTP', body: 'ftp:// addresses, with or without a user name.' },
       magnet: { name: 'magnet', title: 'Magnet', body: 'BitTorrent magnet links with an info hash.' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'ed2k://|file|… links of the eDonkey network.' },
-      thunder: { name: 'Thunder', title: 'Thunder', body: 'thunder:// links, which wrap one of the others.' },
+      thunder: { name: 'Thunder', title: 'Thunder', body: 'thunder:// links, which wrap a web or magnet link.' },
+      torrent: { name: '.torrent', title: '.torrent files', body: 'BitTorrent .torrent files: choose one, or drop it on the box.' },
     },
     steps: {
       heading: 'How cloud download works',
@@ -196,7 +195,7 @@ export default {
     },
     link: {
       title: 'Add a download link',
-      body: 'On the cloud download page, paste a web, FTP, magnet, eD2k or Thunder link and your server downloads the file into your drive. Preview what each link holds, choose the folder it lands in and follow its progress in your downloads list; a link you paste before signing in waits in the box for you.',
+      body: 'On the cloud download page, paste a web, magnet or Thunder link and your server downloads the file into your drive. Preview what each link holds, choose the folder it lands in and follow its progress in your downloads list; a link you paste before signing in waits in the box for you.',
       action: 'Open cloud download',
     },
     unpack: {

@@ -4,7 +4,7 @@ export default {
   form: {
     heading: 'Tambah unduhan',
     linksLabel: 'Tautan unduhan',
-    linksHint: 'Satu tautan per baris: tautan web, FTP, magnet, eD2k, atau Thunder.',
+    linksHint: 'Satu tautan per baris: tautan web, magnet, atau Thunder.',
     placeholder: 'https://example.org/berkas.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: 'Pilih file .torrent',
     torrentDrop: 'atau letakkan file .torrent di sini',

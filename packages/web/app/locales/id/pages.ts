@@ -60,7 +60,7 @@ export default {
       },
       download: {
         title: 'Unduhan cloud',
-        body: 'Tempel tautan web, FTP, magnet, eD2k, atau Thunder dan server akan mengunduh filenya untuk Anda, bahkan saat perangkat Anda mati.',
+        body: 'Tempel tautan web, magnet, atau Thunder dan server akan mengunduh filenya untuk Anda, bahkan saat perangkat Anda mati.',
       },
       decompress: {
         title: 'Ekstrak arsip di cloud',
@@ -97,7 +97,7 @@ export default {
   },
   thunder: {
     title: 'Unduhan cloud',
-    description: 'Tempel tautan web, FTP, magnet, eD2k, atau Thunder dan biarkan server Cumulus Anda mengunduhnya ke cloud.',
+    description: 'Tempel tautan web, magnet, atau Thunder dan biarkan server Cumulus Anda mengunduhnya ke cloud.',
     hero: {
       eyebrow: 'Unduhan cloud',
       heading: 'Unduh apa saja langsung ke cloud Anda',
@@ -107,12 +107,12 @@ export default {
     box: {
       heading: 'Tambah unduhan',
       label: 'Tautan unduhan',
-      placeholder: 'https://, ftp://, magnet:, ed2k:// atau thunder://',
-      hint: 'Tautan web (http, https), FTP, magnet, eD2k, dan Thunder.',
+      placeholder: 'https://, magnet: atau thunder://',
+      hint: 'Tautan web (http, https), magnet, dan Thunder, atau file .torrent.',
       submit: 'Unduh ke cloud saya',
       errors: {
         empty: 'Tempel tautan terlebih dahulu.',
-        unsupported: 'Jenis tautan ini tidak didukung. Gunakan tautan web, FTP, magnet, eD2k, atau Thunder.',
+        unsupported: 'Jenis tautan ini tidak didukung. Gunakan tautan web, magnet, atau Thunder.',
         invalid: 'Tautan ini tampak tidak lengkap atau rusak. Pastikan Anda menyalin seluruhnya.',
       },
       keptTitle: 'Tautan {{kind}} Anda disimpan di perangkat ini.',
@@ -127,10 +127,9 @@ export default {
       heading: 'Tautan yang dikenali',
       http: { name: 'web', title: 'Web', body: 'Alamat file http:// dan https://.' },
       https: { name: 'web', title: 'Web', body: 'Alamat file http:// dan https://.' },
-      ftp: { name: 'FTP', title: 'FTP', body: 'Alamat ftp://, dengan atau tanpa nama pengguna.' },
       magnet: { name: 'magnet', title: 'Magnet', body: 'Tautan magnet BitTorrent dengan info hash.' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'Tautan ed2k://|file|… dari jaringan eDonkey.' },
       thunder: { name: 'Thunder', title: 'Thunder', body: 'Tautan thunder://, yang membungkus salah satu tautan lainnya.' },
+      torrent: { name: '.torrent', title: 'File .torrent', body: 'File .torrent BitTorrent: pilih satu, atau letakkan di kotak.' },
     },
     steps: {
       heading: 'Cara kerja unduhan cloud',
@@ -198,7 +197,7 @@ export default {
     },
     link: {
       title: 'Tambahkan tautan unduhan',
-      body: 'Di halaman unduhan cloud, tempel tautan web, FTP, magnet, eD2k, atau Thunder dan server Anda mengunduh filenya ke drive Anda. Lihat pratinjau isi setiap tautan, pilih folder tujuannya, dan pantau kemajuannya di daftar unduhan; tautan yang Anda tempel sebelum masuk tetap menunggu di kotak.',
+      body: 'Di halaman unduhan cloud, tempel tautan web, magnet, atau Thunder dan server Anda mengunduh filenya ke drive Anda. Lihat pratinjau isi setiap tautan, pilih folder tujuannya, dan pantau kemajuannya di daftar unduhan; tautan yang Anda tempel sebelum masuk tetap menunggu di kotak.',
       action: 'Buka unduhan cloud',
     },
     unpack: {

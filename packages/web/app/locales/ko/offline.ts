@@ -4,7 +4,7 @@ export default {
   form: {
     heading: '다운로드 추가',
     linksLabel: '다운로드 링크',
-    linksHint: '한 줄에 링크 하나: 웹, FTP, 마그넷, eD2k 또는 Thunder 링크.',
+    linksHint: '한 줄에 링크 하나: 웹, 마그넷 또는 Thunder 링크.',
     placeholder: 'https://example.org/파일.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: '.torrent 파일 선택',
     torrentDrop: '또는 .torrent 파일을 여기에 끌어다 놓으세요',

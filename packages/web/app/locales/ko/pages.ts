@@ -60,7 +60,7 @@ export default {
       },
       download: {
         title: '클라우드 다운로드',
-        body: '웹, FTP, 마그넷, eD2k 또는 Thunder 링크를 붙여 넣으면 기기가 꺼져 있어도 서버가 파일을 대신 내려받습니다.',
+        body: '웹, 마그넷 또는 Thunder 링크를 붙여 넣으면 기기가 꺼져 있어도 서버가 파일을 대신 내려받습니다.',
       },
       decompress: {
         title: '클라우드에서 압축 풀기',
@@ -97,7 +97,7 @@ export default {
   },
   thunder: {
     title: '클라우드 다운로드',
-    description: '웹, FTP, 마그넷, eD2k 또는 Thunder 링크를 붙여 넣으면 Cumulus 서버가 클라우드로 내려받습니다.',
+    description: '웹, 마그넷 또는 Thunder 링크를 붙여 넣으면 Cumulus 서버가 클라우드로 내려받습니다.',
     hero: {
       eyebrow: '클라우드 다운로드',
       heading: '무엇이든 클라우드로 바로 내려받으세요',
@@ -107,12 +107,12 @@ export default {
     box: {
       heading: '다운로드 추가',
       label: '다운로드 링크',
-      placeholder: 'https://, ftp://, magnet:, ed2k:// 또는 thunder://',
-      hint: '웹(http, https), FTP, 마그넷, eD2k, Thunder 링크를 지원합니다.',
+      placeholder: 'https://, magnet: 또는 thunder://',
+      hint: '웹(http, https), 마그넷, Thunder 링크와 .torrent 파일을 지원합니다.',
       submit: '내 클라우드로 다운로드',
       errors: {
         empty: '먼저 링크를 붙여 넣으세요.',
-        unsupported: '지원하지 않는 링크입니다. 웹, FTP, 마그넷, eD2k 또는 Thunder 링크를 사용하세요.',
+        unsupported: '지원하지 않는 링크입니다. 웹, 마그넷 또는 Thunder 링크를 사용하세요.',
         invalid: '링크가 불완전하거나 손상된 것 같습니다. 전체를 복사했는지 확인하세요.',
       },
       keptTitle: '{{kind}} 링크를 이 기기에 보관했습니다.',
@@ -127,10 +127,9 @@ export default {
       heading: '지원하는 링크',
       http: { name: '웹', title: '웹', body: '파일의 http:// 및 https:// 주소.' },
       https: { name: '웹', title: '웹', body: '파일의 http:// 및 https:// 주소.' },
-      ftp: { name: 'FTP', title: 'FTP', body: '사용자 이름이 있거나 없는 ftp:// 주소.' },
       magnet: { name: '마그넷', title: '마그넷', body: '정보 해시가 포함된 BitTorrent 마그넷 링크.' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'eDonkey 네트워크의 ed2k://|file|… 링크.' },
       thunder: { name: 'Thunder', title: 'Thunder', body: '다른 링크 하나를 감싸고 있는 thunder:// 링크.' },
+      torrent: { name: '.torrent', title: '.torrent 파일', body: 'BitTorrent .torrent 파일: 파일을 고르거나 상자에 끌어다 놓으세요.' },
     },
     steps: {
       heading: '클라우드 다운로드 작동 방식',
@@ -198,7 +197,7 @@ export default {
     },
     link: {
       title: '다운로드 링크 추가하기',
-      body: '클라우드 다운로드 페이지에 웹, FTP, 마그넷, eD2k 또는 Thunder 링크를 붙여 넣으면 서버가 파일을 드라이브로 내려받습니다. 추가하기 전에 각 링크의 내용을 미리 보고 저장할 폴더를 고른 뒤 다운로드 목록에서 진행 상황을 확인하세요. 로그인하기 전에 붙여 넣은 링크는 입력란에 그대로 남아 있습니다.',
+      body: '클라우드 다운로드 페이지에 웹, 마그넷 또는 Thunder 링크를 붙여 넣으면 서버가 파일을 드라이브로 내려받습니다. 추가하기 전에 각 링크의 내용을 미리 보고 저장할 폴더를 고른 뒤 다운로드 목록에서 진행 상황을 확인하세요. 로그인하기 전에 붙여 넣은 링크는 입력란에 그대로 남아 있습니다.',
       action: '클라우드 다운로드 열기',
     },
     unpack: {

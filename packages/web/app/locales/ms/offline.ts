@@ -4,7 +4,7 @@ export default {
   form: {
     heading: 'Tambah muat turun',
     linksLabel: 'Pautan muat turun',
-    linksHint: 'Satu pautan setiap baris: pautan web, FTP, magnet, eD2k atau Thunder.',
+    linksHint: 'Satu pautan setiap baris: pautan web, magnet atau Thunder.',
     placeholder: 'https://example.org/fail.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: 'Pilih fail .torrent',
     torrentDrop: 'atau lepaskan fail .torrent di sini',

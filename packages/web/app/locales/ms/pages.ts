@@ -60,7 +60,7 @@ export default {
       },
       download: {
         title: 'Muat turun awan',
-        body: 'Tampal pautan web, FTP, magnet, eD2k atau Thunder dan pelayan akan memuat turun fail untuk anda, walaupun peranti anda dimatikan.',
+        body: 'Tampal pautan web, magnet atau Thunder dan pelayan akan memuat turun fail untuk anda, walaupun peranti anda dimatikan.',
       },
       decompress: {
         title: 'Nyahmampat arkib dalam awan',
@@ -97,7 +97,7 @@ export default {
   },
   thunder: {
     title: 'Muat turun awan',
-    description: 'Tampal pautan web, FTP, magnet, eD2k atau Thunder dan biarkan pelayan Cumulus anda memuat turunnya ke awan.',
+    description: 'Tampal pautan web, magnet atau Thunder dan biarkan pelayan Cumulus anda memuat turunnya ke awan.',
     hero: {
       eyebrow: 'Muat turun awan',
       heading: 'Muat turun apa sahaja terus ke awan anda',
@@ -107,12 +107,12 @@ export default {
     box: {
       heading: 'Tambah muat turun',
       label: 'Pautan muat turun',
-      placeholder: 'https://, ftp://, magnet:, ed2k:// atau thunder://',
-      hint: 'Pautan web (http, https), FTP, magnet, eD2k dan Thunder.',
+      placeholder: 'https://, magnet: atau thunder://',
+      hint: 'Pautan web (http, https), magnet dan Thunder, atau fail .torrent.',
       submit: 'Muat turun ke awan saya',
       errors: {
         empty: 'Tampal pautan dahulu.',
-        unsupported: 'Jenis pautan ini tidak disokong. Gunakan pautan web, FTP, magnet, eD2k atau Thunder.',
+        unsupported: 'Jenis pautan ini tidak disokong. Gunakan pautan web, magnet atau Thunder.',
         invalid: 'Pautan ini kelihatan tidak lengkap atau rosak. Pastikan anda menyalin kesemuanya.',
       },
       keptTitle: 'Pautan {{kind}} anda disimpan pada peranti ini.',
@@ -127,10 +127,9 @@ export default {
       heading: 'Pautan yang difahami',
       http: { name: 'web', title: 'Web', body: 'Alamat fail http:// dan https://.' },
       https: { name: 'web', title: 'Web', body: 'Alamat fail http:// dan https://.' },
-      ftp: { name: 'FTP', title: 'FTP', body: 'Alamat ftp://, dengan atau tanpa nama pengguna.' },
       magnet: { name: 'magnet', title: 'Magnet', body: 'Pautan magnet BitTorrent dengan cincangan maklumat.' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'Pautan ed2k://|file|… rangkaian eDonkey.' },
       thunder: { name: 'Thunder', title: 'Thunder', body: 'Pautan thunder://, yang membalut salah satu pautan lain.' },
+      torrent: { name: '.torrent', title: 'Fail .torrent', body: 'Fail .torrent BitTorrent: pilih satu, atau lepaskan ke dalam kotak.' },
     },
     steps: {
       heading: 'Cara muat turun awan berfungsi',
@@ -198,7 +197,7 @@ export default {
     },
     link: {
       title: 'Tambah pautan muat turun',
-      body: 'Pada halaman muat turun awan, tampal pautan web, FTP, magnet, eD2k atau Thunder dan pelayan anda memuat turun fail ke dalam pemacu anda. Pratonton kandungan setiap pautan, pilih folder destinasinya dan ikuti kemajuannya dalam senarai muat turun; pautan yang anda tampal sebelum log masuk menunggu anda di dalam kotak.',
+      body: 'Pada halaman muat turun awan, tampal pautan web, magnet atau Thunder dan pelayan anda memuat turun fail ke dalam pemacu anda. Pratonton kandungan setiap pautan, pilih folder destinasinya dan ikuti kemajuannya dalam senarai muat turun; pautan yang anda tampal sebelum log masuk menunggu anda di dalam kotak.',
       action: 'Buka muat turun awan',
     },
     unpack: {

@@ -4,7 +4,7 @@ export default {
   form: {
     heading: '添加下载',
     linksLabel: '下载链接',
-    linksHint: '每行一个链接：网页、FTP、磁力、eD2k 或迅雷链接。',
+    linksHint: '每行一个链接：网页、磁力或迅雷链接。',
     placeholder: 'https://example.org/文件.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: '选择 .torrent 文件',
     torrentDrop: '或将 .torrent 文件拖到这里',

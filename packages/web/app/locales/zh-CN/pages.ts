@@ -60,7 +60,7 @@ export default {
       },
       download: {
         title: '云下载',
-        body: '粘贴网页、FTP、磁力、eD2k 或迅雷链接，服务器替你下载文件，即使设备关机也不影响。',
+        body: '粘贴网页、磁力或迅雷链接，服务器替你下载文件，即使设备关机也不影响。',
       },
       decompress: {
         title: '云端解压',
@@ -97,7 +97,7 @@ export default {
   },
   thunder: {
     title: '云下载',
-    description: '粘贴网页、FTP、磁力、eD2k 或迅雷链接，让你的 Cumulus 服务器把文件下载到云端。',
+    description: '粘贴网页、磁力或迅雷链接，让你的 Cumulus 服务器把文件下载到云端。',
     hero: {
       eyebrow: '云下载',
       heading: '任何内容，直接下载到你的云端',
@@ -107,12 +107,12 @@ export default {
     box: {
       heading: '添加下载',
       label: '下载链接',
-      placeholder: 'https://、ftp://、magnet:、ed2k:// 或 thunder://',
-      hint: '支持网页（http、https）、FTP、磁力、eD2k 和迅雷链接。',
+      placeholder: 'https://、magnet: 或 thunder://',
+      hint: '支持网页（http、https）、磁力和迅雷链接，以及 .torrent 文件。',
       submit: '下载到我的云端',
       errors: {
         empty: '请先粘贴链接。',
-        unsupported: '不支持这种链接。请使用网页、FTP、磁力、eD2k 或迅雷链接。',
+        unsupported: '不支持这种链接。请使用网页、磁力或迅雷链接。',
         invalid: '这个链接似乎不完整或已损坏，请确认是否完整复制。',
       },
       keptTitle: '你的{{kind}}链接已保存在此设备上。',
@@ -127,10 +127,9 @@ export default {
       heading: '支持的链接',
       http: { name: '网页', title: '网页', body: '文件的 http:// 和 https:// 地址。' },
       https: { name: '网页', title: '网页', body: '文件的 http:// 和 https:// 地址。' },
-      ftp: { name: 'FTP', title: 'FTP', body: 'ftp:// 地址，可带或不带用户名。' },
       magnet: { name: '磁力', title: '磁力', body: '带有信息哈希的 BitTorrent 磁力链接。' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'eDonkey 网络的 ed2k://|file|… 链接。' },
       thunder: { name: '迅雷', title: '迅雷', body: 'thunder:// 链接，内部包裹上述任意一种链接。' },
+      torrent: { name: '.torrent', title: '.torrent 文件', body: 'BitTorrent 种子文件：选择文件，或拖放到输入框。' },
     },
     steps: {
       heading: '云下载如何运作',
@@ -198,7 +197,7 @@ export default {
     },
     link: {
       title: '添加下载链接',
-      body: '在云下载页面粘贴网页、FTP、磁力、eD2k 或迅雷链接，服务器就会把文件下载到你的云盘。添加前可以预览每个链接的内容、选择保存到哪个文件夹，并在下载列表中查看进度；登录前粘贴的链接会留在输入框里等你。',
+      body: '在云下载页面粘贴网页、磁力或迅雷链接，服务器就会把文件下载到你的云盘。添加前可以预览每个链接的内容、选择保存到哪个文件夹，并在下载列表中查看进度；登录前粘贴的链接会留在输入框里等你。',
       action: '打开云下载',
     },
     unpack: {

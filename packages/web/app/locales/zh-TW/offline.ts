@@ -4,7 +4,7 @@ export default {
   form: {
     heading: '新增下載',
     linksLabel: '下載連結',
-    linksHint: '每行一個連結：網頁、FTP、磁力、eD2k 或迅雷連結。',
+    linksHint: '每行一個連結：網頁、磁力或迅雷連結。',
     placeholder: 'https://example.org/檔案.zip\nmagnet:?xt=urn:btih:…',
     torrentPick: '選擇 .torrent 檔案',
     torrentDrop: '或將 .torrent 檔案拖曳到這裡',

@@ -60,7 +60,7 @@ export default {
       },
       download: {
         title: '雲端下載',
-        body: '貼上網頁、FTP、磁力、eD2k 或迅雷連結，伺服器會替你下載檔案，即使裝置關機也沒關係。',
+        body: '貼上網頁、磁力或迅雷連結，伺服器會替你下載檔案，即使裝置關機也沒關係。',
       },
       decompress: {
         title: '雲端解壓縮',
@@ -97,7 +97,7 @@ export default {
   },
   thunder: {
     title: '雲端下載',
-    description: '貼上網頁、FTP、磁力、eD2k 或迅雷連結，讓你的 Cumulus 伺服器把檔案下載到雲端。',
+    description: '貼上網頁、磁力或迅雷連結，讓你的 Cumulus 伺服器把檔案下載到雲端。',
     hero: {
       eyebrow: '雲端下載',
       heading: '任何內容，直接下載到你的雲端',
@@ -107,12 +107,12 @@ export default {
     box: {
       heading: '新增下載',
       label: '下載連結',
-      placeholder: 'https://、ftp://、magnet:、ed2k:// 或 thunder://',
-      hint: '支援網頁（http、https）、FTP、磁力、eD2k 和迅雷連結。',
+      placeholder: 'https://、magnet: 或 thunder://',
+      hint: '支援網頁（http、https）、磁力和迅雷連結，以及 .torrent 檔案。',
       submit: '下載到我的雲端',
       errors: {
         empty: '請先貼上連結。',
-        unsupported: '不支援這種連結。請使用網頁、FTP、磁力、eD2k 或迅雷連結。',
+        unsupported: '不支援這種連結。請使用網頁、磁力或迅雷連結。',
         invalid: '這個連結似乎不完整或已損毀，請確認是否完整複製。',
       },
       keptTitle: '你的{{kind}}連結已保存在這部裝置上。',
@@ -127,10 +127,9 @@ export default {
       heading: '支援的連結',
       http: { name: '網頁', title: '網頁', body: '檔案的 http:// 和 https:// 網址。' },
       https: { name: '網頁', title: '網頁', body: '檔案的 http:// 和 https:// 網址。' },
-      ftp: { name: 'FTP', title: 'FTP', body: 'ftp:// 網址，可含或不含使用者名稱。' },
       magnet: { name: '磁力', title: '磁力', body: '含有資訊雜湊的 BitTorrent 磁力連結。' },
-      ed2k: { name: 'eD2k', title: 'eD2k', body: 'eDonkey 網路的 ed2k://|file|… 連結。' },
       thunder: { name: '迅雷', title: '迅雷', body: 'thunder:// 連結，內部包裹上述任一種連結。' },
+      torrent: { name: '.torrent', title: '.torrent 檔案', body: 'BitTorrent 種子檔案：選擇檔案，或拖放到輸入框。' },
     },
     steps: {
       heading: '雲端下載如何運作',
@@ -198,7 +197,7 @@ export default {
     },
     link: {
       title: '新增下載連結',
-      body: '在雲端下載頁面貼上網頁、FTP、磁力、eD2k 或迅雷連結，伺服器就會把檔案下載到你的雲端硬碟。新增前可以預覽每個連結的內容、選擇要存到哪個資料夾，並在下載清單中查看進度；登入前貼上的連結會留在輸入框裡等你。',
+      body: '在雲端下載頁面貼上網頁、磁力或迅雷連結，伺服器就會把檔案下載到你的雲端硬碟。新增前可以預覽每個連結的內容、選擇要存到哪個資料夾，並在下載清單中查看進度；登入前貼上的連結會留在輸入框裡等你。',
       action: '開啟雲端下載',
     },
     unpack: {
