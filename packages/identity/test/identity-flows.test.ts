@@ -72,6 +72,19 @@ describe('identity over HTTP', () => {
     expect(me.json()).toMatchObject({ sub: res.json().sub, email: '', password: '' })
   })
 
+  it('keeps a guest account, with its id, once it binds an e-mail: it is registered and signs in anywhere by code', async () => {
+    const guest = (await call(t.app, 'POST', '/v1/auth/signup/anonymously', { body: { client_id: 'cumulus-web' } })).json()
+    const token = await verifiedEmailToken(t, 'guest@example.com', 'EMAIL_ADDRESS_VERIFICATION')
+    const bound = await call(t.app, 'PATCH', '/v1/user/contact', { token: guest.access_token, body: { email: 'guest@example.com', verification_token: token } })
+    expect(bound.statusCode, bound.body).toBe(200)
+    expect((await t.deps.users.findById(guest.sub))?.anonymous).toBe(false)
+    const code = await verifiedEmailToken(t, 'guest@example.com', 'SIGN_IN')
+    const captcha = await captchaFor(t.app, 'POST:/v1/auth/signin', { email: 'guest@example.com' })
+    const signedIn = await call(t.app, 'POST', '/v1/auth/signin', { captcha, body: { username: 'guest@example.com', verification_code: '000000', verification_token: code, client_id: 'cumulus-web' } })
+    expect(signedIn.statusCode, signedIn.body).toBe(200)
+    expect(signedIn.json().sub).toBe(guest.sub)
+  })
+
   it('requires a captcha token on sign-in, and the token is single-use', async () => {
     expectErrorReply(await call(t.app, 'POST', '/v1/auth/signin', { body: { username: 'a@example.com', password: 'whatever-pass', client_id: 'cumulus-web' } }), AccountErrors.captcha_required)
     await signUpByEmail(t, 'once@example.com', 'correct horse battery')

@@ -107,6 +107,7 @@ export class KyselyUserStore implements UserStore {
     if (patch.username !== undefined) set.username = patch.username
     if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash
     if (patch.passwordUpdatedAtMs !== undefined) set.password_updated_at = patch.passwordUpdatedAtMs
+    if (patch.anonymous !== undefined) set.anonymous = patch.anonymous ? 1 : 0
     await this.db.updateTable('identity_users').set(set).where('id', '=', id).execute().catch(rethrow)
   }
 

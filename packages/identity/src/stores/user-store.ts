@@ -21,7 +21,7 @@ export interface UserRecord {
 export type NewUser = Pick<UserRecord, 'id' | 'name' | 'anonymous' | 'createdAtMs'> &
   Partial<Pick<UserRecord, 'username' | 'email' | 'phoneNumber' | 'picture' | 'passwordHash'>>
 
-export type UserPatch = Partial<Pick<UserRecord, 'name' | 'picture' | 'email' | 'phoneNumber' | 'username' | 'passwordHash' | 'passwordUpdatedAtMs'>>
+export type UserPatch = Partial<Pick<UserRecord, 'name' | 'picture' | 'email' | 'phoneNumber' | 'username' | 'passwordHash' | 'passwordUpdatedAtMs' | 'anonymous'>>
 
 /** Accounts. Addresses are stored normalised (lower-case e-mail, E.164 phone). */
 export interface UserStore {

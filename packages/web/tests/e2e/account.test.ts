@@ -26,7 +26,7 @@ import {
   waitForPath,
   welcomeHeading,
 } from './account-utils'
-import { PHONE, test, waitForHydration } from './playwright-utils'
+import { PHONE, readLatestCode, test, waitForHydration } from './playwright-utils'
 import { createActivationCodes } from '@cumulus/identity'
 
 const SIGN_IN_PATH = '/v1/auth/signin'
@@ -286,8 +286,31 @@ describe('guest accounts', () => {
     expect(await notice.getByText(en.accountHome.anonymous.title, { exact: true }).count()).toBe(1)
     await expect.poll(() => testIdText(page, 'account-name')).toBe(en.accountHome.profile.guestName)
     expect(await page.getByTestId('account-email').getAttribute('data-empty')).toBe('true')
-    // A guest can upgrade: the notice links to account creation.
-    expect(await notice.getByRole('link', { name: en.accountHome.anonymous.cta }).getAttribute('href')).toBe('/account/login?tab=sign-up')
+    // A new account would start empty: offered second, as a link to account creation.
+    expect(await notice.getByRole('link', { name: en.accountHome.anonymous.separate }).getAttribute('href')).toBe('/account/login?tab=sign-up')
+  })
+
+  test('a guest keeps the account (same id, same files) by binding an e-mail from the notice', async ({ openPage, server }) => {
+    const { page } = await openPage()
+    await page.goto('/account/login')
+    await waitForHydration(page)
+    await page.getByRole('button', { name: en.auth.login.guest, exact: true }).click()
+    await waitForPath(page, '/account/home')
+    const guestId = await testIdText(page, 'account-user-id')
+    const notice = page.getByTestId('anonymous-notice')
+    await notice.getByRole('button', { name: en.accountHome.anonymous.cta, exact: true }).click()
+
+    const email = uniqueEmail('kept-guest')
+    await page.getByLabel(en.accountHome.contact.newEmail, { exact: true }).fill(email)
+    const since = Date.now()
+    await page.getByRole('button', { name: en.accountHome.contact.sendCode, exact: true }).click()
+    const code = await readLatestCode(server.dataDir, email, { since: since - 1_000 })
+    await page.getByLabel(en.accountHome.contact.code, { exact: true }).fill(code)
+    await page.getByRole('button', { name: en.accountHome.contact.verifyAndSave, exact: true }).click()
+
+    await expect.poll(() => testIdText(page, 'account-email')).toBe(email)
+    expect(await notice.count()).toBe(0)
+    expect(await testIdText(page, 'account-user-id')).toBe(guestId)
   })
 })
 

@@ -63,7 +63,11 @@ export async function changePassword(deps: Deps, auth: AuthContext, caller: Call
   return {}
 }
 
-/** PATCH /v1/user/contact: binds a verified e-mail or phone to the account. */
+/**
+ * PATCH /v1/user/contact: binds a verified e-mail or phone to the account. A guest account that
+ * binds one becomes a registered account in place (same id, same files): it can then sign in
+ * anywhere by code, and set a password through the reset flow.
+ */
 export async function changeContact(deps: Deps, auth: AuthContext, input: { email?: string | undefined; phoneNumber?: string | undefined; verificationToken: string }) {
   const address = requireAddress(input)
   const user = auth.user
@@ -73,7 +77,7 @@ export async function changeContact(deps: Deps, auth: AuthContext, input: { emai
   if (owner && owner.id !== user.id) throw new AppError(GenericErrors.already_exists, { description: 'another account uses this address' })
   await claim.consume()
   try {
-    await deps.users.update(user.id, address.channel === 'email' ? { email: address.value } : { phoneNumber: address.value }, deps.clock.nowMs())
+    await deps.users.update(user.id, { ...(address.channel === 'email' ? { email: address.value } : { phoneNumber: address.value }), ...(user.anonymous ? { anonymous: false } : {}) }, deps.clock.nowMs())
   } catch (error) {
     if (error instanceof UniqueViolationError) throw new AppError(GenericErrors.already_exists, { description: 'another account uses this address', cause: error })
     throw error

@@ -566,19 +566,32 @@ describe('AccountHome: accounts and sign-out', () => {
 })
 
 describe('AccountHome: guest accounts', () => {
-  it('invites an anonymous user to create a real account and hides password and contact changes', async () => {
+  it('invites a guest to keep the account by binding an e-mail, and hides password changes meanwhile', async () => {
     const guest = aProfile({ sub: 'anon_123456789', name: '', email: '', password: '' })
     const server = new FakeIdentityServer(guest)
     await showPage(server, [guest.sub])
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome, Guest')
     const notice = screen.getByTestId('anonymous-notice')
     expect(within(notice).getByText('You are using a guest account')).toBeDefined()
-    expect(within(notice).getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/account/login?tab=sign-up')
+    // A separate account starts empty: offered, but second.
+    expect(within(notice).getByRole('link', { name: 'Or start a new, empty account' }).getAttribute('href')).toBe('/account/login?tab=sign-up')
     expect(screen.queryByRole('region', { name: 'Security' })).toBeNull()
-    expect(screen.queryByRole('button', { name: 'Add e-mail address' })).toBeNull()
     // A guest cannot let apps in (the consent page asks for a real account), so no Connected apps.
     expect(screen.queryByRole('region', { name: 'Connected apps' })).toBeNull()
     expect(server.requestsTo('GET', '/v1/user/authorize/clients')).toHaveLength(0)
+
+    // Keeping it: the e-mail form opens, and the bound address makes it a registered account in place.
+    await userEvent.click(within(notice).getByRole('button', { name: 'Keep this account' }))
+    await userEvent.type(screen.getByLabelText('New e-mail address'), 'guest@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await userEvent.type(await screen.findByLabelText('Verification code'), GOOD_CODE)
+    await userEvent.click(screen.getByRole('button', { name: 'Verify and save' }))
+    expect(await screen.findByText('Your e-mail address is now guest@example.com.')).toBeDefined()
+    expect(server.requestsTo('PATCH', '/v1/user/contact')).toEqual([
+      expect.objectContaining({ body: { email: 'guest@example.com', verification_token: VERIFICATION_TOKEN }, authorization: `Bearer token-${guest.sub}` }),
+    ])
+    expect(screen.queryByTestId('anonymous-notice')).toBeNull()
+    expect(screen.getByRole('region', { name: 'Security' })).toBeDefined()
   })
 })
 

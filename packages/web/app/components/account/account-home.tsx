@@ -1,5 +1,5 @@
 import { isAnonymousSub } from '@cumulus/sdk'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { REDIRECT_PARAM } from '../../middleware/auth'
@@ -27,6 +27,8 @@ export function AccountHome() {
   const navigate = useNavigate()
   const session = useSession()
   const user = session.user
+  // Asks the profile to open its e-mail form (the guest banner's button); a count, so each press asks again.
+  const [bindRequest, setBindRequest] = useState(0)
 
   // Signed out meanwhile (here or in another tab): back to the login page, which returns here.
   useEffect(() => {
@@ -44,7 +46,8 @@ export function AccountHome() {
     )
   }
 
-  const anonymous = isAnonymousSub(user.userId)
+  // A guest account that has bound an address is a registered account, in place (same id, same files).
+  const anonymous = isAnonymousSub(user.userId) && !user.email && !user.phoneNumber
   const displayName = user.nickname || (anonymous ? t('accountHome.profile.guestName') : t('accountHome.profile.unnamed'))
   return (
     <div className="bg-slate-50 pb-16 dark:bg-slate-950">
@@ -67,15 +70,25 @@ export function AccountHome() {
               <p className="font-semibold">{t('accountHome.anonymous.title')}</p>
               <p className="mt-1 text-sm">{t('accountHome.anonymous.text')}</p>
             </div>
-            <LocaleLink page="account-login" search={SIGN_UP_SEARCH} className="inline-flex h-11 shrink-0 items-center justify-center rounded-xl bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500">
-              {t('accountHome.anonymous.cta')}
-            </LocaleLink>
+            <div className="flex shrink-0 flex-col items-stretch gap-2 sm:items-end">
+              {/* Binding an address keeps this account and its files; a new account would start empty. */}
+              <button
+                type="button"
+                onClick={() => setBindRequest((n) => n + 1)}
+                className="inline-flex h-11 items-center justify-center rounded-xl bg-brand-600 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+              >
+                {t('accountHome.anonymous.cta')}
+              </button>
+              <LocaleLink page="account-login" search={SIGN_UP_SEARCH} className="text-center text-sm font-medium underline underline-offset-2 hover:no-underline">
+                {t('accountHome.anonymous.separate')}
+              </LocaleLink>
+            </div>
           </div>
         ) : null}
 
         <div className="mt-8 space-y-6">
           {/* Keyed by account: after a switch, no open form or message of the previous account remains. */}
-          <ProfileSection key={`profile-${user.userId}`} user={user} anonymous={anonymous} />
+          <ProfileSection key={`profile-${user.userId}`} user={user} anonymous={anonymous} bindRequest={bindRequest} />
           <MembershipSection key={`membership-${user.userId}`} user={user} />
           {anonymous ? null : <SecuritySection key={`security-${user.userId}`} user={user} />}
           {anonymous ? null : <SignInMethodsSection key={`sign-in-methods-${user.userId}`} user={user} />}

@@ -10,7 +10,7 @@ type Editing = 'name' | ContactKind | null
 const COPIED_FEEDBACK_MS = 2000
 
 /** Personal info: name (editable), e-mail and phone (bound by code), the user id (copyable). */
-export function ProfileSection({ user, anonymous }: { user: UserInfo; anonymous: boolean }) {
+export function ProfileSection({ user, anonymous, bindRequest = 0 }: { user: UserInfo; anonymous: boolean; bindRequest?: number }) {
   const { t } = useT()
   const formId = useId()
   const [editing, setEditing] = useState<Editing>(null)
@@ -25,6 +25,14 @@ export function ProfileSection({ user, anonymous }: { user: UserInfo; anonymous:
     triggers[returnFocusTo.current].current?.focus()
     returnFocusTo.current = null
   })
+
+  // The guest banner asks for the e-mail form: opened, and brought into view.
+  useEffect(() => {
+    if (bindRequest === 0) return
+    setNotice(null)
+    setEditing('email')
+    requestAnimationFrame(() => document.getElementById(`${formId}-email`)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' }))
+  }, [bindRequest, formId])
 
   useEffect(() => {
     if (!copied) return
@@ -97,7 +105,7 @@ export function ProfileSection({ user, anonymous }: { user: UserInfo; anonymous:
         <Row
           label={t('accountHome.profile.email')}
           value={user.email ? <span data-testid="account-email">{user.email}</span> : notSet('account-email')}
-          action={anonymous ? undefined : toggle('email', user.email ? t('accountHome.contact.changeEmail') : t('accountHome.contact.addEmail'), user.email ? t('accountHome.profile.change') : t('accountHome.profile.add'))}
+          action={toggle('email', user.email ? t('accountHome.contact.changeEmail') : t('accountHome.contact.addEmail'), user.email ? t('accountHome.profile.change') : t('accountHome.profile.add'))}
         >
           {editing === 'email' ? (
             <ContactForm
@@ -112,7 +120,7 @@ export function ProfileSection({ user, anonymous }: { user: UserInfo; anonymous:
         <Row
           label={t('accountHome.profile.phone')}
           value={user.phoneNumber ? <span data-testid="account-phone">{user.phoneNumber}</span> : notSet('account-phone')}
-          action={anonymous ? undefined : toggle('phone', user.phoneNumber ? t('accountHome.contact.changePhone') : t('accountHome.contact.addPhone'), user.phoneNumber ? t('accountHome.profile.change') : t('accountHome.profile.add'))}
+          action={toggle('phone', user.phoneNumber ? t('accountHome.contact.changePhone') : t('accountHome.contact.addPhone'), user.phoneNumber ? t('accountHome.profile.change') : t('accountHome.profile.add'))}
         >
           {editing === 'phone' ? (
             <ContactForm

@@ -161,8 +161,9 @@ export default {
   },
   anonymous: {
     title: 'You are using a guest account',
-    text: 'A guest account lives on this device only. Create an account to keep your files safe and sign in anywhere.',
-    cta: 'Create an account',
+    text: 'A guest account lives on this device only. Add your e-mail address to keep this account and its files, and sign in anywhere with a code.',
+    cta: 'Keep this account',
+    separate: 'Or start a new, empty account',
   },
   danger: {
     title: 'Delete account',

@@ -163,8 +163,9 @@ export default {
   },
   anonymous: {
     title: 'Anda menggunakan akun tamu',
-    text: 'Akun tamu hanya ada di perangkat ini. Buat akun agar file Anda tetap aman dan Anda bisa masuk dari mana saja.',
-    cta: 'Buat akun',
+    text: 'Akun tamu hanya ada di perangkat ini. Tambahkan alamat email Anda agar akun ini dan file-filenya tetap tersimpan, lalu masuk dari mana saja dengan kode.',
+    cta: 'Simpan akun ini',
+    separate: 'Atau buat akun baru yang kosong',
   },
   danger: {
     title: 'Hapus akun',

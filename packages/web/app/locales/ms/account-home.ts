@@ -163,8 +163,9 @@ export default {
   },
   anonymous: {
     title: 'Anda menggunakan akaun tetamu',
-    text: 'Akaun tetamu hanya wujud pada peranti ini. Cipta akaun untuk memastikan fail anda selamat dan log masuk di mana-mana sahaja.',
-    cta: 'Cipta akaun',
+    text: 'Akaun tetamu hanya wujud pada peranti ini. Tambah alamat e-mel anda untuk menyimpan akaun ini dan failnya, dan log masuk di mana-mana sahaja dengan kod.',
+    cta: 'Simpan akaun ini',
+    separate: 'Atau cipta akaun baharu yang kosong',
   },
   danger: {
     title: 'Padam akaun',
