@@ -28,7 +28,8 @@ export function FileName({ name, className = '' }: { name: string; className?: s
   return (
     <span className={`flex min-w-0 ${className}`} title={name} data-testid="file-name">
       <span className="flex min-w-0" aria-hidden="true">
-        <span className="truncate">{head}</span>
+        {/* Spaces kept as typed (pre): in a no-wrap box a space ending the head collapsed, so "Tax Report" showed "TaxReport". */}
+        <span className="overflow-hidden text-ellipsis whitespace-pre">{head}</span>
         {tail ? <span className="shrink-0 whitespace-pre">{tail}</span> : null}
       </span>
       <span className="sr-only">{name}</span>

@@ -196,6 +196,23 @@ describe('the drive', () => {
     await expectNoA11yViolations(page)
   })
 
+  test('a long name cut in the middle keeps the space at the cut ("Tax Report", not "TaxReport")', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-names', name: 'Nina Names' })
+    const { page } = await openPage()
+    await signInWithPassword(page, user)
+    await page.goto('/drive')
+    await waitForHydration(page)
+    await page.getByTestId('drive-empty').waitFor()
+    await page.getByTestId('new-folder').click()
+    // Cut as "Tax " + "Report": the space ends the part that shrinks.
+    await page.getByLabel(en.drive.names.newFolder.label, { exact: true }).fill('Tax Report')
+    await page.keyboard.press('Enter')
+    const shown = driveRow(page, 'Tax Report').getByTestId('file-name').locator('[aria-hidden="true"]')
+    // innerText is what the page shows (a collapsed space is missing from it), with a line break
+    // between the two flex items.
+    await expect.poll(() => shown.evaluate((el) => (el as HTMLElement).innerText.replace(/\n/g, ''))).toBe('Tax Report')
+  })
+
   test('passes axe-core with files, in light and dark, on a desktop and a phone', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'drive-a11y', name: 'Ada Access' })
     const { page } = await openPage()
