@@ -178,9 +178,14 @@ describe('The task list', () => {
     expect(lists()).toBe(before + 1)
     expect(screen.getByTestId('tasks-announcer').textContent).toBe('ubuntu.iso: 75%')
 
+    const abouts = api.callsOf('about').length
     api.updateTask(task.id, { phase: 'PHASE_TYPE_COMPLETE', progress: 100, file_id: 'f1' })
+    api.offlineQuota = { dailyLimit: 10, dailyUsage: 3, runningLimit: 2, runningUsage: 0 }
     await act(() => vi.advanceTimersByTimeAsync(TASK_POLL_MS))
     await waitFor(() => expect(within(row('ubuntu.iso')).getByTestId('task-phase').textContent).toBe('Done'))
+    // The download ended: the plan's counts are read again (they said "Running: 1 of 2" until a reload).
+    await waitFor(() => expect(screen.getByTestId('offline-counts').textContent).toContain('Running: 0 of 2'))
+    expect(api.callsOf('about').length).toBe(abouts + 1)
     expect(screen.getByTestId('tasks-announcer').textContent).toBe('ubuntu.iso: done')
     expect(within(row('ubuntu.iso')).getByRole('link', { name: 'Open in drive' }).getAttribute('href')).toBe('/drive/dl1')
 

@@ -1,5 +1,5 @@
 import { type OfflineQuotas, offlineQuotasOf } from '@cumulus/sdk'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { DriveApi } from '../drive/drive-api'
 import { useQuota } from '../drive/quota-bar'
@@ -7,7 +7,7 @@ import { Toasts, useToasts } from '../drive/toasts'
 import { findPendingLink, forgetPendingLink } from '../routes/thunder-pending-link'
 import { AddDownload, type AddResult } from './add-download'
 import { TaskList } from './task-list'
-import { useOfflineTasks } from './use-offline-tasks'
+import { isActive, useOfflineTasks } from './use-offline-tasks'
 
 /** The plan's offline counts from `about` (the drive's quota hook), read again after each change that moves them. */
 function useOfflineQuotas(api: DriveApi): { quotas: OfflineQuotas | null; refresh(): void } {
@@ -31,6 +31,21 @@ export function OfflineDownloads({ api }: { api: DriveApi }) {
   }, [])
 
   const notify = useCallback((text: string, tone: 'success' | 'error') => void toasts.show({ text, tone }), [toasts.show])
+
+  // The plan's counts ("Running: 2 of 2") move when a download starts or ends, which the list's
+  // polling sees, not only when one is added or removed here: read them again when it does.
+  const activeIds = list.tasks
+    .filter(isActive)
+    .map((task) => task.id)
+    .join(',')
+  const refreshCounts = counts.refresh
+  const seenActive = useRef<string | null>(null)
+  useEffect(() => {
+    // Not for the first list: the counts were just read with the page.
+    if (list.loading) return
+    if (seenActive.current !== null && seenActive.current !== activeIds) refreshCounts()
+    seenActive.current = activeIds
+  }, [activeIds, list.loading, refreshCounts])
 
   function onAdded(results: readonly AddResult[]) {
     for (const { reply } of results) if (reply.task) list.put(reply.task)
