@@ -106,6 +106,9 @@ describe('a public share', () => {
     expect((await download(link, { range: 'bytes=0-0' })).status).toBe(206)
     // A later range of the same download is not another download.
     expect((await download(link, { range: 'bytes=2-' })).status).toBe(206)
+    // Nor is a preview or a play: shown inline, from the first byte or whole.
+    expect((await download(`${link}&disposition=inline`, { range: 'bytes=0-' })).status).toBe(206)
+    expect((await download(`${link}&disposition=inline`)).status).toBe(200)
     // The share's link is not the owner's: it does not open the file's own content route.
     expect((await download(link.replace(`/share/content/${created.share_id}/`, '/content/'))).status).toBe(403)
 

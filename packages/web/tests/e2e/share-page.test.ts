@@ -308,5 +308,8 @@ describe('the share page', () => {
     expect(ranged).toContain(206)
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
+    // A play is not a download: the owner's share list counts none.
+    const listed = (await (await driveAs(server, ann)).listShares()).data.find((s) => s.share_id === share.share_id)
+    expect(listed).toMatchObject({ view_count: '1', download_count: '0' })
   })
 })

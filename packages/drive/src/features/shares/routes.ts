@@ -121,9 +121,10 @@ export async function shareRoutes(base: FastifyInstance, { deps, authenticate, c
     const { file, linkExpiresAtSeconds } = await requireDownloadable(deps, fileId, request.query, `share:${shareId}`)
     await requireOpenShareItem(deps, shareId, fileId)
     // A download is a request for the whole file, or for all of it from its first byte (not a
-    // player's or a download manager's later or partial range).
+    // player's or a download manager's later or partial range), and not shown inline: a preview
+    // or a play (the share's video Original carries disposition=inline) is not a download.
     const range = request.headers.range
-    if (request.method === 'GET' && (range === undefined || /^bytes=0-$/.test(range.trim()))) {
+    if (request.method === 'GET' && request.query.disposition !== 'inline' && (range === undefined || /^bytes=0-$/.test(range.trim()))) {
       await deps.db.updateTable('drive_shares').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('id', '=', shareId).execute()
     }
     reply.header('content-disposition', contentDisposition(request.query.disposition === 'inline' ? 'inline' : 'attachment', file.name))

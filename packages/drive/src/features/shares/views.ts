@@ -178,8 +178,10 @@ async function originalMedia(deps: Deps, view: DriveFile, row: FilesTable): Prom
   if (row.file_category !== 'VIDEO' || !row.gcid || view.web_content_link === '') return []
   const stored = await deps.db.selectFrom('drive_media').selectAll().where('gcid', '=', row.gcid).executeTakeFirst()
   const probe = probeOf(stored)
-  const link = view.links['application/octet-stream']
-  if (!link) return []
+  const download = view.links['application/octet-stream']
+  if (!download) return []
+  // Played inline: a play is not a download (the share's download count leaves it out).
+  const link = { ...download, url: `${download.url}&disposition=inline` }
   return [
     {
       media_id: `${row.id}-origin`,
