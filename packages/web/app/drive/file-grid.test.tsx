@@ -1,5 +1,5 @@
 import type { DriveFile } from '@cumulus/protocol'
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
@@ -149,6 +149,26 @@ describe('FileGrid', () => {
     expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Download', 'Share', 'Move to…', 'Copy to…', 'Add to Starred', 'Move to trash'])
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Add to Starred' }))
     expect(onAction).toHaveBeenCalledWith('star', [files[0], files[1]])
+  })
+
+  it('a row’s menu dismissed without an action gives back the selection it replaced (a phone is not left picking)', async () => {
+    const files = names(3)
+    renderPage(<Harness files={files} />)
+    const selected = () => rows().filter((r) => r.getAttribute('aria-selected') === 'true').map((r) => r.dataset.name)
+    await userEvent.click(within(row('file-001.txt')).getByRole('button', { name: 'Actions for file-001.txt' }))
+    await screen.findByRole('menu')
+    // While it is open the menu acts on its row, shown selected.
+    expect(selected()).toEqual(['file-001.txt'])
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull())
+    expect(selected()).toEqual([])
+    // A selection the menu kept (its row was in it) stays.
+    await userEvent.click(row('file-000.txt'))
+    await userEvent.click(within(row('file-000.txt')).getByRole('button', { name: 'Actions for file-000.txt' }))
+    await screen.findByRole('menu')
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull())
+    expect(selected()).toEqual(['file-000.txt'])
   })
 
   it('renders a window of rows out of 100,000 and asks for the next page near the end', () => {

@@ -84,6 +84,8 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
   const list = useRef<VirtualListHandle>(null)
   const pendingFocus = useRef<string | null>(null)
   const [menuFor, setMenuFor] = useState<string | null>(null)
+  /** The selection a row's menu replaced when it opened, and the one it set (dismissMenu). */
+  const menuSelection = useRef<{ before: SelectionState; set: SelectionState } | null>(null)
   const ids = useMemo(() => files.map((file) => file.id), [files])
   const focusIndex = selection.focus === null ? -1 : ids.indexOf(selection.focus)
   const rowId = (index: number) => `${prefix}-row-${index}`
@@ -141,8 +143,20 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
 
   function openMenu(file: DriveFile, index: number) {
     const next = selectForMenu(selection, ids, index)
+    menuSelection.current = next !== selection ? { before: selection, set: next } : null
     if (next !== selection) onSelectionChange(next)
     setMenuFor(file.id)
+  }
+
+  /**
+   * A menu dismissed without an action (Escape, a tap elsewhere) gives back the selection it
+   * replaced: on a phone a row left selected put the list into picking mode, where the next tap
+   * selects instead of opening. Not when the selection changed meanwhile.
+   */
+  function dismissMenu() {
+    const saved = menuSelection.current
+    menuSelection.current = null
+    if (saved && selection === saved.set) onSelectionChange(saved.before)
   }
 
   function onRowClick(event: MouseEvent<HTMLDivElement>, file: DriveFile, index: number) {
@@ -288,6 +302,9 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
               align: 'end',
               sideOffset: 4,
               className: menuContentClass,
+              onEscapeKeyDown: () => dismissMenu(),
+              // A press elsewhere, not a focus moving out: an action's dialog takes the focus, and keeps the selection.
+              onPointerDownOutside: () => dismissMenu(),
               onCloseAutoFocus: (event) => {
                 // Back to the row, not the (unfocusable) trigger; unless the chosen action
                 // opened a dialog, which has the focus now (taking it back would make the

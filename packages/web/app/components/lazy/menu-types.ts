@@ -13,7 +13,7 @@ export interface DeferredMenuProps {
   /** The menu's items (labels, groups, separators), built from Radix's parts; called only while the menu is open. */
   items(Menu: MenuKit): ReactNode
   /** The content's placement, class and close-focus handling. */
-  content?: Pick<DropdownMenu.DropdownMenuContentProps, 'align' | 'sideOffset' | 'className' | 'onCloseAutoFocus'>
+  content?: Pick<DropdownMenu.DropdownMenuContentProps, 'align' | 'sideOffset' | 'className' | 'onCloseAutoFocus' | 'onEscapeKeyDown' | 'onPointerDownOutside'>
   /** Controlled opening (a row's menu, which its row also opens); the menu keeps its own state without it. */
   open?: boolean
   onOpenChange?(open: boolean): void
