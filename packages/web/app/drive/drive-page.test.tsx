@@ -269,6 +269,22 @@ describe('DrivePage: My drive', () => {
     await waitFor(() => expect((within(dialog).getByTestId('preview-image') as HTMLImageElement).alt).toBe('1.png'))
     expect(within(dialog).queryByRole('button', { name: 'Previous file' })).toBeNull()
   })
+
+  it('offers to look inside an archive it cannot preview, on the unpack page', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'photos.zip', id: 'Vzip1', file_category: 'ARCHIVE' })])
+    renderPage(
+      <DriveProvider api={api}>
+        <DrivePage view="folder" folderId="" />
+      </DriveProvider>,
+      { path: '/drive', routes: { '/decompress/:id': <p>Unpack page</p> } },
+    )
+    await waitFor(() => expect(rowNames()).toEqual(['photos.zip']))
+    await userEvent.dblClick(row('photos.zip'))
+    const none = await within(await screen.findByTestId('preview-dialog')).findByTestId('preview-none')
+    expect(within(none).getByText('Look inside this archive, and unpack all of it or some files into your drive.')).toBeDefined()
+    await userEvent.click(within(none).getByRole('button', { name: 'Unpack…' }))
+    expect(await screen.findByText('Unpack page')).toBeDefined()
+  })
 })
 
 describe('DrivePage: Trash and Starred', () => {

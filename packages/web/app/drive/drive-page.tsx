@@ -375,6 +375,7 @@ export function DrivePage({
             onIndexChange={(index) => setPreviewId(previewable[index]?.id ?? null)}
             onClose={() => setPreviewId(null)}
             onDownload={(file) => run(() => download([file]))}
+            onUnpack={(file) => onAction('archive', [file])}
           />
         </Suspense>
       ) : null}

@@ -68,6 +68,8 @@ export interface PreviewDialogProps {
   onIndexChange(index: number): void
   onClose(): void
   onDownload(file: DriveFile): void
+  /** Given for the user's own drive: an archive is offered to be looked into and unpacked (the decompress page). */
+  onUnpack?(file: DriveFile): void
 }
 
 const barButton =
@@ -79,7 +81,7 @@ const barButton =
  * the browser's own viewer; any other kind offers its download. Left and right (buttons or arrow
  * keys) step through the list's other files.
  */
-export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload }: PreviewDialogProps) {
+export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload, onUnpack }: PreviewDialogProps) {
   const { t } = useT()
   const locale = useLocale()
   const file = files[index]
@@ -127,7 +129,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
                 </Dialog.Close>
               </div>
               <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
-                <PreviewBody key={file.id} api={api} file={file} autoFocus={file.id === openedOn} onDownload={() => onDownload(file)} />
+                <PreviewBody key={file.id} api={api} file={file} autoFocus={file.id === openedOn} onDownload={() => onDownload(file)} {...(onUnpack ? { onUnpack: () => onUnpack(file) } : {})} />
                 {hasPrevious ? (
                   <button type="button" className={`${barButton} absolute top-1/2 left-2 -translate-y-1/2 bg-black/40 sm:left-4`} aria-label={t('drive.preview.previous')} onClick={() => onIndexChange(index - 1)}>
                     <ChevronLeftIcon />
@@ -149,7 +151,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   )
 }
 
-function PreviewBody({ api, file, autoFocus, onDownload }: { api: DriveApi; file: DriveFile; autoFocus: boolean; onDownload(): void }) {
+function PreviewBody({ api, file, autoFocus, onDownload, onUnpack }: { api: DriveApi; file: DriveFile; autoFocus: boolean; onDownload(): void; onUnpack?(): void }) {
   const { t } = useT()
   const locale = useLocale()
   const loaded = usePreviewContent(api, file)
@@ -205,12 +207,19 @@ function PreviewBody({ api, file, autoFocus, onDownload }: { api: DriveApi; file
       return (
         <div className="flex flex-col items-center gap-4 text-center" data-testid="preview-none">
           <FileKindIcon kind={kind} className="size-20" />
-          <p className="text-sm text-white/80">{t('drive.preview.none')}</p>
+          <p className="text-sm text-white/80">{kind === 'archive' && onUnpack ? t('drive.preview.archive') : t('drive.preview.none')}</p>
           <p className="text-xs text-white/60">{formatBytes(sizeOf(file), locale)}</p>
-          <button type="button" onClick={onDownload} className="mt-2 inline-flex h-11 items-center gap-2 rounded-xl bg-white px-5 text-sm font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white">
-            <DownloadIcon className="size-4" />
-            {t('drive.preview.download')}
-          </button>
+          <div className="mt-2 flex flex-wrap justify-center gap-3">
+            {kind === 'archive' && onUnpack ? (
+              <button type="button" onClick={onUnpack} className="inline-flex h-11 items-center gap-2 rounded-xl bg-white px-5 text-sm font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white">
+                {t('drive.actions.unpack')}
+              </button>
+            ) : null}
+            <button type="button" onClick={onDownload} className="inline-flex h-11 items-center gap-2 rounded-xl bg-white px-5 text-sm font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white">
+              <DownloadIcon className="size-4" />
+              {t('drive.preview.download')}
+            </button>
+          </div>
         </div>
       )
   }

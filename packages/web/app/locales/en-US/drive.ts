@@ -196,6 +196,7 @@ export default {
     position: '{{index}} of {{count}}',
     loading: 'Loading the preview…',
     none: 'There is no preview for this kind of file.',
+    archive: 'Look inside this archive, and unpack all of it or some files into your drive.',
     truncated: 'Only the beginning of this file is shown ({{size}}).',
     failed: 'The preview could not be loaded.',
   },

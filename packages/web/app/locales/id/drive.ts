@@ -196,6 +196,7 @@ export default {
     position: '{{index}} dari {{count}}',
     loading: 'Memuat pratinjau…',
     none: 'Jenis file ini tidak memiliki pratinjau.',
+    archive: 'Lihat isi arsip ini, lalu ekstrak semuanya atau sebagian file ke drive Anda.',
     truncated: 'Hanya bagian awal file ini yang ditampilkan ({{size}}).',
     failed: 'Pratinjau tidak dapat dimuat.',
   },

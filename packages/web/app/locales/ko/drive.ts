@@ -196,6 +196,7 @@ export default {
     position: '{{count}}개 중 {{index}}번째',
     loading: '미리 보기를 불러오는 중…',
     none: '이 형식의 파일은 미리 볼 수 없습니다.',
+    archive: '이 압축 파일의 내용을 살펴보고, 전체 또는 일부 파일을 드라이브에 풀 수 있습니다.',
     truncated: '이 파일의 앞부분({{size}})만 표시합니다.',
     failed: '미리 보기를 불러오지 못했습니다.',
   },

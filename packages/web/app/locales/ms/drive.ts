@@ -196,6 +196,7 @@ export default {
     position: '{{index}} daripada {{count}}',
     loading: 'Memuatkan pratonton…',
     none: 'Jenis fail ini tiada pratonton.',
+    archive: 'Lihat kandungan arkib ini, dan ekstrak semuanya atau sebahagian fail ke dalam pemacu anda.',
     truncated: 'Hanya bahagian awal fail ini dipaparkan ({{size}}).',
     failed: 'Pratonton tidak dapat dimuatkan.',
   },

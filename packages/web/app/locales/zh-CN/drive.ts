@@ -196,6 +196,7 @@ export default {
     position: '第 {{index}} 个，共 {{count}} 个',
     loading: '正在加载预览…',
     none: '此类文件无法预览。',
+    archive: '查看此压缩包的内容，并将全部或部分文件解压到你的云盘。',
     truncated: '仅显示此文件的开头部分（{{size}}）。',
     failed: '无法加载预览。',
   },

@@ -196,6 +196,7 @@ export default {
     position: '第 {{index}} 個，共 {{count}} 個',
     loading: '正在載入預覽…',
     none: '這類檔案無法預覽。',
+    archive: '查看此壓縮檔的內容，並將全部或部分檔案解壓縮到你的雲端硬碟。',
     truncated: '僅顯示這個檔案的開頭部分（{{size}}）。',
     failed: '無法載入預覽。',
   },
