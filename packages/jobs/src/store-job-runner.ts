@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
@@ -114,6 +115,9 @@ export class StoreJobRunner implements JobRunner {
     if (this.started) return
     this.started = true
     this.stopping = new AbortController()
+    // Every loop (one per queue, and the schedule's) waits on this signal at once: as many
+    // listeners as loops, a fixed number, not a leak (Node warned past ten queues).
+    setMaxListeners(this.queues.size + 10, this.stopping.signal)
     for (const [queue, registered] of this.queues) this.loops.push(this.queueLoop(queue, registered))
     this.loops.push(this.scheduleLoop())
   }

@@ -65,6 +65,22 @@ export function describeJobRunner(name: string, openBackend: () => Promise<JobBa
       await backend.destroy()
     })
 
+    it('waits on many queues at once without a listener warning (one waiter per loop is no leak)', async () => {
+      const warnings: string[] = []
+      const onWarning = (warning: Error) => void warnings.push(warning.name)
+      process.on('warning', onWarning)
+      try {
+        await node((r) => {
+          for (let i = 0; i < 14; i++) r.register(`queue-${i}`, async () => {})
+        })
+        // Several polls: every loop is asleep on the runner's stop signal at once.
+        await new Promise((resolve) => setTimeout(resolve, 350))
+      } finally {
+        process.off('warning', onWarning)
+      }
+      expect(warnings).not.toContain('MaxListenersExceededWarning')
+    })
+
     it('runs an enqueued job once, with its data, and records it as done', async () => {
       const seen: Json[] = []
       const { runner } = await node((r) => r.register('echo', async (job) => void seen.push(job.data)))
