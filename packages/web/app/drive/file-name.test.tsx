@@ -18,7 +18,7 @@ describe('FileName', () => {
     render(<FileName name={name} />)
     const shown = screen.getByTestId('file-name')
     expect(shown.getAttribute('title')).toBe(name)
-    expect(shown.querySelector('.truncate')?.textContent).toBe('A very long name of a holiday video pa')
+    expect(shown.querySelector('.text-ellipsis')?.textContent).toBe('A very long name of a holiday video pa')
     expect(shown.querySelector('.shrink-0')?.textContent).toBe('rt 2.mp4')
     expect(shown.querySelector('[aria-hidden="true"]')).not.toBeNull()
     expect(screen.getByText(name).className).toBe('sr-only')

@@ -52,7 +52,8 @@ describe('Share from the drive', () => {
     const menu = await screen.findByRole('menu')
     expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([en.drive.actions.restore, en.drive.actions.deleteForever])
     await userEvent.keyboard('{Escape}')
-    // The menu selected the row: the selection bar offers no Share either.
+    // Selected, the row's selection bar offers no Share either.
+    await userEvent.click(within(row('old.txt')).getByTestId('row-select'))
     expect(within(screen.getByTestId('selection-bar')).queryByTestId('action-share')).toBeNull()
   })
 })
