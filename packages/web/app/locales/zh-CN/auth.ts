@@ -37,7 +37,7 @@ export default {
     passwordHint: '至少 {{min}} 个字符。',
     name: '昵称（选填）',
     code: '验证码',
-    inviteCode: '邀请码（可选）',
+    inviteCode: '邀请码（选填）',
     inviteCodeHint: '来自好友的邀请链接：你们双方都会获得会员天数。',
   },
   code: {
