@@ -18,7 +18,7 @@ export function DriveNav({ current, layout }: { current: DriveView | 'shares'; l
   const { t } = useT()
   return (
     <nav aria-label={t('drive.nav.label')} className={layout === 'row' ? 'border-b border-slate-200 dark:border-slate-800' : ''}>
-      <ul className={layout === 'row' ? 'flex gap-1 overflow-x-auto px-1' : 'space-y-0.5'}>
+      <ul className={layout === 'row' ? 'relative flex gap-1 overflow-x-auto px-1' : 'space-y-0.5'}>
         {VIEWS.map(({ view, page, label, Icon }) => {
           const active = view === current
           return (
@@ -32,7 +32,8 @@ export function DriveNav({ current, layout }: { current: DriveView | 'shares'; l
                     : `flex h-10 items-center gap-3 rounded-full px-4 text-sm font-medium ${active ? 'bg-brand-100 text-brand-900 dark:bg-brand-900/60 dark:text-brand-50' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`
                 }
               >
-                <Icon className="size-5" />
+                {/* On a phone the four tabs fit side by side only as words (in Chinese with its own fonts too). */}
+                <Icon className={layout === 'row' ? 'hidden size-5 sm:block' : 'size-5'} />
                 {t(label)}
               </LocaleLink>
             </li>
