@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
 import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { DriveErrors } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -172,24 +172,43 @@ describe('downloads through signed links', () => {
     const big = await uploadFile(t, token, 'big.bin', randomBytes(32 * 1024 * 1024))
     const blobs = t.server.drive.blobs
     const opened: Readable[] = []
+    const given: Readable[] = []
     const originalGet = blobs.get.bind(blobs)
+    // The drive gets a stream that hands out one chunk per couple of milliseconds. Without
+    // the pacing, the kernel's socket buffers on a quiet machine could take all 32 MiB before
+    // the client's destroy lands, the blob would end on its own, and the test would prove
+    // nothing (it failed that way once in CI).
     blobs.get = async (gcid, range) => {
       const stream = await originalGet(gcid, range)
       opened.push(stream)
-      return stream
+      const paced = Readable.from(
+        (async function* () {
+          for await (const chunk of stream) {
+            await sleep(2)
+            yield chunk as Buffer
+          }
+        })(),
+        { objectMode: false, highWaterMark: 64 * 1024 },
+      )
+      given.push(paced)
+      return paced
     }
     try {
       await t.server.app.listen({ host: '127.0.0.1', port: 0 })
       const { port } = t.server.app.server.address() as AddressInfo
       const response = await new Promise<import('node:http').IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}${pathOf(big.web_content_link)}`, resolve))
       expect(response.statusCode).toBe(200)
-      // Paused at the first chunk, so the server cannot send the rest (a flowing response could
-      // drain all of it before the destroy lands, on a fast or a busy machine alike).
       await new Promise<void>((resolve) => response.once('data', () => (response.pause(), resolve())))
       response.destroy()
       const [stream] = opened
-      if (!stream) throw new Error('no blob stream was opened')
-      if (!stream.closed) await once(stream, 'close')
+      const [paced] = given
+      if (!stream || !paced) throw new Error('no blob stream was opened')
+      // What the drive was given is destroyed before its end, and destroying it let go of
+      // the blob's own stream (its file handle) too.
+      // (It may close with the abort as its error: only the close is awaited.)
+      if (!paced.closed) await new Promise((resolve) => paced.once('close', resolve))
+      expect([paced.destroyed, paced.readableEnded]).toEqual([true, false])
+      if (!stream.closed) await new Promise((resolve) => stream.once('close', resolve))
       expect([stream.destroyed, stream.readableEnded]).toEqual([true, false])
     } finally {
       blobs.get = originalGet
