@@ -94,7 +94,7 @@ describe('other paths', () => {
     expect(await htmlLangDir(page)).toEqual({ lang: 'ko', dir: 'ltr' })
     await expect.poll(() => page.getByRole('navigation', { name: ko.common.nav.primary }).getByRole('link', { name: ko.common.nav.about }).count()).toBe(1)
     // The switcher's accessible name is Korean too.
-    await expect.poll(() => page.getByRole('button', { name: ko.common.language.change }).getAttribute('data-testid')).toBe('language-switcher')
+    await expect.poll(() => page.getByRole('button', { name: ko.common.language.changeTo.trim() }).getAttribute('data-testid')).toBe('language-switcher')
   })
 })
 

@@ -14,7 +14,8 @@ export default {
   },
   language: {
     label: 'Language',
-    change: 'Change language',
+    // Read out before the language's name: the separator belongs to the language.
+    changeTo: 'Change language: ',
   },
   colorMode: {
     label: 'Theme',

@@ -16,7 +16,7 @@ export default {
   },
   language: {
     label: 'Bahasa',
-    change: 'Ganti bahasa',
+    changeTo: 'Ganti bahasa: ',
   },
   colorMode: {
     label: 'Tema',

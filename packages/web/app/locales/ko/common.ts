@@ -16,7 +16,7 @@ export default {
   },
   language: {
     label: '언어',
-    change: '언어 변경',
+    changeTo: '언어 변경: ',
   },
   colorMode: {
     label: '테마',

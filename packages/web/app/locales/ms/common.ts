@@ -16,7 +16,7 @@ export default {
   },
   language: {
     label: 'Bahasa',
-    change: 'Tukar bahasa',
+    changeTo: 'Tukar bahasa: ',
   },
   colorMode: {
     label: 'Tema',

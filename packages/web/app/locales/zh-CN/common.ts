@@ -16,7 +16,7 @@ export default {
   },
   language: {
     label: '语言',
-    change: '切换语言',
+    changeTo: '切换语言：',
   },
   colorMode: {
     label: '主题',

@@ -16,7 +16,7 @@ export default {
   },
   language: {
     label: '語言',
-    change: '切換語言',
+    changeTo: '切換語言：',
   },
   colorMode: {
     label: '主題',
