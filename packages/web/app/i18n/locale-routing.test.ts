@@ -127,6 +127,17 @@ describe('documentLocale', () => {
     expect(documentLocale(request('/device', { 'accept-language': 'id-ID' }))).toEqual({ redirect: null, setCookie: null })
   })
 
+  it('opens a share link, which has no language of its own, in the language the visitor chose before', () => {
+    const { redirect } = documentLocale(request('/s/AbC123xyz?pwd=1234', { 'accept-language': 'ko', cookie: 'i18n_redirected=zh-TW' }))
+    expect({ status: redirect?.status, location: redirect?.headers.get('location') }).toEqual({ status: 302, location: '/zh-TW/s/AbC123xyz?pwd=1234' })
+    expect(documentLocale(request('/s/AbC123xyz', { 'accept-language': 'ko' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/s/AbC123xyz', { cookie: 'i18n_redirected=en-US' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/ko/s/AbC123xyz', { cookie: 'i18n_redirected=zh-TW' }))).toEqual({ redirect: null, setCookie: null })
+    // Only the share page itself: nothing deeper, and no look-alike path.
+    expect(documentLocale(request('/s/AbC123xyz/extra', { cookie: 'i18n_redirected=ko' }))).toEqual({ redirect: null, setCookie: null })
+    expect(documentLocale(request('/s//evil.example', { cookie: 'i18n_redirected=ko' }))).toEqual({ redirect: null, setCookie: null })
+  })
+
   it('leaves the consent and device pages alone in English, or already in a language', () => {
     expect(documentLocale(request('/authorize?client_id=tv', { 'accept-language': 'en-GB,ko;q=0.5' }))).toEqual({ redirect: null, setCookie: null })
     expect(documentLocale(request('/device', { 'accept-language': 'ko', cookie: 'i18n_redirected=en-US' }))).toEqual({ redirect: null, setCookie: null })

@@ -112,6 +112,15 @@ function matchAcceptLanguage(header: string | null): Locale | null {
  */
 export const ENTRY_PATHS: ReadonlySet<string> = new Set(['/authorize', '/device'])
 
+/**
+ * Whether a path is an entry page: one of `ENTRY_PATHS`, or a share link (`/s/{id}`, the address
+ * the drive hands out without a language, since the sharer cannot know the recipient's). A
+ * recipient who chose a language here before reads the share in it.
+ */
+export function isEntryPath(pathname: string): boolean {
+  return ENTRY_PATHS.has(pathname) || /^\/s\/[^/]+\/?$/.test(pathname)
+}
+
 /** The first of OpenID Connect's `ui_locales` (space-separated tags, preferred first) that is one of the six, or null. */
 export function uiLocale(uiLocales: string | null): Locale | null {
   for (const tag of (uiLocales ?? '').slice(0, 256).split(' ')) {
@@ -138,7 +147,7 @@ export function documentLocale(request: Request): DocumentLocale {
   const toDefault = defaultLocaleRedirect(url.pathname, url.search)
   // The target comes from the request's path: `sameOriginLocation` keeps it on this origin.
   if (toDefault !== null) return { redirect: new Response(null, { status: 301, headers: { location: sameOriginLocation(toDefault, url.origin) } }), setCookie: null }
-  if (ENTRY_PATHS.has(url.pathname)) return { redirect: entryPageRedirect(request, url), setCookie: null }
+  if (isEntryPath(url.pathname)) return { redirect: entryPageRedirect(request, url), setCookie: null }
   if (url.pathname !== '/') return { redirect: null, setCookie: null }
   const cookieHeader = request.headers.get('cookie')
   const detection = detectLocale({ pathname: url.pathname, cookieHeader, acceptLanguage: request.headers.get('accept-language') })
@@ -149,7 +158,7 @@ export function documentLocale(request: Request): DocumentLocale {
   return { redirect: new Response(null, { status: 302, headers }), setCookie: null }
 }
 
-/** An entry page (`ENTRY_PATHS`) in the visitor's language, or null when that is the default. */
+/** An entry page (`isEntryPath`) in the visitor's language, or null when that is the default. */
 function entryPageRedirect(request: Request, url: URL): Response | null {
   const locale = uiLocale(url.searchParams.get('ui_locales')) ?? matchLocale(readCookie(request.headers.get('cookie'), LOCALE_COOKIE.name)) ?? DEFAULT_LOCALE
   if (locale === DEFAULT_LOCALE) return null
