@@ -1,5 +1,6 @@
 import { useLocation } from 'react-router'
 import { REDIRECT_PARAM } from '../middleware/auth'
+import { FOLDER_PATH_PARAM, formatFolderPath, parseFolderPath } from '../share-page/folder-path'
 import type { SessionSnapshot } from '../session/session-store'
 import { useSession } from '../session/use-session'
 import { useT } from '../i18n/use-locale'
@@ -37,9 +38,12 @@ function PrimaryLinks() {
  */
 function SessionLinks({ status }: { status: SessionStatus }) {
   const { t } = useT()
-  const { pathname } = useLocation()
-  // A visitor who signs in from a share page comes back to the share (to save it).
+  const { pathname, search } = useLocation()
+  // A visitor who signs in from a share page comes back to the share (to save it), in the
+  // folder they were in; nothing else of the address goes along (a `?pwd=` code must not).
   const isSharePage = /^(\/[A-Za-z-]+)?\/s\/[^/]+$/.test(pathname)
+  const folderPath = isSharePage ? parseFolderPath(new URLSearchParams(search).get(FOLDER_PATH_PARAM)) : []
+  const back = folderPath.length > 0 ? `${pathname}?${FOLDER_PATH_PARAM}=${formatFolderPath(folderPath)}` : pathname
   if (status === 'unknown') return <span className="ml-1 inline-block h-9 w-20" aria-hidden="true" data-testid="session-pending" />
   if (status === 'signed-in') {
     return (
@@ -49,7 +53,7 @@ function SessionLinks({ status }: { status: SessionStatus }) {
     )
   }
   return (
-    <LocaleLink page="account-login" {...(isSharePage ? { search: `?${REDIRECT_PARAM}=${encodeURIComponent(pathname)}` } : {})} className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
+    <LocaleLink page="account-login" {...(isSharePage ? { search: `?${REDIRECT_PARAM}=${encodeURIComponent(back)}` } : {})} className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
       {t('common.nav.signIn')}
     </LocaleLink>
   )

@@ -11,6 +11,7 @@ import { LocaleLink, pagePath } from '../navigation/locale-link'
 import { REDIRECT_PARAM } from '../middleware/auth'
 import { useSession } from '../session/use-session'
 import type { SharePageApi } from './share-api'
+import { FOLDER_PATH_PARAM, formatFolderPath } from './folder-path'
 
 export interface SavePanelProps {
   shareId: string
@@ -21,6 +22,8 @@ export interface SavePanelProps {
   /** The share's folders from its top level down to the folder listed. */
   ancestorIds: readonly string[]
   onClearSelection(): void
+  /** The visitor leaves to sign in (and comes back here to save): keep what is chosen. */
+  onLeaveToSignIn(chosen: readonly string[]): void
   /** The share went away meanwhile (cancelled, expired). */
   onUnavailable(status: ShareStatus, text: string): void
 }
@@ -39,7 +42,7 @@ type SaveState =
  * (`restore`), followed to its end with its progress shown; then "Open in my drive" leads to
  * the folder the items went into.
  */
-export function SavePanel({ shareId, api, passCodeToken, chosen, ancestorIds, onClearSelection, onUnavailable }: SavePanelProps) {
+export function SavePanel({ shareId, api, passCodeToken, chosen, ancestorIds, onClearSelection, onLeaveToSignIn, onUnavailable }: SavePanelProps) {
   const { t } = useT()
   const locale = useLocale()
   const session = useSession()
@@ -84,7 +87,8 @@ export function SavePanel({ shareId, api, passCodeToken, chosen, ancestorIds, on
   const count = chosen.length
   const summary = count === 0 ? t('sharePage.save.nothingSelected') : t(`sharePage.save.selectedCount.${pluralForm(locale, count)}`, { count: count.toLocaleString(locale) })
   const label = count === 0 ? t('sharePage.save.all') : t(`sharePage.save.selected.${pluralForm(locale, count)}`, { count: count.toLocaleString(locale) })
-  const here = pagePath('share', locale, { shareId })
+  // Back to this folder of the share (the choice made in it is kept by `onLeaveToSignIn`).
+  const here = `${pagePath('share', locale, { shareId })}${ancestorIds.length > 0 ? `?${FOLDER_PATH_PARAM}=${formatFolderPath(ancestorIds)}` : ''}`
 
   return (
     <div className="border-t border-slate-200 bg-slate-50 px-4 py-5 sm:px-5 dark:border-slate-800 dark:bg-slate-800/40" data-testid="share-save">
@@ -103,7 +107,7 @@ export function SavePanel({ shareId, api, passCodeToken, chosen, ancestorIds, on
           </Button>
         ) : session.status === 'signed-out' ? (
           <div className="flex flex-col gap-1 sm:items-end">
-            <LocaleLink page="account-login" search={`?${REDIRECT_PARAM}=${encodeURIComponent(here)}`} className={primaryLinkClass}>
+            <LocaleLink page="account-login" search={`?${REDIRECT_PARAM}=${encodeURIComponent(here)}`} onClick={() => onLeaveToSignIn(chosen)} className={primaryLinkClass}>
               {t('sharePage.save.signIn')}
             </LocaleLink>
             <p className="text-xs text-slate-600 dark:text-slate-300">{t('sharePage.save.signInHint')}</p>

@@ -12,6 +12,7 @@ import { useThumbnail } from '../drive/use-thumbnail'
 import { useLocale, useT } from '../i18n/use-locale'
 import type { SharePageApi } from './share-api'
 import { requireSharedFile, shareFileApi, ShareUnavailableError } from './share-file-api'
+import { keepPick, takePick } from './kept-pick'
 import { SavePanel } from './save-panel'
 import type { ShareBrowser } from './use-share'
 
@@ -47,8 +48,10 @@ export function ShareContents({ shareId, share, info, api, passCodeToken }: Shar
   const previewable = useMemo(() => files.filter((file) => !isFolder(file)), [files])
   const folderKey = path.map((folder) => folder.id).join('/')
 
-  // A choice belongs to the folder it was made in (the save names that folder's ancestors).
-  useEffect(() => setSelection(new Set()), [folderKey])
+  // A choice belongs to the folder it was made in (the save names that folder's ancestors); one
+  // kept across a trip to sign in comes back with its folder, once it is listed.
+  const listed = listing.status === 'ready'
+  useEffect(() => setSelection(listed ? new Set(takePick(shareId, folderKey)) : new Set()), [shareId, folderKey, listed])
 
   async function downloadFresh(file: DriveFile) {
     setDownloadError(null)
@@ -166,6 +169,7 @@ export function ShareContents({ shareId, share, info, api, passCodeToken }: Shar
         chosen={files.filter((file) => selection.has(file.id)).map((file) => file.id)}
         ancestorIds={path.map((folder) => folder.id)}
         onClearSelection={() => setSelection(new Set())}
+        onLeaveToSignIn={(chosen) => keepPick(shareId, folderKey, chosen)}
         onUnavailable={share.showUnavailable}
       />
 

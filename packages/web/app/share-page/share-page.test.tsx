@@ -1,6 +1,7 @@
 import type { DriveTask, RestoreShareReply, ShareDetailReply, ShareInfoReply, ShareStatus } from '@cumulus/protocol'
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { ReactNode } from 'react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderPage } from '../../test/render'
 import { fakeIdentityService } from '../components/auth/testing/fake-identity-service'
@@ -61,11 +62,11 @@ function fakeApi(overrides: Partial<SharePageApi> = {}) {
   return Object.assign(api, overrides) as typeof api
 }
 
-async function showShare(api: SharePageApi, { signedIn = false, search = '', locale = 'en-US' as 'en-US' | 'zh-CN' } = {}) {
+async function showShare(api: SharePageApi, { signedIn = false, search = '', locale = 'en-US' as 'en-US' | 'zh-CN', routes = {} as Record<string, ReactNode> } = {}) {
   service.current = fakeIdentityService()
   if (signedIn) await service.current.client.signIn({ username: 'bob@example.com', password: 'correct horse' })
   await act(() => refreshSession(service.current!.client))
-  return renderPage(<SharePage shareId={SHARE} preview={null} loadApi={async () => api} />, { locale, path: `/s/${SHARE}`, search })
+  return renderPage(<SharePage shareId={SHARE} preview={null} loadApi={async () => api} />, { locale, path: `/s/${SHARE}`, search, routes })
 }
 
 beforeEach(() => window.sessionStorage.clear())
@@ -174,6 +175,58 @@ describe('the share page', () => {
     await showShare(fakeApi())
     const link = await screen.findByRole('link', { name: texts.save.signIn })
     expect(link.getAttribute('href')).toBe(`/account/login?redirect=${encodeURIComponent(`/s/${SHARE}`)}`)
+  })
+
+  it('comes back from signing in to the folder the visitor was in, with the items chosen there', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    const api = fakeApi({ shareFile: vi.fn(async () => ({ share_status: 'OK' as const, share_status_text: '', file_info: photos })) })
+    await showShare(api, { routes: { '/account/login': <p>login page</p> } })
+    await userEvent.click(await screen.findByRole('button', { name: 'photos' }))
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select beach.png' }))
+    const link = screen.getByRole('link', { name: texts.save.signIn })
+    const back = `/s/${SHARE}?path=${photos.id}`
+    expect(link.getAttribute('href')).toBe(`/account/login?redirect=${encodeURIComponent(back)}`)
+    await userEvent.click(link)
+    await screen.findByText('login page')
+    cleanup()
+
+    // Signed in, the login page sends the visitor back to `back`: the same folder (named by the
+    // server, as this page never listed its parent) with beach.png still chosen, ready to save.
+    await showShare(api, { signedIn: true, search: `?path=${photos.id}` })
+    await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['beach.png']))
+    expect(screen.getByRole('navigation', { name: texts.breadcrumb }).querySelector('[aria-current="page"]')?.textContent).toBe('photos')
+    expect(api.shareFile).toHaveBeenCalledWith({ shareId: SHARE, fileId: photos.id, passCodeToken: TOKEN })
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'Select beach.png' }) as HTMLInputElement).checked).toBe(true))
+    await userEvent.click(screen.getByRole('button', { name: 'Save 1 item to my drive' }))
+    await waitFor(() => expect(api.restoreShare).toHaveBeenCalledWith({ shareId: SHARE, passCodeToken: TOKEN, fileIds: [beach.id], ancestorIds: [photos.id] }))
+    // The choice was taken once: a later visit starts with none.
+    cleanup()
+    await showShare(api, { signedIn: true, search: `?path=${photos.id}` })
+    await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['beach.png']))
+    expect((screen.getByRole('checkbox', { name: 'Select beach.png' }) as HTMLInputElement).checked).toBe(false)
+  })
+
+  it('opens the top level for an address whose path is not a chain of the share’s folders', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    const inner = aFolder({ name: 'inner', parent_id: 'elsewhere' })
+    const cases: [string, SharePageApi['shareFile']][] = [
+      // Not in the share (any more).
+      [`?path=${photos.id}`, async () => ({ share_status: 'NOT_FOUND', share_status_text: 'Not in this share.', file_info: null })],
+      // A file, not a folder.
+      [`?path=${beach.id}`, async () => ({ share_status: 'OK', share_status_text: '', file_info: beach })],
+      // A folder of the share, but not inside the one before it.
+      [`?path=${photos.id}.${inner.id}`, async ({ fileId }) => ({ share_status: 'OK', share_status_text: '', file_info: fileId === inner.id ? inner : photos })],
+      // Not a path at all: nothing is asked.
+      ['?path=..%2F..', async () => ({ share_status: 'OK', share_status_text: '', file_info: photos })],
+    ]
+    for (const [search, shareFile] of cases) {
+      const api = fakeApi({ shareFile: vi.fn(shareFile) })
+      await showShare(api, { search })
+      await waitFor(() => expect(screen.getAllByTestId('share-row').map((row) => row.dataset.name)).toEqual(['photos', 'notes.txt']))
+      expect(screen.getByRole('navigation', { name: texts.breadcrumb }).querySelector('[aria-current="page"]')?.textContent).toBe('Holiday')
+      expect(api.shareFolder).not.toHaveBeenCalled()
+      cleanup()
+    }
   })
 
   it('saves the chosen items of a folder with their ancestors, follows the task and opens the folder saved into', async () => {

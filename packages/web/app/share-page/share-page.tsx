@@ -1,5 +1,5 @@
 import type { SharePreview } from '@cumulus/protocol'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { secondaryLinkClass } from '../components/marketing/link-styles'
 import { Alert } from '../components/ui/alert'
@@ -14,6 +14,7 @@ import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink } from '../navigation/locale-link'
 import type { LoadShareApi } from './share-api'
 import { ShareContents } from './share-contents'
+import { FOLDER_PATH_PARAM, formatFolderPath, parseFolderPath } from './folder-path'
 import { type ShareBrowser, useShare } from './use-share'
 
 /** The query parameter a link may carry its pass code in (`/s/{id}?pwd=CODE`). */
@@ -35,6 +36,17 @@ export function SharePage({ shareId, preview, loadApi }: SharePageProps) {
   const { t } = useT()
   const [searchParams, setSearchParams] = useSearchParams()
   const [linkPassCode] = useState(() => searchParams.get(PASS_CODE_PARAM))
+  const folderValue = searchParams.get(FOLDER_PATH_PARAM)
+  const folderIds = useMemo(() => parseFolderPath(folderValue), [folderValue])
+  const goTo = (ids: readonly string[], options: { replace?: boolean } = {}) =>
+    setSearchParams(
+      (params) => {
+        if (ids.length === 0) params.delete(FOLDER_PATH_PARAM)
+        else params.set(FOLDER_PATH_PARAM, formatFolderPath(ids))
+        return params
+      },
+      { replace: options.replace ?? false, preventScrollReset: true },
+    )
   const share = useShare(shareId, loadApi, linkPassCode, () => {
     // The code has done its work (its token is kept for this tab): out of the address bar and
     // the history, so it is not copied on with the address or read over a shoulder.
@@ -47,7 +59,7 @@ export function SharePage({ shareId, preview, loadApi }: SharePageProps) {
         { replace: true, preventScrollReset: true },
       )
     }
-  })
+  }, { folderIds, goTo })
   const { view } = share
 
   return (

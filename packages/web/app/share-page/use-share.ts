@@ -2,6 +2,7 @@ import type { DriveFile, ShareInfoReply, ShareStatus } from '@cumulus/protocol'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useLocale } from '../i18n/use-locale'
 import { forgetPassCodeToken, findPassCodeToken, keepPassCodeToken } from './pass-code-token'
+import { formatFolderPath } from './folder-path'
 import type { LoadShareApi, SharePageApi } from './share-api'
 
 /** What the page shows of the share as a whole. */
@@ -48,13 +49,27 @@ export interface ShareBrowser {
 
 const UNAVAILABLE: ReadonlySet<ShareStatus> = new Set(['DELETED', 'EXPIRED', 'NOT_FOUND', 'SENSITIVE_RESOURCE'])
 
+/** Where the visitor is, as the page's address says, and the way to move (the page owns the address). */
+export interface ShareLocation {
+  /** The folder ids from the share's top level down to the folder to list; [] at the top. */
+  folderIds: readonly string[]
+  /** Moves to other folders: a new history entry, or in place of this one (`replace`). */
+  goTo(folderIds: readonly string[], options?: { replace?: boolean }): void
+}
+
 /**
  * Opens a share and browses it (drive.md "Shares"). On arrival: with a pass-code token kept
  * from earlier in this tab, the token; else the `initialPassCode` from the link (`?pwd=`), if
  * any. A code is given once: the token the server answers with is kept (pass-code-token.ts) and
  * sent with every later call. `onOpened(usedPassCode)` runs when the share opened.
+ *
+ * The folder listed is the one the address names (`location`): opening a folder or a breadcrumb
+ * moves the address, and the browser's Back goes back up. So a reload, a copied address or a
+ * return from signing in (to save) comes back to the same folder. An address's folders are
+ * checked with the server (each inside the share, each inside the one before) and named from
+ * its answers; a path that does not hold opens the share's top level instead.
  */
-export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode: string | null, onOpened: (usedPassCode: boolean) => void): ShareBrowser {
+export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode: string | null, onOpened: (usedPassCode: boolean) => void, location: ShareLocation): ShareBrowser {
   const locale = useLocale()
   const [view, setView] = useState<ShareView>({ kind: 'loading' })
   const [checkingPassCode, setCheckingPassCode] = useState(false)
@@ -67,6 +82,11 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
   const generation = useRef(0)
   const opened = useRef(onOpened)
   opened.current = onOpened
+  const goTo = useRef(location.goTo)
+  goTo.current = location.goTo
+  // Folders met in listings (or asked for): their names, for the breadcrumbs of an address's
+  // path, and the folder each is in ('' for the share's top level), to check such a path.
+  const known = useRef(new Map<string, { name: string; parent: string }>())
 
   const open = useCallback(
     async (passCode: string | undefined) => {
@@ -138,17 +158,50 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
     [shareId],
   )
 
+  /** The folders `ids` names, with their names: known ones from listings, others asked for; null when the chain does not hold. */
+  const resolvePath = useCallback(
+    async (ids: readonly string[]): Promise<ShareFolder[] | null> => {
+      if (!api) throw new Error('the share is not open')
+      const asked = await Promise.all(
+        ids.map((id) => (known.current.has(id) ? null : api.shareFile({ shareId, fileId: id, ...(passCodeToken ? { passCodeToken } : {}) }))),
+      )
+      const path: ShareFolder[] = []
+      for (const [index, id] of ids.entries()) {
+        const reply = asked[index]
+        if (reply) {
+          const file = reply.share_status === 'OK' ? reply.file_info : null
+          if (!file || file.kind !== 'drive#folder') return null
+          known.current.set(id, { name: file.name, parent: file.parent_id })
+        }
+        const folder = known.current.get(id)!
+        // Each a folder of the share, at its top or inside the folder before it.
+        if (folder.parent !== (index === 0 ? '' : ids[index - 1])) return null
+        path.push({ id, name: folder.name })
+      }
+      return path
+    },
+    [api, shareId, passCodeToken],
+  )
+
   const showFolder = useCallback(
-    async (nextPath: readonly ShareFolder[]) => {
+    async (ids: readonly string[]) => {
       const run = ++generation.current
-      setPath(nextPath)
-      const folder = nextPath.at(-1) ?? null
-      if (folder === null && top.current.status === 'ready') {
+      if (ids.length === 0 && top.current.status === 'ready') {
+        setPath([])
         setListing(top.current)
         return
       }
       setListing({ status: 'loading' })
       try {
+        const path = await resolvePath(ids)
+        if (run !== generation.current) return
+        if (path === null) {
+          // Not a path of this share (any more): its top level, in place of the address.
+          goTo.current([], { replace: true })
+          return
+        }
+        setPath(path)
+        const folder = path.at(-1) ?? null
         const reply = await list(folder, undefined)
         if (run !== generation.current) return
         if (reply.share_status !== 'OK') return showUnavailable(reply.share_status, reply.share_status_text)
@@ -159,8 +212,19 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
         if (run === generation.current) setListing({ status: 'failed', error })
       }
     },
-    [list, showUnavailable],
+    [list, resolvePath, showUnavailable],
   )
+
+  // The address names the folder: list it once the share is open, and whenever the address moves.
+  const isOpen = view.kind === 'open' && api !== null
+  const folderKey = formatFolderPath(location.folderIds)
+  const folderIds = useRef(location.folderIds)
+  folderIds.current = location.folderIds
+  useEffect(() => {
+    if (isOpen) void showFolder(folderIds.current)
+    // showFolder changes with the pass-code token, which changes only as the share opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isOpen, folderKey])
 
   const loadMore = useCallback(() => {
     if (listing.status !== 'ready' || listing.nextPageToken === '' || listing.loadingMore) return
@@ -196,11 +260,14 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
     path,
     listing,
     submitPassCode,
-    openFolder: (folder) => void showFolder([...path, folder]),
-    goUp: (depth) => void showFolder(path.slice(0, depth)),
+    openFolder: (folder) => {
+      known.current.set(folder.id, { name: folder.name, parent: path.at(-1)?.id ?? '' })
+      goTo.current([...path.map((f) => f.id), folder.id])
+    },
+    goUp: (depth) => goTo.current(path.slice(0, depth).map((f) => f.id)),
     loadMore,
     retry: () => {
-      if (view.kind === 'open') void showFolder(path)
+      if (view.kind === 'open') void showFolder(location.folderIds)
       else {
         setView({ kind: 'loading' })
         void open(undefined)

@@ -155,8 +155,20 @@ describe('the share page', () => {
     await expect.poll(() => shareRows(page)).toEqual(['day1.txt'])
     const crumbs = page.getByRole('navigation', { name: en.sharePage.breadcrumb })
     expect(await crumbs.locator('[aria-current="page"]').textContent()).toBe('trip')
+    // The address keeps the folder: a reload comes back to it, and Back and Forward move
+    // between the folders like pages.
+    const tripPath = new URL(page.url()).searchParams.get('path')
+    expect(tripPath).toMatch(/^[A-Za-z0-9_-]+$/)
+    await page.reload()
+    await expect.poll(() => shareRows(page)).toEqual(['day1.txt'])
+    expect(await crumbs.locator('[aria-current="page"]').textContent()).toBe('trip')
+    await page.goBack()
+    await expect.poll(() => shareRows(page)).toEqual(['trip', 'notes.txt', 'pixel.png'])
+    await page.goForward()
+    await expect.poll(() => shareRows(page)).toEqual(['day1.txt'])
     await crumbs.getByRole('button', { name: 'Holiday' }).click()
     await expect.poll(() => shareRows(page)).toEqual(['trip', 'notes.txt', 'pixel.png'])
+    expect(new URL(page.url()).search).toBe('')
 
     // Previews: the text's content and the picture, through the share's own links.
     await table.getByRole('button', { name: 'notes.txt' }).click()
@@ -174,12 +186,17 @@ describe('the share page', () => {
     expect(download.suggestedFilename()).toBe('notes.txt')
     expect(await readFile((await download.path())!, 'utf8')).toBe(NOTES)
 
-    // Saving needs an account: to the login page and back to the share, whose code is remembered.
+    // Saving needs an account: to the login page and back to the share, in the folder left
+    // (whose code is remembered).
+    await table.getByRole('button', { name: 'trip' }).click()
+    await expect.poll(() => shareRows(page)).toEqual(['day1.txt'])
     await page.getByRole('link', { name: en.sharePage.save.signIn }).click()
     await waitForPath(page, '/account/login')
-    expect(new URL(page.url()).searchParams.get('redirect')).toBe(`/s/${shareId}`)
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe(`/s/${shareId}?path=${tripPath}`)
     await submitPasswordSignIn(page, bob.email, bob.password)
     await waitForPath(page, `/s/${shareId}`)
+    await expect.poll(() => shareRows(page)).toEqual(['day1.txt'])
+    await crumbs.getByRole('button', { name: 'Holiday' }).click()
     await expect.poll(() => shareRows(page)).toEqual(['trip', 'notes.txt', 'pixel.png'])
     expect(await page.getByLabel(en.sharePage.passCode.label).count()).toBe(0)
     expect(await page.getByTestId('share-selection').textContent()).toBe(en.sharePage.save.nothingSelected)
