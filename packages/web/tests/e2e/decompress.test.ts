@@ -131,7 +131,13 @@ describe('the archive page', () => {
     await page.getByRole('button', { name: texts.unpackAll, exact: true }).waitFor()
     // The photos folder chosen at the top stays chosen inside it, with everything it holds.
     const table = page.getByRole('table', { name: en.pages.decompress.tableCaption })
-    await table.getByRole('checkbox', { name: fill(texts.selectEntry, { name: 'photos' }) }).check()
+    // Chosen by a tap at the corner of its 40 px target, not on the 16 px box itself.
+    const photosBox = table.getByRole('checkbox', { name: fill(texts.selectEntry, { name: 'photos' }) })
+    const photosTarget = photosBox.locator('xpath=..')
+    const bounds = await photosTarget.boundingBox()
+    expect(Math.min(bounds?.width ?? 0, bounds?.height ?? 0)).toBeGreaterThanOrEqual(40)
+    await photosTarget.click({ position: { x: 3, y: 3 } })
+    expect(await photosBox.isChecked()).toBe(true)
     expect(await summary.textContent()).toBe(fill(en.drive.selection.count.one, { count: 1 }))
     await table.getByRole('button', { name: 'photos' }).click()
     await table.getByRole('button', { name: '2024' }).waitFor()

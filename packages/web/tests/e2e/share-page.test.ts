@@ -253,6 +253,15 @@ describe('the share page', () => {
     await page.goto(`/s/${open.share_id}`)
     expect(new URL(page.url()).pathname).toBe(`/zh-CN/s/${open.share_id}`)
     await expect.poll(() => shareRows(page)).toEqual(['trip'])
+    // A row's checkbox is a finger's target (40 px), not just its 16 px box.
+    const box = page.getByRole('checkbox', { name: fill(zhCN.sharePage.list.select, { name: 'trip' }) })
+    const target = box.locator('xpath=..')
+    const bounds = await target.boundingBox()
+    expect(Math.min(bounds?.width ?? 0, bounds?.height ?? 0)).toBeGreaterThanOrEqual(40)
+    await target.click({ position: { x: 3, y: 3 } })
+    expect(await box.isChecked()).toBe(true)
+    await target.click({ position: { x: 3, y: 3 } })
+    expect(await box.isChecked()).toBe(false)
     // An expiry date is shown (7 days).
     expect(await page.getByTestId('share-facts').textContent()).toMatch(new RegExp(zhCN.sharePage.expires.replace('{{date}}', '.+')))
 
