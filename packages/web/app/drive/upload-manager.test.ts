@@ -1,7 +1,7 @@
 import { DriveErrors } from '@cumulus/protocol'
 import { describe, expect, it, vi } from 'vitest'
 import { pickedFromInput } from './collect-files'
-import { aFolder, driveError, FakeDriveApi } from './fake-drive-api'
+import { aFile, aFolder, driveError, FakeDriveApi } from './fake-drive-api'
 import { UploadManager, uploadTotals } from './upload-manager'
 
 function aLocalFile(name: string, size = 10, lastModified = 1_700_000_000_000, relativePath = ''): File {
@@ -32,6 +32,20 @@ describe('UploadManager', () => {
     await settle()
     expect(uploaded).toHaveBeenCalledWith(file)
     expect(statuses(manager)).toEqual(['a.txt:uploading', 'b.txt:done', 'c.txt:uploading', 'd.txt:uploading', 'e.txt:waiting'])
+  })
+
+  it('shows the name the drive gave a file that met one of the same name', async () => {
+    const api = new FakeDriveApi()
+    const existing = aFile({ name: 'hello.txt', parent_id: 'docs' })
+    api.files.set(existing.id, existing)
+    const manager = new UploadManager(api)
+    await manager.add(pickedFromInput([aLocalFile('hello.txt'), aLocalFile('other.txt')]), 'docs')
+    for (const upload of api.uploads) upload.finish()
+    await settle()
+    expect(manager.items().map((item) => [item.name, item.path, item.status])).toEqual([
+      ['hello(1).txt', 'hello(1).txt', 'done'],
+      ['other.txt', 'other.txt', 'done'],
+    ])
   })
 
   it('shows progress and speed per file and in the totals', async () => {

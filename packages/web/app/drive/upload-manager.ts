@@ -395,7 +395,10 @@ export class UploadManager {
     handle.promise.then(
       (file) => {
         if (entry.handle !== handle) return
-        this.#update(entry, { status: 'done', sentBytes: entry.item.sizeBytes, bytesPerSecond: 0 })
+        // The drive may have named it otherwise (`hello(1).txt` beside an existing `hello.txt`):
+        // the row shows the name the file now has.
+        const renamed = file.name && file.name !== entry.item.name ? { name: file.name, path: `${entry.item.path.slice(0, entry.item.path.length - entry.item.name.length)}${file.name}` } : {}
+        this.#update(entry, { status: 'done', sentBytes: entry.item.sizeBytes, bytesPerSecond: 0, ...renamed })
         this.#settled(entry)
         this.#events.onUploaded?.(file)
         this.#pump()
