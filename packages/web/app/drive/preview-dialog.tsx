@@ -128,17 +128,30 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
                   <CloseIcon />
                 </Dialog.Close>
               </div>
-              <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
-                <PreviewBody key={file.id} api={api} file={file} autoFocus={file.id === openedOn} onDownload={() => onDownload(file)} {...(onUnpack ? { onUnpack: () => onUnpack(file) } : {})} />
-                {hasPrevious ? (
-                  <button type="button" className={`${barButton} absolute top-1/2 left-2 -translate-y-1/2 bg-black/40 sm:left-4`} aria-label={t('drive.preview.previous')} onClick={() => onIndexChange(index - 1)}>
-                    <ChevronLeftIcon />
-                  </button>
-                ) : null}
-                {hasNext ? (
-                  <button type="button" className={`${barButton} absolute top-1/2 right-2 -translate-y-1/2 bg-black/40 sm:right-4`} aria-label={t('drive.preview.next')} onClick={() => onIndexChange(index + 1)}>
-                    <ChevronRightIcon />
-                  </button>
+              <div className="relative flex min-h-0 flex-1 flex-col">
+                <div className="flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
+                  <PreviewBody key={file.id} api={api} file={file} autoFocus={file.id === openedOn} onDownload={() => onDownload(file)} {...(onUnpack ? { onUnpack: () => onUnpack(file) } : {})} />
+                </div>
+                {files.length > 1 ? (
+                  // On a phone the steps are a row under the file, clear of a video and its
+                  // controls; from `sm` up they sit at the sides, in the margins the body leaves.
+                  <div className="flex shrink-0 items-center justify-between gap-2 px-3 pb-3 sm:pointer-events-none sm:absolute sm:inset-x-4 sm:top-1/2 sm:-translate-y-1/2 sm:p-0" data-testid="preview-steps">
+                    {hasPrevious ? (
+                      <button type="button" className={`${barButton} bg-black/40 sm:pointer-events-auto`} aria-label={t('drive.preview.previous')} onClick={() => onIndexChange(index - 1)}>
+                        <ChevronLeftIcon />
+                      </button>
+                    ) : (
+                      <span className="size-10" aria-hidden="true" />
+                    )}
+                    <span className="text-sm text-white/70 tabular-nums sm:hidden">{t('drive.preview.position', { index: (index + 1).toLocaleString(locale), count: files.length.toLocaleString(locale) })}</span>
+                    {hasNext ? (
+                      <button type="button" className={`${barButton} bg-black/40 sm:pointer-events-auto`} aria-label={t('drive.preview.next')} onClick={() => onIndexChange(index + 1)}>
+                        <ChevronRightIcon />
+                      </button>
+                    ) : (
+                      <span className="size-10" aria-hidden="true" />
+                    )}
+                  </div>
                 ) : null}
               </div>
             </>

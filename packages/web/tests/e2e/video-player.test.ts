@@ -259,12 +259,16 @@ describe('the video player', () => {
   test('on a 375 px phone the controls fit the screen and pass axe-core, light and dark', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'player-phone', name: 'Pia Phone' })
     const { page } = await openPage({ ...PHONE })
-    await upload(page, user, { 'phone.mp4': await fourSeconds() })
+    await upload(page, user, { 'phone.mp4': await fourSeconds(), 'zz-notes.txt': Buffer.from('after the video') })
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
       const dialog = await openPreview(page, 'phone.mp4', { touch: true })
       const controls = dialog.getByTestId('player-controls')
       await controls.waitFor()
+      // The step to the next file sits under the video, not over it or its controls.
+      const next = await dialog.getByRole('button', { name: en.drive.preview.next }).boundingBox()
+      const video = await dialog.getByTestId('video-player').boundingBox()
+      expect(next && video && next.y >= video.y + video.height).toBe(true)
       const boxes = await controls.locator('button, input').evaluateAll((elements) =>
         elements.filter((element) => (element as HTMLElement).offsetParent !== null).map((element) => element.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, width: r.width })),
       )
