@@ -10,6 +10,7 @@ import { userRoutes } from './features/users/routes.js'
 import { membershipRoutes } from './features/membership/routes.js'
 import { oauthRoutes } from './features/oauth/routes.js'
 import { providerRoutes } from './features/providers/routes.js'
+import { sessionRoutes } from './features/sessions/routes.js'
 import { verificationRoutes } from './features/verification/routes.js'
 import { MAX_JSON_BODY_BYTES } from './http/body-parsers.js'
 import { clientErrorHandler } from './http/client-error.js'
@@ -42,6 +43,7 @@ export async function identityRoutes(app: FastifyInstance, { deps }: IdentityRou
   await typed.register(accountRoutes, { deps })
   await typed.register(providerRoutes, { deps })
   await typed.register(oauthRoutes, { deps })
+  await typed.register(sessionRoutes, { deps })
 }
 
 /** Fastify options every Cumulus app uses: request ids, body limit, proxy trust, logger. */

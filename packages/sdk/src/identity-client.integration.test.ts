@@ -169,6 +169,27 @@ describe(`IdentityClient against the real service (${testBackend()}, captcha aut
     expect({ error: error.error, errorCode: error.errorCode }).toEqual({ error: GenericErrors.unauthenticated.reason, errorCode: GenericErrors.unauthenticated.code })
   })
 
+  it('lists where the user is signed in and signs one device, then all others, out', async () => {
+    const email = uniqueEmail('devices')
+    const laptop = clientFor(service, { deviceId: 'sdk-it-laptop-0001' })
+    await signUpByEmail(service, laptop, email)
+    const phone = clientFor(service)
+    await phone.signIn({ username: email, password: PASSWORD })
+    const tablet = clientFor(service)
+    await tablet.signIn({ username: email, password: PASSWORD })
+
+    const sessions = await laptop.sessions()
+    expect(sessions.map((s) => s.current)).toEqual([true, false, false])
+    expect(sessions[0]!.client.client_id).toBe(WEB_CLIENT_ID)
+    const others = sessions.filter((s) => !s.current)
+    await laptop.endSession(others[0]!.id)
+    expect((await rejection(laptop.endSession(others[0]!.id))).error).toBe(GenericErrors.not_found.reason)
+    expect(await laptop.endOtherSessions()).toBe(1)
+    expect((await laptop.sessions()).length).toBe(1)
+    // Both other devices are signed out: their refresh tokens no longer work.
+    for (const other of [phone, tablet]) expect((await rawRefresh(service, other.credentials()!.refresh_token)).status).toBe(400)
+  })
+
   it('signs up anonymously with a sub under the anonymous prefix', async () => {
     const client = clientFor(service)
     await client.signUpAnonymously()

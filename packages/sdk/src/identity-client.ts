@@ -5,6 +5,8 @@ import {
   type AuthorizeReply,
   type ConnectedApp,
   type ConnectedAppsReply,
+  type UserSession,
+  type UserSessionsReply,
   type DeviceInfoReply,
   type ProviderBinding,
   type ProviderBindingsReply,
@@ -154,6 +156,7 @@ const PATHS = {
   authorizeDetect: '/v1/user/authorize/detect',
   authorize: '/v1/user/authorize',
   connectedApps: '/v1/user/authorize/clients',
+  sessions: '/v1/user/sessions',
   deviceInfo: '/v1/user/device/info',
   deviceAuthorize: '/v1/user/device/authorize',
   activationCode: '/vip/v1/order/activation-code',
@@ -760,6 +763,23 @@ export class IdentityClient {
   /** Withdraws an app's access: its consent is forgotten and its sessions for this user end at once. */
   async disconnectApp(clientId: string): Promise<void> {
     await this.request('DELETE', `${PATHS.connectedApps}/${encodeURIComponent(clientId)}`, { auth: true })
+  }
+
+  /** Where the signed-in user is signed in: the live sessions, most recently active first, this one marked `current`. */
+  async sessions(): Promise<UserSession[]> {
+    const reply = await this.request<UserSessionsReply>('GET', PATHS.sessions, { auth: true })
+    return reply.data
+  }
+
+  /** Signs one session out, at once (its refresh and access tokens stop working). Rejects `not_found` for a session that is not live. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.request('DELETE', `${PATHS.sessions}/${encodeURIComponent(sessionId)}`, { auth: true })
+  }
+
+  /** Signs out every session of the user but this one; resolves with how many ended. */
+  async endOtherSessions(): Promise<number> {
+    const reply = await this.request<{ ended: number }>('DELETE', `${PATHS.sessions}/others`, { auth: true })
+    return reply.ended
   }
 
   /** What the device behind a user code asks for (the device verification page). */

@@ -283,6 +283,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('identity_device_codes_user_client').on('identity_device_codes').columns(['user_id', 'client_id']).execute()
     },
   },
+  '0006_session_devices': {
+    async up(db: Kysely<unknown>) {
+      // What a session signed in from, for the account page's list of signed-in devices: the
+      // client's own device name, its User-Agent (summarised when listed) and its address.
+      // Sessions opened before this have none ('').
+      for (const column of ['device_name', 'user_agent', 'ip']) {
+        await db.schema.alterTable('identity_sessions').addColumn(column, 'text', (c) => c.notNull().defaultTo('')).execute()
+      }
+    },
+  },
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

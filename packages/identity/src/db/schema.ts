@@ -95,6 +95,10 @@ export interface SessionsTable {
   expires_at: number
   revoked_at: number | null
   revoke_reason: string | null
+  /** What it signed in from (see SessionDevice); '' when not told. */
+  device_name: Generated<string>
+  user_agent: Generated<string>
+  ip: Generated<string>
 }
 
 export interface RefreshTokensTable {

@@ -3,11 +3,14 @@ import type { FastifyRequest } from 'fastify'
 import type { RegisteredClient } from '../config.js'
 import { hashSecret, safeEqual } from '../lib/secrets.js'
 import type { OAuthStore } from '../stores/oauth-store.js'
+import type { SessionOrigin } from '../stores/session-store.js'
 
 /** Where the caller is: used for lockouts, captcha risk and session records. */
 export interface CallerContext {
   ip: string
   deviceId: string
+  /** What a session started by this request records of where it signed in from. */
+  origin: SessionOrigin
 }
 
 const MAX_DEVICE_ID_LENGTH = 128
@@ -20,8 +23,39 @@ export function normalizeDeviceId(raw: unknown): string {
   return typeof raw === 'string' ? raw.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_DEVICE_ID_LENGTH) : ''
 }
 
+const MAX_DEVICE_NAME_LENGTH = 128
+const MAX_USER_AGENT_LENGTH = 512
+
+/**
+ * A header's text as people will read it in the list of signed-in devices: UTF-8 when its bytes
+ * are (Node reads header bytes as Latin-1), without control or bidirectional-override characters
+ * (they could make one device's name read as another's), trimmed and capped.
+ */
+export function displayHeader(raw: unknown, maxLength: number): string {
+  if (typeof raw !== 'string') return ''
+  const utf8 = Buffer.from(raw, 'latin1').toString('utf8')
+  const text = utf8.includes('\uFFFD') ? raw : utf8
+  return Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim())
+    .slice(0, maxLength)
+    .join('')
+}
+
+/** The device fields a sign-in passes on to the session it starts. */
+export function deviceOf(caller: CallerContext): { deviceId: string; origin: SessionOrigin } {
+  return { deviceId: caller.deviceId, origin: caller.origin }
+}
+
 export function callerContext(request: FastifyRequest): CallerContext {
-  return { ip: request.ip, deviceId: normalizeDeviceId(request.headers[HEADERS.deviceId]) }
+  const headers = request.headers
+  return {
+    ip: request.ip,
+    deviceId: normalizeDeviceId(headers[HEADERS.deviceId]),
+    origin: {
+      deviceName: displayHeader(headers[HEADERS.deviceName], MAX_DEVICE_NAME_LENGTH) || displayHeader(headers[HEADERS.deviceModel], MAX_DEVICE_NAME_LENGTH),
+      userAgent: displayHeader(headers['user-agent'], MAX_USER_AGENT_LENGTH),
+      ip: request.ip,
+    },
+  }
 }
 
 function stringField(source: unknown, key: string): string | undefined {

@@ -1,7 +1,7 @@
 import { type CompiledQuery, type InferResult, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import type { IdentityDatabase, SessionsTable } from '../db/schema.js'
 import { toMembershipRecord, toUserRecord } from './kysely-user-store.js'
-import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
+import type { ActiveSession, LiveSession, NewSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
 
 function toRecord(row: Selectable<SessionsTable>): SessionRecord {
   return {
@@ -60,7 +60,7 @@ export class KyselySessionStore implements SessionStore {
     this.isPostgres = db.getExecutor().adapter instanceof PostgresAdapter
   }
 
-  async create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string) {
+  async create(session: NewSession, refreshTokenHash: string) {
     const row = {
       id: session.id,
       user_id: session.userId,
@@ -72,6 +72,9 @@ export class KyselySessionStore implements SessionStore {
       expires_at: session.expiresAtMs,
       revoked_at: null,
       revoke_reason: null,
+      device_name: session.origin?.deviceName ?? '',
+      user_agent: session.origin?.userAgent ?? '',
+      ip: session.origin?.ip ?? '',
     }
     const token = { token_hash: refreshTokenHash, session_id: session.id, created_at: session.createdAtMs, rotated_at: null, successor_hash: null }
     if (this.isPostgres) {
@@ -176,6 +179,39 @@ export class KyselySessionStore implements SessionStore {
       .where('t.token_hash', '=', tokenHash)
       .executeTakeFirst()
     return row ? toRecord(row) : null
+  }
+
+  async listLive(userId: string, nowMs: number, limit: number): Promise<LiveSession[]> {
+    const rows = await this.db
+      .selectFrom('identity_sessions')
+      .select(['id', 'client_id', 'created_at', 'refreshed_at', 'device_name', 'user_agent', 'ip'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', nowMs)
+      .orderBy('refreshed_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map((row) => ({
+      id: row.id,
+      clientId: row.client_id,
+      createdAtMs: row.created_at,
+      refreshedAtMs: row.refreshed_at,
+      origin: { deviceName: row.device_name, userAgent: row.user_agent, ip: row.ip },
+    }))
+  }
+
+  async revokeOwn(userId: string, sessionId: string, reason: string, nowMs: number): Promise<boolean> {
+    // One statement: of two requests ending the same session at once, exactly one revokes it.
+    const result = await this.db
+      .updateTable('identity_sessions')
+      .set({ revoked_at: nowMs, revoke_reason: reason })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', nowMs)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) > 0
   }
 
   async revoke(sessionId: string, reason: string, nowMs: number) {

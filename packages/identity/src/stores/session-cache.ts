@@ -1,5 +1,5 @@
 import type { MembershipRecord, MembershipStore, NewActivationCode, RedeemResult } from './membership-store.js'
-import type { ActiveSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
+import type { ActiveSession, LiveSession, NewSession, RotateInput, RotationResult, SessionRecord, SessionStore } from './session-store.js'
 import type { NewUser, UserPatch, UserRecord, UserStore } from './user-store.js'
 import type { ProviderBindingRecord, ProviderFlowRecord, ProviderStore, ProviderTokenPurpose, ProviderTokenRecord } from './provider-store.js'
 
@@ -137,8 +137,20 @@ export class CachingSessionStore implements SessionStore {
     private readonly cache: SessionCache,
   ) {}
 
-  create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string): Promise<void> {
+  create(session: NewSession, refreshTokenHash: string): Promise<void> {
     return this.inner.create(session, refreshTokenHash)
+  }
+
+  listLive(userId: string, nowMs: number, limit: number): Promise<LiveSession[]> {
+    return this.inner.listLive(userId, nowMs, limit)
+  }
+
+  async revokeOwn(userId: string, sessionId: string, reason: string, nowMs: number): Promise<boolean> {
+    try {
+      return await this.inner.revokeOwn(userId, sessionId, reason, nowMs)
+    } finally {
+      this.cache.invalidate({ sessionId })
+    }
   }
 
   async findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null> {

@@ -14,6 +14,25 @@ export interface SessionRecord {
   revokeReason: string | null
 }
 
+/** Where a session signed in from, as its sign-in request told (for the list of signed-in devices). */
+export interface SessionOrigin {
+  /** The client's own name for its device (`x-device-name`, else `x-device-model`); '' when none. */
+  deviceName: string
+  userAgent: string
+  ip: string
+}
+
+export type NewSession = Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'> & { origin?: SessionOrigin }
+
+/** A live session as its user's list of signed-in devices shows it. */
+export interface LiveSession {
+  id: string
+  clientId: string
+  createdAtMs: number
+  refreshedAtMs: number
+  origin: SessionOrigin
+}
+
 /**
  * What the per-request session check reads in one query: the session, its user and the user's
  * membership (which the profile and the drive quota need on most requests anyway).
@@ -55,7 +74,7 @@ export interface RotateInput {
 /** Sessions with their refresh tokens and sudo tokens. Token values are stored as hashes only. */
 export interface SessionStore {
   /** Creates a session and its first refresh token (the session first, so the token never dangles). */
-  create(session: Omit<SessionRecord, 'revokedAtMs' | 'revokeReason'>, refreshTokenHash: string): Promise<void>
+  create(session: NewSession, refreshTokenHash: string): Promise<void>
   /** The session if it exists, is not revoked and has not expired at `nowMs`; else null. */
   findActive(sessionId: string, nowMs: number): Promise<ActiveSession | null>
   /**
@@ -68,6 +87,10 @@ export interface SessionStore {
   rotateRefreshToken(input: RotateInput): Promise<RotationResult>
   /** The session a refresh token (current or rotated) belongs to, or null. Does not check validity. */
   findByRefreshToken(tokenHash: string): Promise<SessionRecord | null>
+  /** The user's live sessions (not revoked, not expired at `nowMs`), most recently refreshed first, at most `limit`. */
+  listLive(userId: string, nowMs: number, limit: number): Promise<LiveSession[]>
+  /** Revokes one live session of `userId`; false when it is not one (another user's, unknown, ended). */
+  revokeOwn(userId: string, sessionId: string, reason: string, nowMs: number): Promise<boolean>
   /** Revokes one session. Idempotent. */
   revoke(sessionId: string, reason: string, nowMs: number): Promise<void>
   /** Revokes every live session of a user, except `exceptSessionId`. Returns how many were revoked. */

@@ -233,3 +233,32 @@ export interface ConnectedApp {
 export interface ConnectedAppsReply {
   data: ConnectedApp[]
 }
+
+/** What a signed-in session runs on, as the sign-in told it (headers), for people to recognise it. */
+export interface SessionDevice {
+  /** `x-device-name` (else `x-device-model`) as the client sent it; '' when it sent none. */
+  name: string
+  /** From the User-Agent: the browser or app ('Chrome'), its OS ('Android 14'); '' when unknown. */
+  browser: string
+  os: string
+  /** 'desktop' | 'mobile' | 'tablet' | 'tv' | '' (unknown). */
+  type: string
+}
+
+/** GET /v1/user/sessions: a live session of the signed-in user (the account page's devices list). */
+export interface UserSession {
+  id: string
+  client: OAuthClientInfo
+  device: SessionDevice
+  /** The address the session signed in from. */
+  ip: string
+  /** RFC 3339: when it signed in, and when it last renewed its tokens (its last activity, to the hour). */
+  created_at: string
+  last_active_at: string
+  /** The session the request came from. */
+  current: boolean
+}
+
+export interface UserSessionsReply {
+  data: UserSession[]
+}

@@ -17,6 +17,7 @@ import { hashSecret, randomSecret, safeEqual } from '../../lib/secrets.js'
 import type { UserRecord } from '../../stores/user-store.js'
 import { type AuthContext, newSessionId, startSession } from '../tokens/sessions.js'
 import { describeScopes, requestedScopes } from './scopes.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'clients' | 'oauth'>
 
@@ -191,7 +192,7 @@ function pkceMatches(method: string, challenge: string, verifier: string | undef
  */
 export async function exchangeAuthorizationCode(
   deps: Deps,
-  input: { client: RegisteredClient; code: string | undefined; redirectUri: string | undefined; codeVerifier: string | undefined; deviceId: string },
+  input: { client: RegisteredClient; code: string | undefined; redirectUri: string | undefined; codeVerifier: string | undefined; deviceId: string; origin?: SessionOrigin | undefined },
 ): Promise<TokenReply> {
   if (!input.client.grantTypes.includes(AUTHORIZATION_CODE_GRANT)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'this client may not use the authorization_code grant' })
   if (!input.code) throw invalidRequest('code is required', 'code')
@@ -212,7 +213,7 @@ export async function exchangeAuthorizationCode(
   if (!pkceMatches(code.codeChallengeMethod, code.codeChallenge, input.codeVerifier)) throw new AppError(OAuthErrors.invalid_grant, { description: 'code_verifier does not match the code_challenge' })
   const user = await deps.users.findById(code.userId)
   if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
-  const reply = await startSession(deps, { userId: code.userId, client: input.client, deviceId: input.deviceId, scope: code.scope, sessionId })
+  const reply = await startSession(deps, { userId: code.userId, client: input.client, deviceId: input.deviceId, origin: input.origin, scope: code.scope, sessionId })
   // A replay that came while this exchange ran found no session yet to revoke: it is revoked now.
   if (await deps.oauth.wasReused(codeHash)) {
     await deps.sessions.revoke(sessionId, 'code_reuse', deps.clock.nowMs())

@@ -16,6 +16,7 @@ import { UniqueViolationError } from '../../stores/errors.js'
 import { type AuthContext, newSessionId, startSession } from '../tokens/sessions.js'
 import { clientInfo, withIdToken } from './authorize.js'
 import { describeScopes, requestedScopes } from './scopes.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'clients' | 'oauth' | 'counters'>
 
@@ -122,7 +123,7 @@ export async function authorizeDevice(deps: Deps, auth: AuthContext, input: { us
 }
 
 /** The device_code grant (RFC 8628 3.4-3.5): pending, slow_down, expired, denied, or the tokens, once. */
-export async function exchangeDeviceCode(deps: Deps, input: { client: RegisteredClient; deviceCode: string | undefined; deviceId: string }): Promise<TokenReply> {
+export async function exchangeDeviceCode(deps: Deps, input: { client: RegisteredClient; deviceCode: string | undefined; deviceId: string; origin?: SessionOrigin | undefined }): Promise<TokenReply> {
   if (!input.client.grantTypes.includes(DEVICE_CODE_GRANT)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'this client may not use the device_code grant' })
   if (!input.deviceCode) throw new AppError(OAuthErrors.invalid_request, { description: 'device_code is required', metadata: { field: 'device_code' } })
   const nowMs = deps.clock.nowMs()
@@ -143,7 +144,7 @@ export async function exchangeDeviceCode(deps: Deps, input: { client: Registered
     case 'approved': {
       const user = await deps.users.findById(poll.record.userId)
       if (!user || user.status !== 'ACTIVE') throw new AppError(OAuthErrors.invalid_grant, { description: 'the account is no longer available' })
-      const reply = await startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, scope: poll.record.scope, sessionId })
+      const reply = await startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin, scope: poll.record.scope, sessionId })
       return withIdToken(deps, reply, { client: input.client, user, nonce: '', authTimeMs: poll.record.authTimeMs })
     }
   }

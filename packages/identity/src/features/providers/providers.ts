@@ -22,6 +22,7 @@ import { LAST_SIGN_IN_METHOD } from '../../http/error-handler.js'
 import { accountFrozen } from '../sign-in/sign-in.js'
 import { type AuthContext, startSession } from '../tokens/sessions.js'
 import { newUserId } from '../users/admin.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'providers' | 'providerStore' | 'counters'>
 
@@ -165,13 +166,13 @@ function bindingName(profile: ProviderProfile): string {
  * provider vouches for the address, as a verification code would); an unverified e-mail never
  * reaches an existing account, nor becomes the new account's address.
  */
-export async function signInWithProvider(deps: Deps, input: { client: RegisteredClient; providerToken: string; deviceId: string }): Promise<TokenReply> {
+export async function signInWithProvider(deps: Deps, input: { client: RegisteredClient; providerToken: string; deviceId: string; origin?: SessionOrigin | undefined }): Promise<TokenReply> {
   const record = await spendProviderToken(deps, input.providerToken, input.client)
   const provider = deps.providers.get(record.providerId)
   const profile = record.profile
   const start = (user: UserRecord) => {
     if (user.status === 'FROZEN') throw accountFrozen(user)
-    return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
+    return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin })
   }
   const bound = await deps.providerStore.findBinding(record.providerId, record.providerUserId)
   if (bound) {

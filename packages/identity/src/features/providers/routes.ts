@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { authOf, authenticatedFirstParty } from '../../http/authenticate.js'
-import { callerContext, clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf, deviceOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
 import { bindProvider, listBindings, providerToken, providerUri, renewProviderToken, signInWithProvider, transferBinding, transferByProvider, unbindProvider } from './providers.js'
@@ -62,7 +62,7 @@ export async function providerRoutes(base: FastifyInstance, { deps }: { deps: Id
 
   app.post('/v1/auth/signin/with/provider', { schema: { body: Body({ ...ClientFields, provider_token: Str(256) }) } }, async (request) => {
     const client = await deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
-    return signInWithProvider(deps, { client, providerToken: request.body.provider_token, deviceId: callerContext(request).deviceId })
+    return signInWithProvider(deps, { client, providerToken: request.body.provider_token, ...deviceOf(callerContext(request)) })
   })
 
   app.post('/v1/user/provider/bind', { preHandler: auth, schema: { body: Body({ provider_token: Str(256) }) } }, async (request) =>

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AppError, GenericErrors } from '@cumulus/protocol'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
-import { callerContext, clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf, deviceOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
 import { signInWithCode, signInWithPassword } from './sign-in.js'
@@ -25,10 +25,10 @@ export async function signInRoutes(base: FastifyInstance, { deps }: { deps: Iden
     const client = await deps.clients.require(clientIdOf(request), { secret: body.client_secret, checkSecret: true })
     const caller = callerContext(request)
     if (body.password !== undefined) {
-      return signInWithPassword(deps, { username: body.username, password: body.password, client, ip: caller.ip, deviceId: caller.deviceId })
+      return signInWithPassword(deps, { username: body.username, password: body.password, client, ip: caller.ip, ...deviceOf(caller) })
     }
     if (body.verification_token !== undefined) {
-      return signInWithCode(deps, { username: body.username, verificationToken: body.verification_token, client, deviceId: caller.deviceId })
+      return signInWithCode(deps, { username: body.username, verificationToken: body.verification_token, client, ...deviceOf(caller) })
     }
     throw new AppError(GenericErrors.invalid_argument, { description: 'give a password, or a verification_token from a verified code', metadata: { field: 'password' } })
   })

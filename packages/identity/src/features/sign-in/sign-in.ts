@@ -9,6 +9,7 @@ import { startSession } from '../tokens/sessions.js'
 import { claimVerification } from '../verification/verification.js'
 import { accountIdentifiers } from './lockout.js'
 import { checkPassword } from './password-check.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'verifications' | 'hasher' | 'counters'>
 
@@ -18,6 +19,7 @@ export interface PasswordSignInInput {
   client: RegisteredClient
   ip: string
   deviceId: string
+  origin?: SessionOrigin | undefined
 }
 
 function findUser(deps: Pick<IdentityDeps, 'users'>, who: ParsedUsername): Promise<UserRecord | null> {
@@ -57,7 +59,7 @@ export async function signInWithPassword(deps: Deps, input: PasswordSignInInput)
   })
   if (!user || !matches) throw new AppError(AccountErrors.invalid_account_or_password)
   if (user.status === 'FROZEN') throw accountFrozen(user)
-  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
+  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin })
 }
 
 export interface CodeSignInInput {
@@ -65,6 +67,7 @@ export interface CodeSignInInput {
   verificationToken: string
   client: RegisteredClient
   deviceId: string
+  origin?: SessionOrigin | undefined
 }
 
 /**
@@ -83,5 +86,5 @@ export async function signInWithCode(deps: Deps, input: CodeSignInInput): Promis
   if (user?.status === 'FROZEN') throw accountFrozen(user)
   await claim.consume()
   user ??= await createRegisteredUser(deps, { address })
-  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
+  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin })
 }

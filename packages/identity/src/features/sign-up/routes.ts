@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
-import { callerContext, clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf, deviceOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { captchaGuard } from '../captcha/guard.js'
 import { signUp, signUpAnonymously } from './sign-up.js'
@@ -32,13 +32,13 @@ export async function signUpRoutes(base: FastifyInstance, { deps }: { deps: Iden
       name: body.name,
       inviteCode: body.invite_code,
       client,
-      deviceId: callerContext(request).deviceId,
+      ...deviceOf(callerContext(request)),
     })
   })
 
   app.post('/v1/auth/signup/anonymously', { schema: { body: Body(ClientFields) } }, async (request) => {
     const client = await deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
     const caller = callerContext(request)
-    return signUpAnonymously(deps, { client, ip: caller.ip, deviceId: caller.deviceId })
+    return signUpAnonymously(deps, { client, ip: caller.ip, ...deviceOf(caller) })
   })
 }

@@ -8,6 +8,7 @@ import { startSession } from '../tokens/sessions.js'
 import { newUserId } from '../users/admin.js'
 import { assertAcceptablePassword } from '../users/password-policy.js'
 import { claimVerification, findUserAt, requireAddress } from '../verification/verification.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'verifications' | 'hasher' | 'counters' | 'memberships' | 'logger'>
 
@@ -21,6 +22,7 @@ export interface SignUpInput {
   inviteCode?: string | undefined
   client: RegisteredClient
   deviceId: string
+  origin?: SessionOrigin | undefined
 }
 
 const MAX_NAME_LENGTH = 64
@@ -45,7 +47,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<TokenReply
   await claim.consume()
   const user = await createRegisteredUser(deps, { address, name, passwordHash })
   await acceptInvite(deps, user.id, input.inviteCode)
-  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
+  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin })
 }
 
 /** Inserts a registered user; a concurrent sign-up for the same address becomes already_exists. */
@@ -73,7 +75,7 @@ function defaultName(address: { channel: 'email' | 'phone'; value: string }): st
 }
 
 /** POST /v1/auth/signup/anonymously: an account with no address, limited per IP against abuse. */
-export async function signUpAnonymously(deps: Deps, input: { client: RegisteredClient; ip: string; deviceId: string }): Promise<TokenReply> {
+export async function signUpAnonymously(deps: Deps, input: { client: RegisteredClient; ip: string; deviceId: string; origin?: SessionOrigin | undefined }): Promise<TokenReply> {
   const { count, ttlSeconds } = await deps.counters.increment(`signup:anonymous:ip:${input.ip}`, 3600)
   if (count > deps.config.anonymousSignUpsPerIpPerHour) {
     throw new AppError(GenericErrors.resource_exhausted, { description: 'too many anonymous accounts from this network', retryAfterSeconds: ttlSeconds })
@@ -84,5 +86,5 @@ export async function signUpAnonymously(deps: Deps, input: { client: RegisteredC
     anonymous: true,
     createdAtMs: deps.clock.nowMs(),
   })
-  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId })
+  return startSession(deps, { userId: user.id, client: input.client, deviceId: input.deviceId, origin: input.origin })
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IdentityDeps } from '../../deps.js'
 import { bearerTokenOf } from '../../http/authenticate.js'
-import { callerContext, clientIdOf } from '../../http/request-context.js'
+import { callerContext, clientIdOf, deviceOf } from '../../http/request-context.js'
 import { Body, ClientFields, OptStr, Str } from '../../http/schemas.js'
 import { requireAuth } from './sessions.js'
 import { exchangeToken, grantTokens, introspectToken, revokeToken } from './token-grants.js'
@@ -43,7 +43,7 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
       redirectUri: b.redirect_uri,
       codeVerifier: b.code_verifier,
       deviceCode: b.device_code,
-      deviceId: callerContext(request).deviceId,
+      ...deviceOf(callerContext(request)),
     })
   })
 
@@ -65,7 +65,7 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
 
   app.post('/v1/auth/signin/token', { schema: { body: Body({ ...ClientFields, token: Str(4096) }) } }, async (request) => {
     const client = await deps.clients.require(clientIdOf(request), { secret: request.body.client_secret, checkSecret: true })
-    return exchangeToken(deps, { token: request.body.token, client, deviceId: callerContext(request).deviceId })
+    return exchangeToken(deps, { token: request.body.token, client, ...deviceOf(callerContext(request)) })
   })
 
   app.get('/.well-known/jwks.json', async (_request, reply) => {

@@ -4,7 +4,7 @@ import type { RegisteredClient } from '../../config.js'
 import type { IdentityDeps } from '../../deps.js'
 import { hashSecret, hmac, randomId, randomSecret } from '../../lib/secrets.js'
 import type { MembershipRecord } from '../../stores/membership-store.js'
-import type { SessionRecord } from '../../stores/session-store.js'
+import type { SessionOrigin, SessionRecord } from '../../stores/session-store.js'
 import type { UserRecord } from '../../stores/user-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions'>
@@ -36,7 +36,7 @@ export function newSessionId(): string {
 }
 
 /** Opens a session for a user on a client and returns the token reply (sign-in, sign-up, SSO exchange). */
-export async function startSession(deps: Deps, input: { userId: string; client: RegisteredClient; deviceId: string; scope?: string; sessionId?: string }): Promise<TokenReply> {
+export async function startSession(deps: Deps, input: { userId: string; client: RegisteredClient; deviceId: string; origin?: SessionOrigin | undefined; scope?: string; sessionId?: string }): Promise<TokenReply> {
   const nowMs = deps.clock.nowMs()
   const refreshToken = randomSecret()
   const session = {
@@ -48,6 +48,7 @@ export async function startSession(deps: Deps, input: { userId: string; client: 
     createdAtMs: nowMs,
     refreshedAtMs: nowMs,
     expiresAtMs: nowMs + deps.config.tokens.refreshIdleTtlSeconds * 1000,
+    ...(input.origin ? { origin: input.origin } : {}),
   }
   await deps.sessions.create(session, hashSecret(refreshToken))
   const { accessToken, expiresIn } = await accessTokenFor(deps, session, nowMs)

@@ -5,6 +5,7 @@ import { hashSecret } from '../../lib/secrets.js'
 import { AUTHORIZATION_CODE_GRANT, exchangeAuthorizationCode } from '../oauth/authorize.js'
 import { DEVICE_CODE_GRANT, exchangeDeviceCode } from '../oauth/device.js'
 import { type AuthContext, authenticateAccessToken, refreshSession, startSession } from './sessions.js'
+import type { SessionOrigin } from '../../stores/session-store.js'
 
 type Deps = Pick<IdentityDeps, 'config' | 'clock' | 'keys' | 'sessions' | 'users' | 'hmacKey'>
 type GrantDeps = Deps & Pick<IdentityDeps, 'clients' | 'oauth' | 'counters'>
@@ -21,6 +22,7 @@ export interface GrantInput {
   codeVerifier?: string | undefined
   deviceCode?: string | undefined
   deviceId?: string | undefined
+  origin?: SessionOrigin | undefined
 }
 
 /** POST /v1/auth/token: the refresh_token, authorization_code and device_code grants. */
@@ -31,10 +33,10 @@ export async function grantTokens(deps: GrantDeps, input: GrantInput): Promise<T
     return refreshSession(deps, { refreshToken: input.refreshToken, client: input.client })
   }
   if (input.grantType === AUTHORIZATION_CODE_GRANT) {
-    return exchangeAuthorizationCode(deps, { client: input.client, code: input.code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier, deviceId: input.deviceId ?? '' })
+    return exchangeAuthorizationCode(deps, { client: input.client, code: input.code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier, deviceId: input.deviceId ?? '', origin: input.origin })
   }
   if (input.grantType === DEVICE_CODE_GRANT) {
-    return exchangeDeviceCode(deps, { client: input.client, deviceCode: input.deviceCode, deviceId: input.deviceId ?? '' })
+    return exchangeDeviceCode(deps, { client: input.client, deviceCode: input.deviceCode, deviceId: input.deviceId ?? '', origin: input.origin })
   }
   throw new AppError(OAuthErrors.invalid_request, { description: `unknown grant_type ${input.grantType.slice(0, 128)}`, metadata: { field: 'grant_type' } })
 }
@@ -94,12 +96,12 @@ export async function introspectToken(deps: Deps, token: string): Promise<Intros
  * (holding only what the user granted it) must never become a first-party session, which could
  * grant itself more, approve devices or bind identities.
  */
-export async function exchangeToken(deps: Deps & Pick<IdentityDeps, 'clients'>, input: { token: string; client: RegisteredClient; deviceId: string }): Promise<TokenReply> {
+export async function exchangeToken(deps: Deps & Pick<IdentityDeps, 'clients'>, input: { token: string; client: RegisteredClient; deviceId: string; origin?: SessionOrigin | undefined }): Promise<TokenReply> {
   const auth = await authenticateAccessToken(deps, input.token)
   if (!auth) throw new AppError(OAuthErrors.invalid_grant, { description: 'token is invalid, expired or revoked' })
   const from = await deps.clients.find(auth.clientId)
   if (!isFirstParty(from) || !isFirstParty(input.client)) throw new AppError(OAuthErrors.unauthorized_client, { description: 'only the product\'s own apps may exchange their tokens' })
-  return startSession(deps, { userId: auth.userId, client: input.client, deviceId: input.deviceId, scope: auth.scope })
+  return startSession(deps, { userId: auth.userId, client: input.client, deviceId: input.deviceId, origin: input.origin, scope: auth.scope })
 }
 
 function isFirstParty(client: RegisteredClient | null): boolean {
