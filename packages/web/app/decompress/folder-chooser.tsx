@@ -19,7 +19,7 @@ export interface FolderChooserProps {
 
 /**
  * The drive's "Choose a folder" picker (the one the drive and the downloader use), opened from
- * the top of the drive, with "Unpack here" as its button. Until its code and the drive client
+ * the top of the drive, with "Choose this folder" as its button (it sets the destination; the page's Unpack button starts). Until its code and the drive client
  * have arrived, a short status says the folders are loading.
  */
 export function FolderChooser({ open, onOpenChange, onPick, onFailed }: FolderChooserProps) {
@@ -64,7 +64,7 @@ export function FolderChooser({ open, onOpenChange, onPick, onFailed }: FolderCh
       mode="choose"
       items={[]}
       startPath={startPath}
-      pickLabel={t('drive.unpack.destination.here')}
+      pickLabel={t('drive.unpack.destination.pick')}
       onPick={async (folder) => onPick(folder)}
     />
   )

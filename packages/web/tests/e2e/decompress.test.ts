@@ -173,6 +173,12 @@ describe('the archive page', () => {
     expect(await page.getByTestId('unpack-summary').textContent()).toBe(ko.drive.unpack.nothingSelected)
     await expectNoA11yViolationsLightAndDark(page)
 
+    // Choosing a folder only sets where to unpack: the picker's button says so, and nothing starts.
+    await page.getByRole('radio', { name: ko.drive.unpack.destination.choose }).check()
+    await page.getByRole('dialog').getByRole('button', { name: ko.drive.unpack.destination.pick, exact: true }).click()
+    await expect.poll(() => page.getByTestId('unpack-folder').textContent()).toContain(ko.drive.nav.myDrive)
+    expect(await page.getByTestId('unpack-progress').count()).toBe(0)
+
     await unpackAndOpen(page, ko, ko.drive.unpack.unpackAll)
     await page.getByRole('heading', { level: 1, name: 'secret' }).waitFor()
     await expect.poll(() => rowNames(page)).toEqual(['photos', 'readme.txt'])

@@ -13,7 +13,8 @@ export default {
     choose: 'Choose a folder…',
     chosen: 'Into:',
     change: 'Change folder',
-    here: 'Unpack here',
+    // The picker's button only sets where to unpack; the page's own button starts it.
+    pick: 'Choose this folder',
     loading: 'Loading your folders…',
     loadFailed: 'Your folders could not be loaded. Try again.',
   },

@@ -14,7 +14,7 @@ export default {
     choose: 'Pilih folder…',
     chosen: 'Ke:',
     change: 'Ganti folder',
-    here: 'Ekstrak di sini',
+    pick: 'Pilih folder ini',
     loading: 'Memuat folder Anda…',
     loadFailed: 'Folder Anda tidak dapat dimuat. Coba lagi.',
   },

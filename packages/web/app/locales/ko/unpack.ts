@@ -14,7 +14,7 @@ export default {
     choose: '폴더 선택…',
     chosen: '위치:',
     change: '폴더 변경',
-    here: '여기에 압축 풀기',
+    pick: '이 폴더 선택',
     loading: '폴더를 불러오는 중…',
     loadFailed: '폴더를 불러오지 못했습니다. 다시 시도하세요.',
   },

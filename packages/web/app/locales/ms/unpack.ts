@@ -14,7 +14,7 @@ export default {
     choose: 'Pilih folder…',
     chosen: 'Ke:',
     change: 'Tukar folder',
-    here: 'Ekstrak di sini',
+    pick: 'Pilih folder ini',
     loading: 'Memuatkan folder anda…',
     loadFailed: 'Folder anda tidak dapat dimuatkan. Cuba lagi.',
   },

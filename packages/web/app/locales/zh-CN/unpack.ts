@@ -14,7 +14,7 @@ export default {
     choose: '选择文件夹…',
     chosen: '解压到：',
     change: '更换文件夹',
-    here: '解压到此处',
+    pick: '选择此文件夹',
     loading: '正在加载你的文件夹…',
     loadFailed: '无法加载你的文件夹，请重试。',
   },

@@ -14,7 +14,7 @@ export default {
     choose: '選擇資料夾…',
     chosen: '解壓縮至：',
     change: '更換資料夾',
-    here: '解壓縮至此處',
+    pick: '選擇此資料夾',
     loading: '正在載入你的資料夾…',
     loadFailed: '無法載入你的資料夾，請再試一次。',
   },
