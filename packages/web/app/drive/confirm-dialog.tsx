@@ -21,10 +21,12 @@ export interface ConfirmDialogProps {
   children?: ReactNode
   /** Where the focus goes on closing, when not back to the opener (see DialogShell). */
   onCloseAutoFocus?: (event: Event) => void
+  /** Wrap a long title rather than cut it (see DialogShell). */
+  wrapTitle?: boolean
 }
 
 /** A question before an action: something that cannot be undone (delete forever, empty the trash), or restoring a trashed item to open it. */
-export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm, dismissLabel, children, onCloseAutoFocus }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, tone = 'danger', onConfirm, dismissLabel, children, onCloseAutoFocus, wrapTitle }: ConfirmDialogProps) {
   const { t } = useT()
   const describe = useDescribeError()
   const [pending, setPending] = useState(false)
@@ -54,6 +56,7 @@ export function ConfirmDialog({ open, onOpenChange, title, text, confirmLabel, t
       description={text}
       testId="confirm-dialog"
       onCloseAutoFocus={onCloseAutoFocus}
+      wrapTitle={wrapTitle}
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

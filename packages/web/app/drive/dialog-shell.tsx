@@ -20,6 +20,12 @@ export interface DialogShellProps {
    * Otherwise it returns to the opener, or (gone) to the drive list's current row.
    */
   onCloseAutoFocus?: (event: Event) => void
+  /**
+   * Wrap a long title instead of cutting it with an ellipsis, for titles whose end matters (the
+   * device in "Sign out Chrome on Windows?" on a phone). The default keeps a title naming a long
+   * file to one line.
+   */
+  wrapTitle?: boolean
   testId?: string
 }
 
@@ -29,7 +35,7 @@ const WIDTHS = { sm: 'sm:max-w-md', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' } as c
  * The drive's dialogs: a Radix dialog (focus trap, Escape, the focus back to the opener), a
  * sheet from the bottom on phones and a centred card elsewhere, in both themes.
  */
-export function DialogShell({ open, onOpenChange, title, description, children, footer, size = 'sm', onOpenAutoFocus, onCloseAutoFocus, testId }: DialogShellProps) {
+export function DialogShell({ open, onOpenChange, title, description, children, footer, size = 'sm', onOpenAutoFocus, onCloseAutoFocus, wrapTitle = false, testId }: DialogShellProps) {
   const { t } = useT()
   // What had the focus when the dialog opened (noted while rendering, before the dialog takes
   // it). A dialog opened from a row's menu was opened by a menu item that is gone by now.
@@ -65,7 +71,7 @@ export function DialogShell({ open, onOpenChange, title, description, children, 
         >
           <div className="flex items-start gap-3 px-5 pt-5 pb-3">
             <div className="min-w-0 flex-1">
-              <Dialog.Title className="truncate text-lg font-semibold text-slate-900 dark:text-white">{title}</Dialog.Title>
+              <Dialog.Title className={`${wrapTitle ? 'break-words' : 'truncate'} text-lg font-semibold text-slate-900 dark:text-white`}>{title}</Dialog.Title>
               {description ? <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</Dialog.Description> : null}
             </div>
             <Dialog.Close className="-mt-1 -mr-2 inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white" aria-label={t('common.close')}>

@@ -1,4 +1,4 @@
-import { type ConnectedApp, WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
+import { type ConnectedApp, type UserSession, WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
 import type { IdentityClient } from '@cumulus/sdk'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -506,6 +506,214 @@ describe('AccountHome: connected apps', () => {
   })
 })
 
+describe('AccountHome: signed-in devices', () => {
+  const WEB = { client_id: WEB_CLIENT_ID, name: 'Cumulus Web', logo: '' }
+  const ANDROID = { client_id: 'cumulus-android', name: 'Cumulus for Android', logo: '' }
+  const session = (id: string, device: Partial<UserSession['device']>, overrides: Partial<UserSession> = {}): UserSession => ({
+    id,
+    client: WEB,
+    device: { name: '', browser: '', os: '', type: '', ...device },
+    ip: '',
+    created_at: '2026-03-01T10:00:00Z',
+    last_active_at: '2026-05-02T08:00:00Z',
+    current: false,
+    ...overrides,
+  })
+  const HERE = session('s-here', { browser: 'Firefox', os: 'macOS', type: 'desktop' }, { current: true, ip: '203.0.113.7', created_at: '2026-02-10T09:00:00Z', last_active_at: '2026-05-02T09:00:00Z' })
+  const CHROME = session('s-chrome', { browser: 'Chrome', os: 'Windows', type: 'desktop' }, { ip: '198.51.100.23' })
+  const PIXEL = session('s-pixel', { name: "Ann's Pixel 8", browser: 'Cumulus', os: 'Android 14', type: 'mobile' }, { client: ANDROID, ip: '2001:db8:85a3::8a2e:370:7334', created_at: '2026-04-20T18:30:00Z', last_active_at: '2026-05-01T21:00:00Z' })
+  const IPAD = session('s-ipad', { browser: 'Safari', type: 'tablet' })
+  const TV = session('s-tv', { os: 'tvOS', type: 'tv' })
+  const UNKNOWN = session('s-unknown', {}, { client: { client_id: 'old-app', name: '', logo: '' }, created_at: '', last_active_at: '' })
+
+  const REGION = "Where you're signed in"
+  const date = (iso: string, locale = 'en-US') => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso))
+  const dateTime = (iso: string, locale = 'en-US') => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+  const titles = (section: HTMLElement) => within(section).queryAllByTestId('session-title').map((title) => title.textContent)
+
+  async function showSessions(sessions: UserSession[], locale: 'en-US' | 'ko' | 'zh-CN' = 'en-US') {
+    const server = new FakeIdentityServer(ANN)
+    server.sessions = sessions
+    await showPage(server, [ANN.sub], locale)
+    return server
+  }
+
+  it('lists where the account is signed in, this device first and marked, without its own Sign out', async () => {
+    // The server orders by last activity; this device is not first there.
+    const server = await showSessions([CHROME, HERE, PIXEL, IPAD, TV, UNKNOWN])
+    const section = screen.getByRole('region', { name: REGION })
+    const list = await within(section).findByRole('list', { name: 'Signed-in devices' })
+    const rows = within(list).getAllByTestId('user-session')
+    expect(
+      rows.map((row) => ({
+        title: within(row).getByTestId('session-title').textContent,
+        icon: within(row).getByTestId('session-device-icon').dataset.kind,
+        current: within(row).queryByTestId('session-current')?.textContent ?? null,
+        button: within(row).queryByRole('button')?.getAttribute('aria-label') ?? null,
+      })),
+    ).toEqual([
+      { title: 'Firefox on macOS', icon: 'monitor', current: 'This device', button: null },
+      { title: 'Chrome on Windows', icon: 'monitor', current: null, button: 'Sign out Chrome on Windows' },
+      { title: "Ann's Pixel 8", icon: 'phone', current: null, button: "Sign out Ann's Pixel 8" },
+      { title: 'Safari', icon: 'phone', current: null, button: 'Sign out Safari' },
+      { title: 'tvOS', icon: 'tv', current: null, button: 'Sign out tvOS' },
+      { title: 'Unknown device', icon: 'generic', current: null, button: 'Sign out Unknown device' },
+    ])
+    expect(rows[0]!.dataset.current).toBe('true')
+    // The icon is decorative: the title says what the device is.
+    expect(within(rows[0]!).getByTestId('session-device-icon').querySelector('svg')!.getAttribute('aria-hidden')).toBe('true')
+
+    const pixel = rows[2]!
+    expect(within(pixel).getByTestId('session-app').textContent).toBe('Cumulus for Android')
+    expect(within(pixel).getByTestId('session-signed-in').textContent).toBe(`Signed in ${date(PIXEL.created_at)}`)
+    expect(within(pixel).getByTestId('session-last-active').textContent).toBe(`Last active ${dateTime(PIXEL.last_active_at)}`)
+    expect(within(pixel).getByTestId('session-ip').textContent).toBe('From 2001:db8:85a3::8a2e:370:7334')
+    expect(within(rows[0]!).getByTestId('session-ip').textContent).toBe('From 203.0.113.7')
+    // This device is in use now (its stored activity is only its last token renewal).
+    expect(within(rows[0]!).getByTestId('session-last-active').textContent).toBe('Active now')
+    // Nothing is made up for what the server does not know.
+    const unknown = rows[5]!
+    expect(within(unknown).queryByTestId('session-app')).toBeNull()
+    expect(within(unknown).queryByTestId('session-signed-in')).toBeNull()
+    expect(within(unknown).queryByTestId('session-last-active')).toBeNull()
+    expect(within(unknown).queryByTestId('session-ip')).toBeNull()
+
+    expect(within(section).getByRole('button', { name: 'Sign out of all other devices' })).toBeDefined()
+    expect(server.requestsTo('GET', '/v1/user/sessions')).toEqual([expect.objectContaining({ authorization: `Bearer token-${ANN.sub}` })])
+  })
+
+  it('offers no Sign out of all other devices when this is the only one', async () => {
+    await showSessions([HERE])
+    const section = screen.getByRole('region', { name: REGION })
+    expect(await within(section).findAllByTestId('user-session')).toHaveLength(1)
+    expect(within(section).queryByRole('button')).toBeNull()
+  })
+
+  it('signs a device out after a confirmation, drops it, says so and moves the focus to the next one, else the previous one, else the list', async () => {
+    const server = await showSessions([HERE, CHROME, PIXEL, UNKNOWN])
+    const section = screen.getByRole('region', { name: REGION })
+    await userEvent.click(await within(section).findByRole('button', { name: 'Sign out Chrome on Windows' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out Chrome on Windows?' })
+    expect(within(dialog).getByText('Chrome on Windows is signed out of your account at once. To use your account there again, you will have to sign in again.')).toBeDefined()
+    // On a phone the device's name wraps in the title rather than being cut (DialogShell's default).
+    expect(within(dialog).getByRole('heading', { name: 'Sign out Chrome on Windows?' }).className).not.toMatch(/\btruncate\b/)
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }))
+
+    expect((await within(section).findByRole('status')).textContent).toBe('Chrome on Windows was signed out.')
+    expect(server.requestsTo('DELETE', '/v1/user/sessions/s-chrome')).toEqual([expect.objectContaining({ authorization: `Bearer token-${ANN.sub}` })])
+    expect(titles(section)).toEqual(['Firefox on macOS', "Ann's Pixel 8", 'Unknown device'])
+    expect(screen.queryByRole('dialog')).toBeNull()
+    // Its button is gone: the focus goes to the next device's, not to the page's body.
+    await waitFor(() => expect(document.activeElement).toBe(within(section).getByRole('button', { name: "Sign out Ann's Pixel 8" })))
+
+    // The last one: the previous device's button.
+    await userEvent.click(within(section).getByRole('button', { name: 'Sign out Unknown device' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Sign out Unknown device?' })).getByRole('button', { name: 'Sign out' }))
+    await waitFor(() => expect(titles(section)).toEqual(['Firefox on macOS', "Ann's Pixel 8"]))
+    await waitFor(() => expect(document.activeElement).toBe(within(section).getByRole('button', { name: "Sign out Ann's Pixel 8" })))
+
+    // No other device left: the list takes the focus, and Sign out of all other devices goes.
+    await userEvent.click(within(section).getByRole('button', { name: "Sign out Ann's Pixel 8" }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: "Sign out Ann's Pixel 8?" })).getByRole('button', { name: 'Sign out' }))
+    await waitFor(() => expect(titles(section)).toEqual(['Firefox on macOS']))
+    await waitFor(() => expect(document.activeElement).toBe(within(section).getByRole('list', { name: 'Signed-in devices' })))
+    expect(within(section).getByRole('status').textContent).toBe("Ann's Pixel 8 was signed out.")
+    expect(within(section).queryByRole('button')).toBeNull()
+    expect(server.sessions.map((s) => s.id)).toEqual(['s-here'])
+  })
+
+  it('closing the confirmation sends nothing and gives the focus back to the Sign out button', async () => {
+    const server = await showSessions([HERE, CHROME])
+    const button = await screen.findByRole('button', { name: 'Sign out Chrome on Windows' })
+    await userEvent.click(button)
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(button))
+    expect(server.requestsTo('DELETE', '/v1/user/sessions/s-chrome')).toHaveLength(0)
+    expect(screen.getAllByTestId('user-session')).toHaveLength(2)
+  })
+
+  it('takes a session already ended elsewhere (not_found) as signed out', async () => {
+    const server = await showSessions([HERE, CHROME])
+    // Signed out on that computer (or from another tab) after this page loaded the list.
+    server.sessions = [HERE]
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out Chrome on Windows' }))
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out' }))
+    expect(await screen.findByText('Chrome on Windows was signed out.')).toBeDefined()
+    expect(server.requestsTo('DELETE', '/v1/user/sessions/s-chrome')).toHaveLength(1)
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(titles(screen.getByRole('region', { name: REGION }))).toEqual(['Firefox on macOS'])
+  })
+
+  it('shows a refusal in the dialog and keeps the session', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.sessions = [HERE, CHROME]
+    server.failNext('DELETE', '/v1/user/sessions/s-chrome', errorReply(503, 'unavailable', 14, { locale: 'en-US', message: 'The service is busy' }))
+    await showPage(server, [ANN.sub])
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out Chrome on Windows' }))
+    const dialog = await screen.findByRole('dialog')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }))
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The service is busy')
+    expect(titles(screen.getByRole('region', { name: REGION }))).toEqual(['Firefox on macOS', 'Chrome on Windows'])
+  })
+
+  it('signs out of all other devices after a confirmation and says how many', async () => {
+    const server = await showSessions([CHROME, HERE, PIXEL, UNKNOWN])
+    const section = screen.getByRole('region', { name: REGION })
+    await userEvent.click(await within(section).findByRole('button', { name: 'Sign out of all other devices' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out other devices?' })
+    expect(within(dialog).getByText('Every device and app signed in to your account, except this one, is signed out at once.')).toBeDefined()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }))
+
+    expect((await within(section).findByRole('status')).textContent).toBe('Signed out of 3 other devices.')
+    expect(server.requestsTo('DELETE', '/v1/user/sessions/others')).toEqual([expect.objectContaining({ authorization: `Bearer token-${ANN.sub}` })])
+    // Nothing was sent per session.
+    expect(server.requests.filter((r) => r.method === 'DELETE' && r.path !== '/v1/user/sessions/others')).toEqual([])
+    expect(titles(section)).toEqual(['Firefox on macOS'])
+    expect(within(section).queryByRole('button')).toBeNull()
+    await waitFor(() => expect(document.activeElement).toBe(within(section).getByRole('list', { name: 'Signed-in devices' })))
+  })
+
+  it('says "1 other device" when one was signed out', async () => {
+    await showSessions([HERE, PIXEL])
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out of all other devices' }))
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out' }))
+    expect((await within(screen.getByRole('region', { name: REGION })).findByRole('status')).textContent).toBe('Signed out of 1 other device.')
+  })
+
+  it('offers to try again when the devices cannot be loaded', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.sessions = [HERE, CHROME]
+    server.failNext('GET', '/v1/user/sessions', errorReply(503, 'unavailable', 14, { locale: 'en-US', message: 'The service is busy' }))
+    await showPage(server, [ANN.sub])
+    const section = screen.getByRole('region', { name: REGION })
+    await waitFor(() => expect(within(section).getByRole('alert').textContent).toBe('The signed-in devices could not be loaded: The service is busy'))
+    expect(within(section).queryByRole('list')).toBeNull()
+    await userEvent.click(within(section).getByRole('button', { name: 'Try again' }))
+    expect(await within(section).findByRole('list', { name: 'Signed-in devices' })).toBeDefined()
+    expect(titles(section)).toEqual(['Firefox on macOS', 'Chrome on Windows'])
+    expect(server.requestsTo('GET', '/v1/user/sessions')).toHaveLength(2)
+  })
+
+  it('reads in Simplified Chinese, dates written the Chinese way', async () => {
+    await showSessions([HERE, CHROME, UNKNOWN], 'zh-CN')
+    const section = screen.getByRole('region', { name: '你已登录的设备' })
+    const rows = await within(section).findAllByTestId('user-session')
+    expect(titles(section)).toEqual(['macOS 上的 Firefox', 'Windows 上的 Chrome', '未知设备'])
+    expect(within(rows[0]!).getByTestId('session-current').textContent).toBe('此设备')
+    expect(within(rows[1]!).getByTestId('session-signed-in').textContent).toBe(`于 ${date(CHROME.created_at, 'zh-CN')} 登录`)
+    expect(within(rows[1]!).getByTestId('session-last-active').textContent).toBe(`最近活动：${dateTime(CHROME.last_active_at, 'zh-CN')}`)
+    expect(within(rows[1]!).getByTestId('session-ip').textContent).toBe('来自 198.51.100.23')
+    // The product's own web app is named in the page's language, not as the server configured it.
+    expect(within(rows[0]!).getByTestId('session-app').textContent).toBe('Cumulus 网页版')
+    expect(within(rows[1]!).getByRole('button', { name: '将 Windows 上的 Chrome 退出登录' }).textContent).toBe('退出登录')
+
+    await userEvent.click(within(section).getByRole('button', { name: '在所有其他设备上退出登录' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: '要退出其他设备上的登录吗？' })).getByRole('button', { name: '退出登录' }))
+    expect((await within(section).findByRole('status')).textContent).toBe('已在 2 台其他设备上退出登录。')
+  })
+})
+
 describe('AccountHome: accounts and sign-out', () => {
   it('signs out through the SDK and opens the login page', async () => {
     const server = new FakeIdentityServer(ANN)
@@ -579,6 +787,9 @@ describe('AccountHome: guest accounts', () => {
     // A guest cannot let apps in (the consent page asks for a real account), so no Connected apps.
     expect(screen.queryByRole('region', { name: 'Connected apps' })).toBeNull()
     expect(server.requestsTo('GET', '/v1/user/authorize/clients')).toHaveLength(0)
+    // Nor where it is signed in: a guest account lives on this device only.
+    expect(screen.queryByRole('region', { name: "Where you're signed in" })).toBeNull()
+    expect(server.requestsTo('GET', '/v1/user/sessions')).toHaveLength(0)
 
     // Keeping it: the e-mail form opens, and the bound address makes it a registered account in place.
     await userEvent.click(within(notice).getByRole('button', { name: 'Keep this account' }))

@@ -15,12 +15,13 @@ import { ProfileSection } from './profile-section'
 import { Badge } from './section'
 import { SecuritySection } from './security-section'
 import { SignInMethodsSection } from './sign-in-methods-section'
+import { SignedInDevicesSection } from './signed-in-devices-section'
 import { UserAvatar } from './user-avatar'
 
 /** Opens the login page on account creation (its `LOGIN_TAB_PARAM`; not imported, to keep the login route out of this chunk). */
 const SIGN_UP_SEARCH = '?tab=sign-up'
 
-/** The account page (/account/home): profile, membership, security, sign-in methods, connected apps, accounts on this browser. */
+/** The account page (/account/home): profile, membership, security, sign-in methods, connected apps, where you're signed in, accounts on this browser. */
 export function AccountHome() {
   const { t } = useT()
   const locale = useLocale()
@@ -93,6 +94,8 @@ export function AccountHome() {
           {anonymous ? null : <SecuritySection key={`security-${user.userId}`} user={user} />}
           {anonymous ? null : <SignInMethodsSection key={`sign-in-methods-${user.userId}`} user={user} />}
           {anonymous ? null : <ConnectedAppsSection key={`connected-apps-${user.userId}`} />}
+          {/* Hidden for a guest, as the other security sections: it lives on this device only, so there is nowhere else to sign out of. */}
+          {anonymous ? null : <SignedInDevicesSection key={`signed-in-devices-${user.userId}`} />}
           <AccountsSection user={user} accounts={session.accounts} />
           <DangerZone />
         </div>

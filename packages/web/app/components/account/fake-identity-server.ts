@@ -1,4 +1,4 @@
-import { type ConnectedApp, type ProviderInfo, WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
+import { type ConnectedApp, type ProviderInfo, type UserSession, WEB_CLIENT_ID, type UserProfile, type VipInfo } from '@cumulus/protocol'
 import { IdentityClient, MemoryStorage } from '@cumulus/sdk'
 
 /**
@@ -66,6 +66,8 @@ export class FakeIdentityServer {
   providers: ProviderInfo[] = []
   /** The apps the signed-in user let in (none by default); Disconnect removes them. */
   connectedApps: ConnectedApp[] = []
+  /** The signed-in user's live sessions, as GET /v1/user/sessions lists them (none by default); signing out removes them. */
+  sessions: UserSession[] = []
   /** Replies that replace the default one for `METHOD /path`, used once each. */
   readonly #overrides = new Map<string, WireReply[]>()
   #redeemed = false
@@ -106,6 +108,22 @@ export class FakeIdentityServer {
     const unauthenticated = errorReply(401, 'unauthenticated', 16)
     const unbind = request.method === 'DELETE' ? /^\/v1\/user\/provider\/([^/]+)$/.exec(request.path) : null
     const disconnect = request.method === 'DELETE' ? /^\/v1\/user\/authorize\/clients\/([^/]+)$/.exec(request.path) : null
+    // Before `/:id`: `others` names every session but the caller's, not one session.
+    if (request.method === 'DELETE' && request.path === '/v1/user/sessions/others') {
+      if (!this.#caller(request)) return unauthenticated
+      const ended = this.sessions.filter((s) => !s.current).length
+      this.sessions = this.sessions.filter((s) => s.current)
+      return ok({ ended })
+    }
+    const endSession = request.method === 'DELETE' ? /^\/v1\/user\/sessions\/([^/]+)$/.exec(request.path) : null
+    if (endSession) {
+      if (!this.#caller(request)) return unauthenticated
+      const id = decodeURIComponent(endSession[1]!)
+      // As the real server: a session that is not live (ended already) is not found.
+      if (!this.sessions.some((s) => s.id === id)) return errorReply(404, 'not_found', 5)
+      this.sessions = this.sessions.filter((s) => s.id !== id)
+      return ok({})
+    }
     if (disconnect) {
       if (!this.#caller(request)) return unauthenticated
       const clientId = decodeURIComponent(disconnect[1]!)
@@ -129,6 +147,8 @@ export class FakeIdentityServer {
         return ok({ uri: `https://${request.query.provider_id}.example/authorize?state=${request.query.state}`, state: request.query.state })
       case 'GET /v1/user/authorize/clients':
         return this.#caller(request) ? ok({ data: this.connectedApps }) : unauthenticated
+      case 'GET /v1/user/sessions':
+        return this.#caller(request) ? ok({ data: this.sessions }) : unauthenticated
       case 'GET /v1/user/me': {
         const me = this.#caller(request)
         return me ? ok(me) : unauthenticated
