@@ -5,11 +5,9 @@ import { ConfirmDialog } from '../../drive/confirm-dialog'
 import { useErrorText } from '../../drive/use-error-text'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { getIdentityClient } from '../../session/identity-client'
-import { Alert } from '../ui/alert'
 import { Button } from '../ui/button'
-import { Spinner } from '../ui/spinner'
 import { formatDate } from './format'
-import { type Notice, NoticeArea, Section } from './section'
+import { focusAfterRowRemoved, type Notice, NoticeArea, Section, SectionLoadFailed, SectionLoading } from './section'
 import { useConnectedApps } from './use-connected-apps'
 
 /** The section's anchor (`/account/home#connected-apps`). */
@@ -80,28 +78,15 @@ export function ConnectedAppsSection() {
   function focusAfterDisconnect(event: Event) {
     const target = focusAfterClose.current
     focusAfterClose.current = null
-    if (!target) return
-    const button = target.clientId === null ? null : [...(listRef.current?.querySelectorAll<HTMLElement>('[data-testid="connected-app"]') ?? [])].find((row) => row.dataset.client === target.clientId)?.querySelector('button')
-    const next = button ?? emptyRef.current
-    if (!next) return
-    event.preventDefault()
-    next.focus({ preventScroll: true })
+    if (target) focusAfterRowRemoved(event, listRef.current, '[data-testid="connected-app"]', (row) => row.dataset.client, target.clientId, [emptyRef.current])
   }
 
   return (
     <Section id={CONNECTED_APPS_ID} title={t('accountHome.connectedApps.title')} description={t('accountHome.connectedApps.description')} testId="connected-apps">
       {state.status === 'loading' ? (
-        <div role="status" className="flex items-center gap-2 py-3 text-sm text-slate-600 dark:text-slate-400">
-          <Spinner className="size-4 text-brand-600 dark:text-brand-300" />
-          {t('accountHome.connectedApps.loading')}
-        </div>
+        <SectionLoading label={t('accountHome.connectedApps.loading')} />
       ) : state.status === 'failed' ? (
-        <div className="space-y-3">
-          <Alert tone="error">{t('accountHome.connectedApps.loadFailed', { reason: loadError ?? '' })}</Alert>
-          <Button variant="secondary" loading={reloading} onClick={reload}>
-            {t('accountHome.connectedApps.retry')}
-          </Button>
-        </div>
+        <SectionLoadFailed message={t('accountHome.connectedApps.loadFailed', { reason: loadError ?? '' })} retryLabel={t('accountHome.connectedApps.retry')} reloading={reloading} onRetry={reload} />
       ) : state.value.length === 0 ? (
         <p ref={emptyRef} tabIndex={-1} className="py-3 text-sm text-slate-600 outline-none dark:text-slate-400" data-testid="connected-apps-empty">
           {t('accountHome.connectedApps.empty')}

@@ -1,5 +1,7 @@
 import { type ReactNode, useId } from 'react'
 import { Alert } from '../ui/alert'
+import { Button } from '../ui/button'
+import { Spinner } from '../ui/spinner'
 
 export interface Notice {
   tone: 'success' | 'error' | 'info'
@@ -72,3 +74,46 @@ export function Badge({ children, tone = 'neutral', testId }: { children: ReactN
 /** Classes of a compact secondary action in a row ("Edit", "Copy"); 44 px tall for touch. */
 export const rowActionClass =
   'inline-flex h-11 items-center justify-center gap-1.5 rounded-xl px-3.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:opacity-50 dark:text-brand-200 dark:hover:bg-slate-800'
+
+/** A section's list being loaded: a spinner and what is loading, announced. */
+export function SectionLoading({ label }: { label: string }) {
+  return (
+    <div role="status" className="flex items-center gap-2 py-3 text-sm text-slate-600 dark:text-slate-400">
+      <Spinner className="size-4 text-brand-600 dark:text-brand-300" />
+      {label}
+    </div>
+  )
+}
+
+/** A section's list that could not be loaded: why, and the way to try again. */
+export function SectionLoadFailed({ message, retryLabel, reloading, onRetry }: { message: string; retryLabel: string; reloading: boolean; onRetry(): void }) {
+  return (
+    <div className="space-y-3">
+      <Alert tone="error">{message}</Alert>
+      <Button variant="secondary" loading={reloading} onClick={onRetry}>
+        {retryLabel}
+      </Button>
+    </div>
+  )
+}
+
+/**
+ * After a row left a list through a dialog, the dialog's closing focus goes to the button of the
+ * row named by `rowId` (the next one, else the previous), else to the first of `fallbacks` that
+ * is there, instead of falling to <body> with the button that opened the dialog gone.
+ * `rowSelector` picks the rows and `rowKey` reads a row's id from its data attributes.
+ */
+export function focusAfterRowRemoved(
+  event: Event,
+  list: HTMLElement | null,
+  rowSelector: string,
+  rowKey: (row: HTMLElement) => string | undefined,
+  rowId: string | null,
+  fallbacks: (HTMLElement | null)[],
+): void {
+  const button = rowId === null ? null : [...(list?.querySelectorAll<HTMLElement>(rowSelector) ?? [])].find((row) => rowKey(row) === rowId)?.querySelector('button')
+  const next = button ?? fallbacks.find((element) => element !== null) ?? null
+  if (!next) return
+  event.preventDefault()
+  next.focus({ preventScroll: true })
+}

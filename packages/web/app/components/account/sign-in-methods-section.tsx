@@ -11,9 +11,8 @@ import { startProviderSignIn, takeJustLinked } from '../../oauth/provider-sign-i
 import { useProviders } from '../../oauth/use-providers'
 import { getIdentityClient } from '../../session/identity-client'
 import { refreshSession } from '../../session/session-store'
-import { Alert } from '../ui/alert'
 import { Button } from '../ui/button'
-import { type Notice, NoticeArea, Section } from './section'
+import { type Notice, NoticeArea, Section, SectionLoadFailed } from './section'
 import { useAccountAction } from './use-account-action'
 
 /** The section's anchor: a binding's callback returns here. */
@@ -84,12 +83,7 @@ export function SignInMethodsSection({ user }: { user: UserInfo }) {
   return (
     <Section id={SIGN_IN_METHODS_ID} title={t('accountHome.providers.title')} description={t('accountHome.providers.description')} testId="sign-in-methods">
       {state.status === 'failed' ? (
-        <div className="space-y-3">
-          <Alert tone="error">{t('accountHome.providers.loadFailed', { reason: loadError ?? '' })}</Alert>
-          <Button variant="secondary" loading={reloading} onClick={reload}>
-            {t('accountHome.providers.retry')}
-          </Button>
-        </div>
+        <SectionLoadFailed message={t('accountHome.providers.loadFailed', { reason: loadError ?? '' })} retryLabel={t('accountHome.providers.retry')} reloading={reloading} onRetry={reload} />
       ) : (
         <ul aria-label={t('accountHome.providers.listLabel')} className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((row) => (

@@ -7,11 +7,9 @@ import { pluralForm } from '../../drive/use-plural'
 import { useErrorText } from '../../drive/use-error-text'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { getIdentityClient } from '../../session/identity-client'
-import { Alert } from '../ui/alert'
 import { Button } from '../ui/button'
-import { Spinner } from '../ui/spinner'
 import { formatDate } from './format'
-import { Badge, type Notice, NoticeArea, Section } from './section'
+import { Badge, focusAfterRowRemoved, type Notice, NoticeArea, Section, SectionLoadFailed, SectionLoading } from './section'
 import { type DeviceKind, deviceKind, deviceTitle } from './session-device'
 import { useUserSessions } from './use-user-sessions'
 
@@ -108,28 +106,15 @@ export function SignedInDevicesSection() {
   function focusAfterEnd(event: Event) {
     const target = focusAfterClose.current
     focusAfterClose.current = null
-    if (!target) return
-    const button = target.sessionId === null ? null : [...(listRef.current?.querySelectorAll<HTMLElement>('[data-testid="user-session"]') ?? [])].find((row) => row.dataset.session === target.sessionId)?.querySelector('button')
-    const next = button ?? listRef.current ?? emptyRef.current
-    if (!next) return
-    event.preventDefault()
-    next.focus({ preventScroll: true })
+    if (target) focusAfterRowRemoved(event, listRef.current, '[data-testid="user-session"]', (row) => row.dataset.session, target.sessionId, [listRef.current, emptyRef.current])
   }
 
   return (
     <Section id={SIGNED_IN_DEVICES_ID} title={t('accountHome.devices.title')} description={t('accountHome.devices.description')} testId="signed-in-devices">
       {state.status === 'loading' ? (
-        <div role="status" className="flex items-center gap-2 py-3 text-sm text-slate-600 dark:text-slate-400">
-          <Spinner className="size-4 text-brand-600 dark:text-brand-300" />
-          {t('accountHome.devices.loading')}
-        </div>
+        <SectionLoading label={t('accountHome.devices.loading')} />
       ) : state.status === 'failed' ? (
-        <div className="space-y-3">
-          <Alert tone="error">{t('accountHome.devices.loadFailed', { reason: loadError ?? '' })}</Alert>
-          <Button variant="secondary" loading={reloading} onClick={reload}>
-            {t('accountHome.devices.retry')}
-          </Button>
-        </div>
+        <SectionLoadFailed message={t('accountHome.devices.loadFailed', { reason: loadError ?? '' })} retryLabel={t('accountHome.devices.retry')} reloading={reloading} onRetry={reload} />
       ) : sessions.length === 0 ? (
         <p ref={emptyRef} tabIndex={-1} className="py-3 text-sm text-slate-600 outline-none dark:text-slate-400" data-testid="sessions-empty">
           {t('accountHome.devices.empty')}
