@@ -84,6 +84,8 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
   opened.current = onOpened
   const goTo = useRef(location.goTo)
   goTo.current = location.goTo
+  const folderIds = useRef(location.folderIds)
+  folderIds.current = location.folderIds
   // Folders met in listings (or asked for): their names, for the breadcrumbs of an address's
   // path, and the folder each is in ('' for the share's top level), to check such a path.
   const known = useRef(new Map<string, { name: string; parent: string }>())
@@ -102,7 +104,8 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
             const ready: ShareListing = { status: 'ready', files: reply.files, nextPageToken: reply.next_page_token, listedAt: Date.now(), loadingMore: false, moreError: null }
             top.current = ready
             setPath([])
-            setListing(ready)
+            // An address inside a folder lists that folder next (the effect below): no flash of the top level first.
+            setListing(folderIds.current.length > 0 ? { status: 'loading' } : ready)
             setView({ kind: 'open', info: reply, passCodeToken: kept || undefined })
             opened.current(passCode !== undefined)
             return
@@ -218,8 +221,6 @@ export function useShare(shareId: string, loadApi: LoadShareApi, initialPassCode
   // The address names the folder: list it once the share is open, and whenever the address moves.
   const isOpen = view.kind === 'open' && api !== null
   const folderKey = formatFolderPath(location.folderIds)
-  const folderIds = useRef(location.folderIds)
-  folderIds.current = location.folderIds
   useEffect(() => {
     if (isOpen) void showFolder(folderIds.current)
     // showFolder changes with the pass-code token, which changes only as the share opens.
