@@ -14,7 +14,7 @@ export {
 } from './identity-client.js'
 export { IdentityError, type IdentityErrorInit, errorMessage, isIdentityError } from './errors.js'
 export type { CaptchaChallenge, CaptchaResult, Environment, IdentityClientOptions, LockManagerLike } from './options.js'
-export { type KeyValueStorage, MemoryStorage } from './storage.js'
+export { defaultStorage, type KeyValueStorage, MemoryStorage } from './storage.js'
 export { type Credentials, computeExpiresAt, isExpired } from './credentials.js'
 export { type CaptchaTokenInfo, captchaAction, isCaptchaExpired, withCaptchaRedirect } from './captcha.js'
 export { ReentrantLock } from './lock.js'

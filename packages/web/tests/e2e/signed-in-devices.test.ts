@@ -52,12 +52,18 @@ describe('where you are signed in', () => {
     await expect.poll(() => section.getByRole('status').textContent()).toBe(fill(en.accountHome.devices.signedOut, { device: PHONE_TITLE }))
     await expect.poll(() => rows.count()).toBe(1)
 
-    // The phone's session is over: its next page sends it to sign in again (Chromium logs the
-    // refused profile and token calls that find it so).
+    // The phone's session is over. Without reloading, its next step (to the drive, in the app)
+    // finds the access token refused and then the refresh token, and the page sends it to sign
+    // in, to come back to the drive (Chromium logs the refused calls).
+    phoneErrors.ignore(failedCall('/drive/v1/files', 401))
+    phoneErrors.ignore(failedCall('/drive/v1/about', 401))
     phoneErrors.ignore(failedCall('/v1/user/me'))
     phoneErrors.ignore(failedCall('/v1/auth/token'))
-    await phone.goto(`${prefixOf('zh-CN')}/account/home`)
+    await waitForHydration(phone)
+    await phone.getByTestId('header-drive-phone').click()
     await waitForPath(phone, `${prefixOf('zh-CN')}/account/login`)
+    expect(new URL(phone.url()).searchParams.get('redirect')).toBe(`${prefixOf('zh-CN')}/drive`)
+    await phone.getByRole('button', { name: zhCN.auth.login.submit, exact: true }).waitFor()
     // The desktop stays signed in, and a reload lists it alone.
     await desktop.reload()
     await expect.poll(() => section.getByTestId('user-session').count()).toBe(1)
