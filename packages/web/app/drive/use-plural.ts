@@ -13,8 +13,14 @@ export type PluralKey = `drive.${PluralPaths<Drive>}`
 
 const rules = new Map<string, Intl.PluralRules>()
 
-/** `one` or `other`: every locale we ship uses at most these two forms for whole numbers. */
+/**
+ * `one` or `other`: every locale we ship uses at most these two forms for whole numbers. One item
+ * is always `one`, also in languages without a singular (Chinese, Korean, Indonesian, Malay:
+ * `Intl.PluralRules` says `other`): the tables' `one` texts are written for exactly one, and many
+ * name the item ("“a.txt” moved to the trash") where `other` can only count.
+ */
 export function pluralForm(locale: string, count: number): 'one' | 'other' {
+  if (count === 1) return 'one'
   let rule = rules.get(locale)
   if (!rule) rules.set(locale, (rule = new Intl.PluralRules(locale)))
   return rule.select(count) === 'one' ? 'one' : 'other'

@@ -243,7 +243,7 @@ describe('the share page', () => {
     const open = await annDrive.createShare({ fileIds: [ids['trip']!], expirationDays: 7 })
     const html = await (await fetch(`${server.url}/zh-CN/s/${open.share_id}`)).text()
     expect(metaContent(html, 'property', 'og:title')).toBe(fill(zhCN.sharePage.meta.sharedTitle, { owner: '安娜', title: 'trip' }))
-    expect(metaContent(html, 'property', 'og:description')).toBe(fill(zhCN.sharePage.meta.sharedDescription.other, { owner: '安娜', count: 1 }))
+    expect(metaContent(html, 'property', 'og:description')).toBe(fill(zhCN.sharePage.meta.sharedDescription.one, { owner: '安娜', count: 1 }))
 
     const { page, errors } = await openPage({ ...PHONE, locale: 'zh-CN' })
     errors.ignore(/^console\.error: Failed to load resource: the server responded with a status of 404 .*\/thumbnails?\//)
@@ -298,7 +298,7 @@ describe('the share page', () => {
     await owner.page.goto(`/zh-CN/s/${locked.share_id}?pwd=${CODE}`)
     await expect.poll(() => shareRows(owner.page)).toEqual(['notes.txt', 'pixel.png'])
     await owner.page.getByRole('checkbox', { name: fill(zhCN.sharePage.list.select, { name: 'notes.txt' }) }).check()
-    await owner.page.getByRole('button', { name: fill(zhCN.sharePage.save.selected.other, { count: 1 }) }).click()
+    await owner.page.getByRole('button', { name: fill(zhCN.sharePage.save.selected.one, { count: 1 }) }).click()
     await expect.poll(() => owner.page.getByTestId('share-save-error').textContent()).toBe(ERROR_MESSAGES['zh-CN'].file_restore_own)
     expect(await owner.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
   })
