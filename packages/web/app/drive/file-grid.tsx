@@ -43,8 +43,8 @@ export const ROW_HEIGHT = 56
 /** Ask for the next page when this few rows are left below the window. */
 const LOAD_AHEAD_ROWS = 60
 
-/** Columns: icon or checkbox, name, size (from sm), modified (from md), actions (the skeleton shares them). */
-export const GRID_COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_11rem_3rem] items-center'
+/** Columns: icon or checkbox, name, size (from sm), modified (from md: wide enough for "2026年11月27日 下午4:45"), actions (the skeleton shares them). */
+export const GRID_COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_12.5rem_3rem] items-center'
 
 export interface FileGridProps {
   files: readonly DriveFile[]

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
+import zhTW from '../../app/locales/zh-TW/index'
 import { fill, PASSWORD, seedUser, signInWithPassword, submitEmailSignUp, submitPasswordSignIn, uniqueEmail, waitForPath } from './account-utils'
 import { driveRow, localTree, patternBytes, recordWebm, rowAction, rowNames, toast, uploadThrottle } from './drive-utils'
 import { expectNoA11yViolations, PHONE, test, waitForHydration } from './playwright-utils'
@@ -211,6 +212,23 @@ describe('the drive', () => {
     // innerText is what the page shows (a collapsed space is missing from it), with a line break
     // between the two flex items.
     await expect.poll(() => shown.evaluate((el) => (el as HTMLElement).innerText.replace(/\n/g, ''))).toBe('Tax Report')
+  })
+
+  test('a desktop in Traditional Chinese shows the whole modified date ("2026年11月27日 下午4:45"), and a trashed file by its name', async ({ openPage, server }) => {
+    const user = await seedUser(server, { label: 'drive-zhtw', name: '林美' })
+    const { page } = await openPage({ locale: 'zh-TW', viewport: { width: 1280, height: 800 } })
+    await signInWithPassword(page, user, { locale: 'zh-TW', t: zhTW })
+    await page.goto('/zh-TW/drive')
+    await waitForHydration(page)
+    await page.getByTestId('drive-empty').waitFor()
+    await page.getByTestId('upload-files-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') }])
+    const modified = driveRow(page, 'notes.txt').getByRole('gridcell').nth(3)
+    await expect.poll(() => modified.textContent()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日 [上下]午\d{1,2}:\d{2}$/)
+    expect(await modified.evaluate((cell) => cell.scrollWidth - cell.clientWidth)).toBeLessThanOrEqual(0)
+    // One item is named in the message, though Chinese has no singular form.
+    await driveRow(page, 'notes.txt').getByRole('button', { name: fill(zhTW.drive.actions.menuFor, { name: 'notes.txt' }) }).click()
+    await page.getByRole('menuitem', { name: zhTW.drive.actions.trash, exact: true }).click()
+    await toast(page, fill(zhTW.drive.toast.trashed.one, { name: 'notes.txt' }))
   })
 
   test('passes axe-core with files, in light and dark, on a desktop and a phone', async ({ openPage, server }) => {
