@@ -11,8 +11,10 @@ import { Logo } from './logo'
 
 type SessionStatus = SessionSnapshot['status']
 
+// One line each: on a phone the row under the bar scrolls sideways rather than growing a second
+// line ("Unduhan awan", "Muat turun awan").
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-lg px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'}`
+  `shrink-0 whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-brand-600 dark:text-brand-300' : 'text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'}`
 
 const PRIMARY_PAGES = [
   { page: 'thunder', label: 'common.nav.thunder' },

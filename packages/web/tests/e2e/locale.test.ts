@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
 import ko from '../../app/locales/ko/index'
-import { chooseFromMenu, htmlLangDir, recordDocumentRequests, recordScripts, test, waitForHydration } from './playwright-utils'
+import { chooseFromMenu, htmlLangDir, PHONE, recordDocumentRequests, recordScripts, test, waitForHydration } from './playwright-utils'
 
 const DAY_SECONDS = 86_400
 /** A locale's message chunks: `/assets/ko-<hash>.js` (the app's tables, and the API error texts). */
@@ -132,5 +132,19 @@ describe('the language switcher', () => {
     await waitForHydration(page)
 
     expect(chunkLocales(scripts)).toEqual(['ko'])
+  })
+})
+
+describe('the phone header', () => {
+  test('keeps each link of the row under the bar on one line in every language (the row scrolls instead)', async ({ openPage }) => {
+    const { page } = await openPage({ ...PHONE })
+    for (const locale of LOCALES) {
+      await page.goto(locale === 'en-US' ? '/about' : `/${locale}/about`)
+      const links = page.getByTestId('header-drive-phone').locator('xpath=..').getByRole('link')
+      const heights = await links.evaluateAll((elements) => elements.map((element) => [element.textContent, Math.round(element.getBoundingClientRect().height)] as const))
+      expect(heights.length, locale).toBeGreaterThanOrEqual(3)
+      // One line of text at 14 px plus the padding: 36 px; a wrapped label doubles its line.
+      for (const [label, height] of heights) expect([locale, label, height]).toEqual([locale, label, 36])
+    }
   })
 })
