@@ -1,4 +1,6 @@
 import { createActivationCodes } from '@cumulus/identity'
+import { compareCodePoints, driveNameKey } from '@cumulus/protocol'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DriveTestApp, startDriveTestApp } from './drive-test-app.js'
 
@@ -29,6 +31,27 @@ describe('folders and listing', () => {
     expect(list.body.files.map((f: { name: string }) => f.name)).toEqual(['file2', 'file10', 'file10(1)'])
     expect(list.body.next_page_token).toBe('')
     expect(list.body.files[0]).toMatchObject({ kind: 'drive#folder', size: '0', parent_id: '', delete_time: '', phase: 'PHASE_TYPE_COMPLETE' })
+  })
+
+  it('lists names in the order clients compute with the protocol’s key, whatever the names (so a new file lands where a reload puts it)', async () => {
+    const token = await t.signUp()
+    const name = fc
+      .oneof(
+        fc.constantFrom('report.txt', 'report(1).txt', 'Report 2.txt', 'report 10.txt', 'Ärger', 'arger', 'ｆｕｌｌ', '😀 smile', '\uffeb arrow', 'a\u0301', 'file007', 'file7', 'z'),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+      )
+      .filter((n) => n.trim() !== '' && !n.includes('/') && !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(n) && n.trim() !== '.' && n.trim() !== '..')
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(name, { minLength: 2, maxLength: 8, selector: (n) => n.normalize('NFC').trim() }), async (names) => {
+        const parent = await folder(token, `order-${Math.random().toString(36).slice(2)}`)
+        for (const n of names) await folder(token, n, parent.id)
+        const list = await t.call('GET', '/drive/v1/files', { token, query: { parent_id: parent.id, limit: '100' } })
+        const listed = (list.body.files as { id: string; name: string }[]).map((f) => ({ id: f.id, name: f.name }))
+        const computed = [...listed].sort((a, b) => compareCodePoints(driveNameKey(a.name), driveNameKey(b.name)) || compareCodePoints(a.id, b.id))
+        expect(listed.map((f) => f.name)).toEqual(computed.map((f) => f.name))
+      }),
+      { numRuns: 25 },
+    )
   })
 
   it('ends parallel creates of one name in suffixes, never a 5xx', async () => {

@@ -1,4 +1,4 @@
-import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors } from '@cumulus/protocol'
+import { AppError, DRIVE_NAME_MAX_BYTES, DriveErrors, driveNameKey } from '@cumulus/protocol'
 
 /**
  * Characters a name may not hold: C0 and C1 controls, and the bidirectional overrides and
@@ -23,23 +23,11 @@ export function checkName(raw: unknown): string {
   return name
 }
 
-const DIGITS = /\d+/g
-const NUMBER_WIDTH = 20
-
 /**
- * The natural-order sort key of a name ("file2" before "file10"), compared byte-wise by both
- * databases: case folded, and every run of digits zero-padded to a fixed width so numbers
- * compare by value. The name itself breaks ties in the listing order (then the id).
+ * The natural-order sort key of a name, compared byte-wise by both databases (protocol's
+ * `driveNameKey`, which clients use too, to place new files where the server lists them).
  */
-export function nameKey(name: string): string {
-  return name
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(DIGITS, (run) => {
-      const value = run.replace(/^0+(?=\d)/, '')
-      return value.length >= NUMBER_WIDTH ? value : value.padStart(NUMBER_WIDTH, '0')
-    })
-}
+export const nameKey = driveNameKey
 
 /** Splits "a.tar.gz" into "a.tar" and ".gz"; folders and dot-files have no extension. */
 export function splitExtension(name: string): { stem: string; extension: string } {

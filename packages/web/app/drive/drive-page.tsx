@@ -106,7 +106,7 @@ export function DrivePage({
     [view, folderId, query, searchFilters],
   )
   // Search results keep the server's order, whatever the folders' remembered one.
-  const listing = useListing(api, source, view === 'search' ? DEFAULT_ORDER : order, locale)
+  const listing = useListing(api, source, view === 'search' ? DEFAULT_ORDER : order)
   const listingError = useErrorText(listing.error)
   const rootName = t('drive.nav.myDrive')
   const path = useFolderPath(api, view === 'folder' ? folderId : '', rootName)

@@ -1,6 +1,6 @@
 import type { DriveFile } from '@cumulus/protocol'
 import { useEffect, useState } from 'react'
-import { useLocale, useT } from '../i18n/use-locale'
+import { useT } from '../i18n/use-locale'
 import { Alert } from '../components/ui/alert'
 import { Button } from '../components/ui/button'
 import { Spinner } from '../components/ui/spinner'
@@ -118,8 +118,7 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
 
 function FolderList({ api, folder, movingIds, onOpen }: { api: DriveApi; folder: PathStep; movingIds: ReadonlySet<string>; onOpen(step: PathStep): void }) {
   const { t } = useT()
-  const locale = useLocale()
-  const listing = useListing(api, { kind: 'folders', folderId: folder.id }, DEFAULT_ORDER, locale)
+  const listing = useListing(api, { kind: 'folders', folderId: folder.id }, DEFAULT_ORDER)
   const errorText = useErrorText(listing.error)
 
   useEffect(() => {

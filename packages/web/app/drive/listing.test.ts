@@ -19,19 +19,27 @@ describe('placing a file among those shown', () => {
   const shown = [aFolder({ name: 'Music' }), aFile({ name: 'file 2.txt' }), aFile({ name: 'file 10.txt' })]
 
   it('keeps folders first and names in natural order, both directions', () => {
-    expect(compareFiles(aFile({ name: 'a' }), aFolder({ name: 'z' }), { field: 'name', direction: 'desc' }, 'en')).toBeGreaterThan(0)
-    expect(names(insertFile(shown, aFile({ name: 'file 3.txt' }), DEFAULT_ORDER, 'en', true))).toEqual(['Music', 'file 2.txt', 'file 3.txt', 'file 10.txt'])
-    expect(names(insertFile(shown, aFolder({ name: 'Zed' }), DEFAULT_ORDER, 'en', true))).toEqual(['Music', 'Zed', 'file 2.txt', 'file 10.txt'])
+    expect(compareFiles(aFile({ name: 'a' }), aFolder({ name: 'z' }), { field: 'name', direction: 'desc' })).toBeGreaterThan(0)
+    expect(names(insertFile(shown, aFile({ name: 'file 3.txt' }), DEFAULT_ORDER, true))).toEqual(['Music', 'file 2.txt', 'file 3.txt', 'file 10.txt'])
+    expect(names(insertFile(shown, aFolder({ name: 'Zed' }), DEFAULT_ORDER, true))).toEqual(['Music', 'Zed', 'file 2.txt', 'file 10.txt'])
+  })
+
+  it('puts a file exactly where the server lists it: "(" before ".", case folded, past U+FFFF by code point', () => {
+    const report = [aFile({ name: 'report.txt' })]
+    expect(names(insertFile(report, aFile({ name: 'report(1).txt' }), DEFAULT_ORDER, true))).toEqual(['report(1).txt', 'report.txt'])
+    expect(names(insertFile([aFile({ name: 'b' })], aFile({ name: 'A' }), DEFAULT_ORDER, true))).toEqual(['A', 'b'])
+    // UTF-16 puts U+1F600 (a surrogate pair) before U+FFEB; UTF-8 and both databases the other way.
+    expect(names(insertFile([aFile({ name: '\uffeb' })], aFile({ name: '\u{1f600}' }), DEFAULT_ORDER, true))).toEqual(['\uffeb', '\u{1f600}'])
   })
 
   it('leaves out a new file whose place is on a page not loaded yet, and appends it when every page is here', () => {
-    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, 'en', false))).toEqual(names(shown))
-    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, 'en', true))).toEqual([...names(shown), 'zzz.txt'])
+    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, false))).toEqual(names(shown))
+    expect(names(insertFile(shown, aFile({ name: 'zzz.txt' }), DEFAULT_ORDER, true))).toEqual([...names(shown), 'zzz.txt'])
   })
 
   it('moves a renamed file to its new place', () => {
     const renamed = { ...shown[2]!, name: 'file 1.txt' }
-    expect(names(insertFile(shown, renamed, DEFAULT_ORDER, 'en', false))).toEqual(['Music', 'file 1.txt', 'file 2.txt'])
+    expect(names(insertFile(shown, renamed, DEFAULT_ORDER, false))).toEqual(['Music', 'file 1.txt', 'file 2.txt'])
   })
 
   it('knows which views a file belongs to', () => {

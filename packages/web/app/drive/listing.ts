@@ -1,4 +1,4 @@
-import { type DriveFile, type DriveFileList, type DriveFilters, type DriveOrderField, type DriveSearchFilters, FOLDER_KIND, SEARCH_LIMIT_MAX } from '@cumulus/protocol'
+import { compareCodePoints, type DriveFile, type DriveFileList, type DriveFilters, type DriveOrderField, type DriveSearchFilters, driveNameKey, FOLDER_KIND, SEARCH_LIMIT_MAX } from '@cumulus/protocol'
 import type { DriveApi, DriveListInput } from './drive-api'
 
 /** Which files a list shows. */
@@ -95,24 +95,20 @@ export function belongsTo(file: DriveFile, source: ListingSource): boolean {
   }
 }
 
-const collators = new Map<string, Intl.Collator>()
-function collator(locale: string): Intl.Collator {
-  let found = collators.get(locale)
-  if (!found) collators.set(locale, (found = new Intl.Collator(locale, { numeric: true, sensitivity: 'base' })))
-  return found
-}
-
 /**
  * The server's order (drive.md: folders first, then the chosen field, natural order for names),
- * as near as the browser can tell, to place a new file among those already shown.
+ * exactly: names by the drive's own sort key (protocol's `driveNameKey`, compared byte-wise as
+ * the databases do), ties by id, so a new file lands where a reload lists it ("report(1).txt"
+ * before "report.txt", as "(" sorts before ".").
  */
-export function compareFiles(a: DriveFile, b: DriveFile, order: ListingOrder, locale: string): number {
+export function compareFiles(a: DriveFile, b: DriveFile, order: ListingOrder): number {
   const rank = (file: DriveFile) => (file.kind === FOLDER_KIND ? 0 : 1)
   if (rank(a) !== rank(b)) return rank(a) - rank(b)
   let result = 0
   if (order.field === 'size') result = Number(a.size) - Number(b.size)
   else if (order.field === 'modified_time') result = Date.parse(a.modified_time) - Date.parse(b.modified_time)
-  if (result === 0) result = collator(locale).compare(a.name, b.name)
+  else result = compareCodePoints(driveNameKey(a.name), driveNameKey(b.name))
+  if (result === 0) result = compareCodePoints(a.id, b.id)
   return order.direction === 'desc' ? -result : result
 }
 
@@ -122,10 +118,10 @@ export function compareFiles(a: DriveFile, b: DriveFile, order: ListingOrder, lo
  * changed file (renamed, starred) moves to its new place, or stays where it was when that
  * place is not loaded yet.
  */
-export function insertFile(files: readonly DriveFile[], file: DriveFile, order: ListingOrder, locale: string, complete: boolean): readonly DriveFile[] {
+export function insertFile(files: readonly DriveFile[], file: DriveFile, order: ListingOrder, complete: boolean): readonly DriveFile[] {
   const existing = files.findIndex((f) => f.id === file.id)
   const others = existing === -1 ? files : files.filter((f) => f.id !== file.id)
-  let index = others.findIndex((f) => compareFiles(file, f, order, locale) < 0)
+  let index = others.findIndex((f) => compareFiles(file, f, order) < 0)
   if (index === -1) {
     if (complete) index = others.length
     else if (existing !== -1) index = existing

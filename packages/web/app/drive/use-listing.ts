@@ -33,7 +33,7 @@ export interface Listing extends ListingState {
  * the user scrolls. Local changes (`put`, `remove`) keep the list right without reloading pages
  * already seen, which a folder of 100,000 files could not afford after every rename.
  */
-export function useListing(api: DriveApi, source: ListingSource, order: ListingOrder, locale: string): Listing {
+export function useListing(api: DriveApi, source: ListingSource, order: ListingOrder): Listing {
   const key = `${JSON.stringify(source)}|${order.field}|${order.direction}`
   // Which source and order the state is about: in the render after they change, before the first
   // page is asked for, the state still holds the previous list, which must not pass for this one.
@@ -104,11 +104,11 @@ export function useListing(api: DriveApi, source: ListingSource, order: ListingO
         if (!belongsTo(file, sourceRef.current)) {
           return current.files.some((f) => f.id === file.id) ? { ...current, files: current.files.filter((f) => f.id !== file.id) } : current
         }
-        const files = insertFile(current.files, file, orderRef.current, locale, current.complete)
+        const files = insertFile(current.files, file, orderRef.current, current.complete)
         return files === current.files ? current : { ...current, files }
       })
     },
-    [locale],
+    [],
   )
 
   const remove = useCallback((ids: readonly string[]) => {
