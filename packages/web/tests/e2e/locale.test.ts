@@ -95,6 +95,10 @@ describe('other paths', () => {
     await expect.poll(() => page.getByRole('navigation', { name: ko.common.nav.primary }).getByRole('link', { name: ko.common.nav.about }).count()).toBe(1)
     // The switcher's accessible name is Korean too.
     await expect.poll(() => page.getByRole('button', { name: ko.common.language.changeTo.trim() }).getAttribute('data-testid')).toBe('language-switcher')
+    // Lines break between Korean words, not inside them.
+    expect(await page.evaluate(() => getComputedStyle(document.body).wordBreak)).toBe('keep-all')
+    await page.goto('/about')
+    expect(await page.evaluate(() => getComputedStyle(document.body).wordBreak)).toBe('normal')
   })
 })
 
