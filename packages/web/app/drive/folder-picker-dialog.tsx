@@ -80,7 +80,8 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
       open={open}
       onOpenChange={onOpenChange}
       title={title}
-      description={t('drive.picker.description')}
+      // "Choose a folder." under "Choose a folder" would say it twice.
+      description={mode === 'choose' ? undefined : t('drive.picker.description')}
       size="md"
       testId="folder-picker"
       footer={

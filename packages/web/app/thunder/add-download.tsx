@@ -339,7 +339,7 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
               {t('drive.offline.preview.edit')}
             </Button>
             <Button loading={step.type === 'adding'} disabled={addable.length === 0} onClick={() => void add()}>
-              {tp('drive.offline.add', addable.length)}
+              {addable.length === 0 ? t('drive.offline.addNone') : tp('drive.offline.add', addable.length)}
             </Button>
           </div>
         </div>

@@ -124,7 +124,7 @@ describe('Adding downloads', () => {
     const refusal = await screen.findByTestId('preview-refusal')
     await waitFor(() => expect(refusal.textContent).toBe(ERROR_MESSAGES.ko.permission_denied))
     expect(screen.getByText('이 링크들은 모두 다운로드할 수 없습니다.')).toBeDefined()
-    expect((screen.getByRole('button', { name: '다운로드 0개 추가' }) as HTMLButtonElement).disabled).toBe(true)
+    expect((screen.getByRole('button', { name: '추가할 항목 없음' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
   it('puts the link kept before sign-in in the box and forgets it once added', async () => {

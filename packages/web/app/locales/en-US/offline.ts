@@ -38,6 +38,8 @@ export default {
     change: 'Change folder',
   },
   add: { one: 'Add {{count}} download', other: 'Add {{count}} downloads' },
+  // The add button when no link of the preview can be added.
+  addNone: 'Nothing to add',
   added: { one: '{{count}} download added', other: '{{count}} downloads added' },
   instant: '“{{name}}” was already known, so it is in your drive now.',
   addFailed: '“{{name}}” was not added: {{reason}}',

@@ -150,7 +150,7 @@ export default {
     benefitSpace: 'Ruang lebih besar',
     benefitSpaceText: 'Simpan lebih banyak file di drive Anda.',
     benefitTasks: 'Lebih banyak tugas',
-    benefitTasksText: 'Jalankan lebih banyak unduhan awan sekaligus.',
+    benefitTasksText: 'Jalankan lebih banyak unduhan cloud sekaligus.',
     benefitVideo: 'Pemutaran video',
     benefitVideoText: 'Tonton video langsung dari drive Anda.',
     grantedByOperator: 'Punya kode aktivasi dari operator server Cumulus ini? Tukarkan di bawah; harinya ditambahkan ke keanggotaan Anda.',

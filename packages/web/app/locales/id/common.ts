@@ -2,10 +2,10 @@ import type { Messages } from '../shape'
 
 export default {
   appName: 'Cumulus',
-  tagline: 'Drive awan dan pengunduh Anda',
+  tagline: 'Drive cloud dan pengunduh Anda',
   nav: {
     home: 'Beranda',
-    thunder: 'Unduhan awan',
+    thunder: 'Unduhan cloud',
     guide: 'Panduan',
     about: 'Tentang',
     signIn: 'Masuk',

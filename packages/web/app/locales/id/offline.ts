@@ -39,6 +39,7 @@ export default {
     change: 'Ganti folder',
   },
   add: { one: 'Tambah {{count}} unduhan', other: 'Tambah {{count}} unduhan' },
+  addNone: 'Tidak ada yang bisa ditambahkan',
   added: { one: '{{count}} unduhan ditambahkan', other: '{{count}} unduhan ditambahkan' },
   instant: '“{{name}}” sudah dikenal, jadi kini sudah ada di drive Anda.',
   addFailed: '“{{name}}” tidak ditambahkan: {{reason}}',

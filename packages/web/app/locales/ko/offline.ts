@@ -39,6 +39,7 @@ export default {
     change: '폴더 변경',
   },
   add: { one: '다운로드 {{count}}개 추가', other: '다운로드 {{count}}개 추가' },
+  addNone: '추가할 항목 없음',
   added: { one: '다운로드 {{count}}개를 추가했습니다', other: '다운로드 {{count}}개를 추가했습니다' },
   instant: '“{{name}}”은(는) 이미 알려진 파일이라 지금 바로 드라이브에 있습니다.',
   addFailed: '“{{name}}”을(를) 추가하지 못했습니다: {{reason}}',

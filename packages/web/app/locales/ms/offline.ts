@@ -39,6 +39,7 @@ export default {
     change: 'Tukar folder',
   },
   add: { one: 'Tambah {{count}} muat turun', other: 'Tambah {{count}} muat turun' },
+  addNone: 'Tiada apa untuk ditambah',
   added: { one: '{{count}} muat turun ditambah', other: '{{count}} muat turun ditambah' },
   instant: '“{{name}}” sudah dikenali, jadi ia kini berada dalam pemacu anda.',
   addFailed: '“{{name}}” tidak ditambah: {{reason}}',

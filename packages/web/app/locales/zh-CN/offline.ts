@@ -39,6 +39,7 @@ export default {
     change: '更改文件夹',
   },
   add: { one: '添加 {{count}} 个下载', other: '添加 {{count}} 个下载' },
+  addNone: '没有可添加的下载',
   added: { one: '已添加 {{count}} 个下载', other: '已添加 {{count}} 个下载' },
   instant: '“{{name}}”已有相同内容，现已直接存入云盘。',
   addFailed: '“{{name}}”未能添加：{{reason}}',

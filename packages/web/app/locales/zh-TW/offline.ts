@@ -39,6 +39,7 @@ export default {
     change: '變更資料夾',
   },
   add: { one: '新增 {{count}} 個下載', other: '新增 {{count}} 個下載' },
+  addNone: '沒有可新增的下載',
   added: { one: '已新增 {{count}} 個下載', other: '已新增 {{count}} 個下載' },
   instant: '「{{name}}」已有相同內容，現已直接存入雲端硬碟。',
   addFailed: '「{{name}}」未能新增：{{reason}}',
