@@ -67,5 +67,12 @@ describe('where you are signed in', () => {
     // The desktop stays signed in, and a reload lists it alone.
     await desktop.reload()
     await expect.poll(() => section.getByTestId('user-session').count()).toBe(1)
+
+    // A link to the section opens the page at it (below the sticky header), though the section
+    // appears only once the session has loaded.
+    await desktop.goto('/account/home#signed-in-devices')
+    await section.getByTestId('user-session').waitFor()
+    await expect.poll(async () => Math.round((await section.boundingBox())?.y ?? -1)).toBeGreaterThanOrEqual(64)
+    expect((await section.boundingBox())!.y).toBeLessThan(200)
   })
 })

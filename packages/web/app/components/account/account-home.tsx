@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { REDIRECT_PARAM } from '../../middleware/auth'
 import { LocaleLink, pagePath } from '../../navigation/locale-link'
+import { useScrollToHash } from '../../navigation/use-scroll-to-hash'
 import { useSession } from '../../session/use-session'
 import { PageTitle } from '../page-title'
 import { LoadingBlock } from '../ui/spinner'
@@ -30,6 +31,8 @@ export function AccountHome() {
   const user = session.user
   // Asks the profile to open its e-mail form (the guest banner's button); a count, so each press asks again.
   const [bindRequest, setBindRequest] = useState(0)
+  // A link to a section (`#signed-in-devices`, the return from linking a provider) arrives before the sections exist.
+  useScrollToHash(session.status === 'signed-in' && !!user)
 
   // Signed out meanwhile (here or in another tab): back to the login page, which returns here.
   useEffect(() => {

@@ -8,12 +8,16 @@ export interface Notice {
   message: string
 }
 
-/** One card of the account page: a titled region with an optional description; `id` makes it a link target (`/account/home#membership`). */
+/**
+ * One card of the account page: a titled region with an optional description; `id` makes it a
+ * link target (`/account/home#membership`), which stops clear of the sticky header (two rows on a
+ * phone).
+ */
 export function Section({ title, description, children, tone = 'default', testId, id }: { title: string; description?: ReactNode; children: ReactNode; tone?: 'default' | 'danger'; testId?: string; id?: string }) {
   const headingId = useId()
   const border = tone === 'danger' ? 'border-red-200 dark:border-red-900/70' : 'border-slate-200 dark:border-slate-800'
   return (
-    <section id={id} aria-labelledby={headingId} data-testid={testId} className={`scroll-mt-20 rounded-2xl border bg-white shadow-sm dark:bg-slate-900 ${border}`}>
+    <section id={id} aria-labelledby={headingId} data-testid={testId} className={`scroll-mt-28 rounded-2xl border bg-white shadow-sm dark:bg-slate-900 ${border}`}>
       <header className="px-5 pt-5 sm:px-7 sm:pt-6">
         <h2 id={headingId} className={`text-lg font-semibold tracking-tight ${tone === 'danger' ? 'text-red-700 dark:text-red-300' : 'text-slate-900 dark:text-white'}`}>
           {title}
