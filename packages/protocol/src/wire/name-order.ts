@@ -10,7 +10,7 @@ const NUMBER_WIDTH = 20
 /**
  * The natural-order sort key of a name ("file2" before "file10"): case folded, and every run of
  * digits zero-padded to a fixed width so numbers compare by value. Keys compare byte-wise in
- * UTF-8 (`compareNameKeys`); the name itself breaks ties (then the id).
+ * UTF-8 (`compareCodePoints`); the server breaks ties by id.
  */
 export function driveNameKey(name: string): string {
   return name
@@ -36,9 +36,4 @@ export function compareCodePoints(a: string, b: string): number {
     const difference = x.value.codePointAt(0)! - y.value.codePointAt(0)!
     if (difference !== 0) return difference
   }
-}
-
-/** Two names in listing order: by key, then by the name itself (both byte-wise). */
-export function compareDriveNames(a: string, b: string): number {
-  return compareCodePoints(driveNameKey(a), driveNameKey(b)) || compareCodePoints(a, b)
 }
