@@ -262,6 +262,21 @@ describe(`Cumulus as an authorization server, driven by openid-client, on ${test
     expectErrorReply(await poll(), OAuthErrors.invalid_grant)
   })
 
+  it('a session an app gets by its code records the device the token request named, and a refresh does not change it', async () => {
+    await addClient(t.deps, { clientId: 'desk-app', name: 'Desk App', type: 'public', redirectUris: [APP_REDIRECT], scopes: ['pan', 'offline'], grantTypes: ['authorization_code', 'refresh_token'] })
+    const verifier = oidc.randomPKCECodeVerifier()
+    const params = { client_id: 'desk-app', response_type: 'code', redirect_uri: APP_REDIRECT, scope: 'pan offline', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
+    const code = (await call(t.app, 'POST', '/v1/user/authorize', { token: userToken, body: { ...params, consent: true } })).json().code
+    const device = { 'x-device-name': 'Ann desk', 'user-agent': 'DeskApp/2.1 (Windows NT 10.0; Win64; x64)' }
+    const tokens = (await call(t.app, 'POST', '/v1/auth/token', { headers: device, body: { grant_type: 'authorization_code', client_id: 'desk-app', code, redirect_uri: APP_REDIRECT, code_verifier: verifier } })).json()
+    const refreshed = await call(t.app, 'POST', '/v1/auth/token', { headers: { 'x-device-name': 'someone else', 'user-agent': 'Other/1' }, body: { grant_type: 'refresh_token', client_id: 'desk-app', refresh_token: tokens.refresh_token } })
+    expect(refreshed.statusCode, refreshed.body).toBe(200)
+    const me = (await call(t.app, 'GET', '/v1/user/me', { token: userToken })).json().sub
+    const sessions = await t.deps.sessions.listLive(me, t.clock.nowMs(), 100)
+    const app = sessions.find((s) => s.clientId === 'desk-app')
+    expect(app?.origin).toMatchObject({ deviceName: 'Ann desk', userAgent: device['user-agent'] })
+  })
+
   it('a device code expires (expired_token), and a denial is access_denied', async () => {
     const start = async () => (await call(t.app, 'POST', '/v1/auth/device/code', { body: { client_id: 'tv-app' } })).json() as { device_code: string; user_code: string }
     const poll = (deviceCode: string) => call(t.app, 'POST', '/v1/auth/token', { body: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: 'tv-app', device_code: deviceCode } })

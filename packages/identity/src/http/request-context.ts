@@ -47,13 +47,19 @@ export function deviceOf(caller: CallerContext): { deviceId: string; origin: Ses
 
 export function callerContext(request: FastifyRequest): CallerContext {
   const headers = request.headers
+  let origin: SessionOrigin | undefined
   return {
     ip: request.ip,
     deviceId: normalizeDeviceId(headers[HEADERS.deviceId]),
-    origin: {
-      deviceName: displayHeader(headers[HEADERS.deviceName], MAX_DEVICE_NAME_LENGTH) || displayHeader(headers[HEADERS.deviceModel], MAX_DEVICE_NAME_LENGTH),
-      userAgent: displayHeader(headers['user-agent'], MAX_USER_AGENT_LENGTH),
-      ip: request.ip,
+    // Read only by the calls that start a session: the lockout and captcha checks, and the
+    // refresh grant, need the address alone and do not pay for decoding three headers.
+    get origin(): SessionOrigin {
+      origin ??= {
+        deviceName: displayHeader(headers[HEADERS.deviceName], MAX_DEVICE_NAME_LENGTH) || displayHeader(headers[HEADERS.deviceModel], MAX_DEVICE_NAME_LENGTH),
+        userAgent: displayHeader(headers['user-agent'], MAX_USER_AGENT_LENGTH),
+        ip: request.ip,
+      }
+      return origin
     },
   }
 }

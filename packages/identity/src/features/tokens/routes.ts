@@ -43,7 +43,7 @@ export async function tokenRoutes(base: FastifyInstance, { deps }: { deps: Ident
       redirectUri: b.redirect_uri,
       codeVerifier: b.code_verifier,
       deviceCode: b.device_code,
-      ...deviceOf(callerContext(request)),
+      device: callerContext(request),
     })
   })
 

@@ -21,8 +21,11 @@ export interface GrantInput {
   redirectUri?: string | undefined
   codeVerifier?: string | undefined
   deviceCode?: string | undefined
-  deviceId?: string | undefined
-  origin?: SessionOrigin | undefined
+  /**
+   * The caller's device, for the grants that start a session. Read only by them: the caller's
+   * context decodes the origin's headers when it is first read, and a refresh never needs it.
+   */
+  device?: { readonly deviceId: string; readonly origin: SessionOrigin } | undefined
 }
 
 /** POST /v1/auth/token: the refresh_token, authorization_code and device_code grants. */
@@ -33,10 +36,10 @@ export async function grantTokens(deps: GrantDeps, input: GrantInput): Promise<T
     return refreshSession(deps, { refreshToken: input.refreshToken, client: input.client })
   }
   if (input.grantType === AUTHORIZATION_CODE_GRANT) {
-    return exchangeAuthorizationCode(deps, { client: input.client, code: input.code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier, deviceId: input.deviceId ?? '', origin: input.origin })
+    return exchangeAuthorizationCode(deps, { client: input.client, code: input.code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier, deviceId: input.device?.deviceId ?? '', origin: input.device?.origin })
   }
   if (input.grantType === DEVICE_CODE_GRANT) {
-    return exchangeDeviceCode(deps, { client: input.client, deviceCode: input.deviceCode, deviceId: input.deviceId ?? '', origin: input.origin })
+    return exchangeDeviceCode(deps, { client: input.client, deviceCode: input.deviceCode, deviceId: input.device?.deviceId ?? '', origin: input.device?.origin })
   }
   throw new AppError(OAuthErrors.invalid_request, { description: `unknown grant_type ${input.grantType.slice(0, 128)}`, metadata: { field: 'grant_type' } })
 }
