@@ -1,7 +1,7 @@
 import { AccountErrors, CAPTCHA_REJECT, ERROR_INFO_TYPE, ERROR_MESSAGES, GenericErrors, LOCALES, LocalErrors, chooseErrorMessage, loadMessages } from '@cumulus/protocol'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { IdentityError, errorMessage, wrongOptionsParam } from './errors.js'
+import { IdentityError, errorMessage, parseRetryAfter, wrongOptionsParam } from './errors.js'
 
 // Error texts load lazily per locale; these tests read several, so load them first.
 beforeAll(async () => {
@@ -48,6 +48,44 @@ describe('IdentityError.fromWire', () => {
         expect(typeof error.error).toBe('string')
         expect(typeof error.errorCode).toBe('number')
         expect(Array.isArray(error.details)).toBe(true)
+      }),
+    )
+  })
+})
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-27T12:00:00Z')
+
+  it('reads delay-seconds and an HTTP-date as seconds from now', () => {
+    expect(parseRetryAfter('42', now)).toBe(42)
+    expect(parseRetryAfter(' 0 ', now)).toBe(0)
+    expect(parseRetryAfter('Fri, 27 Nov 2026 12:01:30 GMT', now)).toBe(90)
+    // A date already past: no wait.
+    expect(parseRetryAfter('Fri, 27 Nov 2026 11:00:00 GMT', now)).toBe(0)
+    expect(IdentityError.fromWire({ error: 'resource_exhausted' }, 429, '17', now).retryAfterSeconds).toBe(17)
+  })
+
+  it('takes no header, and anything that is neither form, as no wait at all', () => {
+    for (const value of [null, undefined, '', '-5', '1.5', '1e3', 'soon', '2026-11-27T12:01:30Z', 'Friday', '0x10']) {
+      expect(parseRetryAfter(value, now)).toBeUndefined()
+    }
+    expect(IdentityError.fromWire({ error: 'resource_exhausted' }, 429, null, now).retryAfterSeconds).toBeUndefined()
+  })
+
+  it('never asks for more than a day, whatever the server says', () => {
+    expect(parseRetryAfter('99999999999999999999', now)).toBe(86_400)
+    expect(parseRetryAfter('Fri, 27 Nov 2099 12:00:00 GMT', now)).toBe(86_400)
+  })
+
+  it('is a whole number of seconds in [0, one day] or undefined, for any text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.nat().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString())), (value) => {
+        const seconds = parseRetryAfter(value, now)
+        if (seconds !== undefined) {
+          expect(Number.isInteger(seconds)).toBe(true)
+          expect(seconds).toBeGreaterThanOrEqual(0)
+          expect(seconds).toBeLessThanOrEqual(86_400)
+        }
       }),
     )
   })

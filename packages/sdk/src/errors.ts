@@ -21,6 +21,8 @@ export interface IdentityErrorInit {
   details?: ErrorDetail[]
   /** HTTP status of the reply; 0 for errors raised inside the SDK. */
   status?: number
+  /** How long the server asked the caller to wait before trying again (its `Retry-After`). */
+  retryAfterSeconds?: number | undefined
   cause?: unknown
 }
 
@@ -36,6 +38,11 @@ export class IdentityError extends Error {
   readonly errorUri: string
   readonly details: ErrorDetail[]
   readonly status: number
+  /**
+   * Seconds to wait before the same call can succeed, from the reply's `Retry-After` (a
+   * `resource_exhausted` or lockout reply carries one); undefined when the reply gave none.
+   */
+  readonly retryAfterSeconds: number | undefined
 
   constructor(init: IdentityErrorInit) {
     super(init.errorDescription || init.error, init.cause === undefined ? undefined : { cause: init.cause })
@@ -46,6 +53,7 @@ export class IdentityError extends Error {
     this.errorUri = init.errorUri ?? ''
     this.details = init.details ?? []
     this.status = init.status ?? 0
+    this.retryAfterSeconds = init.retryAfterSeconds
   }
 
   /** An error of the catalogue; the status is the entry's own (0 for local errors). */
@@ -64,7 +72,7 @@ export class IdentityError extends Error {
    * object), the result is an IdentityError: missing fields are taken from the catalogue
    * entry of the code or reason, or from the HTTP status.
    */
-  static fromWire(body: unknown, status: number): IdentityError {
+  static fromWire(body: unknown, status: number, retryAfter?: string | null, nowMs: number = Date.now()): IdentityError {
     const wire = (body !== null && typeof body === 'object' ? body : {}) as Partial<Record<keyof WireError, unknown>>
     const reason = typeof wire.error === 'string' && wire.error !== '' ? wire.error : undefined
     const code = typeof wire.error_code === 'number' && Number.isFinite(wire.error_code) ? wire.error_code : undefined
@@ -79,6 +87,7 @@ export class IdentityError extends Error {
       errorUri: typeof wire.error_uri === 'string' ? wire.error_uri : '',
       details: Array.isArray(wire.details) ? (wire.details as ErrorDetail[]) : [],
       status,
+      retryAfterSeconds: parseRetryAfter(retryAfter, nowMs),
     })
   }
 
@@ -104,6 +113,24 @@ export class IdentityError extends Error {
       details: this.details,
     }
   }
+}
+
+/** The longest wait a reply may ask for: a larger or far-future value is taken as this. */
+const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60
+
+/**
+ * A `Retry-After` value (RFC 9110 10.2.3) as whole seconds from now: delay-seconds, or an
+ * HTTP-date (a date already past is 0). Anything else, or no header, is undefined.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (typeof value !== 'string') return undefined
+  const text = value.trim()
+  if (/^\d+$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_SECONDS)
+  // An IMF-fixdate names its weekday and GMT; Date.parse alone would take far looser text.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined
+  const atMs = Date.parse(text)
+  if (Number.isNaN(atMs)) return undefined
+  return Math.min(Math.max(0, Math.ceil((atMs - nowMs) / 1000)), MAX_RETRY_AFTER_SECONDS)
 }
 
 export function isIdentityError(value: unknown): value is IdentityError {

@@ -143,6 +143,15 @@ describe('Transport', () => {
     await expect(transport.send({ method: 'GET', path: '/empty' })).resolves.toEqual({})
   })
 
+  it('hands a reply\'s Retry-After to the error, and does not retry a 429', async () => {
+    const reply = () => new Response(JSON.stringify({ error: GenericErrors.resource_exhausted.reason, error_code: GenericErrors.resource_exhausted.code }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '42' } })
+    const { transport, urls } = setup(reply)
+    await expect(transport.send({ method: 'POST', path: '/v1/auth/verification', body: {} })).rejects.toMatchObject({ error: 'resource_exhausted', status: 429, retryAfterSeconds: 42 })
+    expect(urls).toHaveLength(1)
+    const { transport: plain } = setup(() => wire(AccountErrors.captcha_invalid))
+    await expect(plain.send({ method: 'POST', path: '/p', body: {} })).rejects.toMatchObject({ retryAfterSeconds: undefined })
+  })
+
   it('reports an aborted request as cancelled, not unreachable', async () => {
     const controller = new AbortController()
     controller.abort()

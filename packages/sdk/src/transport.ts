@@ -167,5 +167,5 @@ async function readReply(response: Response): Promise<unknown> {
     if (!parsed) return IdentityError.of(LocalErrors.local_invalid_response, `reply is not JSON (status ${response.status})`, { status: response.status })
     return body
   }
-  return IdentityError.fromWire(parsed ? body : null, response.status)
+  return IdentityError.fromWire(parsed ? body : null, response.status, response.headers.get('retry-after'))
 }

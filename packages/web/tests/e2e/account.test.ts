@@ -79,6 +79,54 @@ describe('sign-up and sign-in', () => {
     await expect.poll(() => testIdText(page, 'account-user-id')).toBe(stored!.id)
   })
 
+  test('a reload while waiting for the code keeps the form and the code; a second tab is told how long to wait', async ({ openPage, server }) => {
+    const { page } = await openPage()
+    const email = uniqueEmail('reload')
+    await page.goto('/account/login')
+    await waitForHydration(page)
+    await page.getByRole('tab', { name: en.auth.login.tabSignUp, exact: true }).click()
+    await page.getByLabel(en.auth.fields.email, { exact: true }).fill(email)
+    const since = Date.now()
+    await page.getByTestId('send-code').click()
+    const minutes = Math.max(1, Math.round(server.config.identity.verification.codeTtlSeconds / 60))
+    const sentLine = page.getByRole('status').filter({ hasText: fill(en.auth.code.sent, { address: email, minutes }) })
+    await sentLine.waitFor()
+    // The open tab is in the address, so the reload comes back to it.
+    expect(pathOf(page)).toBe('/account/login?tab=sign-up')
+
+    await page.reload()
+    await waitForHydration(page)
+    await sentLine.waitFor()
+    expect(await page.getByLabel(en.auth.fields.email, { exact: true }).inputValue()).toBe(email)
+    const resendIn = new RegExp(`^${fill(en.auth.code.resendIn, { seconds: '(\\d+)' })}$`)
+    await expect.poll(async () => resendIn.test((await page.getByTestId('send-code').textContent())?.trim() ?? '')).toBe(true)
+    expect(await page.getByTestId('send-code').isDisabled()).toBe(true)
+
+    // Another tab (its own storage) asks for a code to the same address within the minute: the
+    // server refuses, and the button counts down the wait it named.
+    const other = await openPage()
+    other.errors.ignore(failedCall('/v1/auth/verification', 429))
+    await other.page.goto('/account/login?tab=sign-up')
+    await waitForHydration(other.page)
+    await other.page.getByLabel(en.auth.fields.email, { exact: true }).fill(email)
+    await other.page.getByTestId('send-code').click()
+    await expect.poll(async () => resendIn.exec((await other.page.getByTestId('send-code').textContent())?.trim() ?? '')?.[1]).toMatch(/^\d+$/)
+    const waited = Number(resendIn.exec((await other.page.getByTestId('send-code').textContent())!.trim())![1])
+    expect(waited).toBeGreaterThan(0)
+    expect(waited).toBeLessThanOrEqual(60)
+    expect(await other.page.getByTestId('send-code').isDisabled()).toBe(true)
+    await other.page.getByRole('alert').waitFor()
+
+    // The code from before the reload still creates the account.
+    const code = await readLatestCode(server.dataDir, email, { since: since - 1_000 })
+    await page.getByLabel(en.auth.fields.code, { exact: true }).fill(code)
+    await page.getByLabel(en.auth.fields.newPassword, { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: en.auth.signUp.submit, exact: true }).click()
+    await waitForPath(page, '/drive')
+    expect(await server.server.identity.users.findByEmail(email)).toBeTruthy()
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('cumulus.sentCode.')))).toEqual([])
+  })
+
   test('a wrong password shows the service\'s message and signs nobody in', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'wrong', name: 'Wrong Password' })
     const { page, errors } = await openPage()

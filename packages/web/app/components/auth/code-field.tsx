@@ -14,20 +14,23 @@ export interface CodeFieldProps {
   /** Sends (or resends) the code. */
   onSend(): void
   sending: boolean
-  /** The code sent to the current address, for the confirmation and the resend countdown. */
+  /** The code sent to the current address, for the confirmation. */
   sent: SentCode | null
+  /** Until when the server will not send another code to this address (epoch ms): the button counts down. */
+  resendAtMs: number | null
 }
 
 /**
- * A verification code input with its "Send code" button. After a send the button counts down
- * to the moment the server accepts another one, and a status line says where the code went.
+ * A verification code input with its "Send code" button. After a send (or a send the server
+ * refused for now) the button counts down to the moment the server accepts another one, and a
+ * status line says where the code went.
  */
-export function CodeField({ label, value, onChange, error, onSend, sending, sent }: CodeFieldProps) {
+export function CodeField({ label, value, onChange, error, onSend, sending, sent, resendAtMs }: CodeFieldProps) {
   const { t } = useT()
   const inputId = useId()
   const errorId = `${inputId}-error`
   const statusId = `${inputId}-status`
-  const waitSeconds = useCountdown(sent?.resendAtMs ?? null)
+  const waitSeconds = useCountdown(resendAtMs)
   const buttonLabel = waitSeconds > 0 ? t('auth.code.resendIn', { seconds: waitSeconds }) : sent ? t('auth.code.resend') : t('auth.code.send')
   const describedBy = [error ? errorId : null, sent ? statusId : null].filter(Boolean).join(' ') || undefined
   return (
@@ -54,7 +57,7 @@ export function CodeField({ label, value, onChange, error, onSend, sending, sent
       </div>
       {sent ? (
         <p id={statusId} role="status" className="mt-1.5 text-xs text-emerald-700 dark:text-emerald-300">
-          {t('auth.code.sent', { address: sent.address, minutes: Math.max(1, Math.round(sent.expiresInSeconds / 60)) })}
+          {t('auth.code.sent', { address: sent.address, minutes: Math.max(1, Math.round((sent.expiresAtMs - Date.now()) / 60_000)) })}
         </p>
       ) : null}
       {error ? (

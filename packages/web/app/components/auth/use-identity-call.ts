@@ -3,7 +3,8 @@ import { useCallback, useState } from 'react'
 import { useLocale, useT } from '../../i18n/use-locale'
 import { getIdentityClient } from '../../session/identity-client'
 
-export type CallResult<T> = { ok: true; value: T } | { ok: false }
+/** A failure carries what was thrown, for callers that act on it (a wait the server asked for). */
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: unknown }
 
 /**
  * Runs identity calls for a form: which call is pending (for its button's loading animation)
@@ -29,7 +30,7 @@ export function useIdentityCall<Name extends string>() {
           () => t('common.errorPage.internalMessage'),
         )
         setError(message)
-        return { ok: false }
+        return { ok: false, error: err }
       } finally {
         setPending(null)
       }

@@ -1,8 +1,10 @@
-import type { IdentityClient, SendVerificationInput } from '@cumulus/sdk'
-import { useState } from 'react'
+import { GenericErrors } from '@cumulus/protocol'
+import { type IdentityClient, type SendVerificationInput, isIdentityError } from '@cumulus/sdk'
+import { useEffect, useState } from 'react'
 import { checkEmail, checkPhone, type PatternMessageKey } from '../../forms/patterns'
 import type { ContactKind } from './contact-switch'
 import type { CallResult } from './use-identity-call'
+import { forgetSentCode, keepSentCode, keptSentCode } from './kept-code'
 
 /** The server sends at most one code per address per minute (identity.md); the resend button waits as long. */
 export const RESEND_COOLDOWN_SECONDS = 60
@@ -11,9 +13,16 @@ export interface SentCode {
   /** The address the code went to (e-mail trimmed, or E.164). */
   address: string
   verificationId: string
-  expiresInSeconds: number
+  /** When the code stops being accepted, epoch ms. */
+  expiresAtMs: number
   /** When the resend button may be pressed again, epoch ms. */
   resendAtMs: number
+}
+
+/** A send the server refused for now (resource_exhausted with Retry-After): the address waits until then. */
+interface Wait {
+  address: string
+  untilMs: number
 }
 
 type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) => Promise<CallResult<T>>
@@ -22,17 +31,33 @@ type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) =
  * The address-and-code part of sign-up, sign-in by code and password reset: which kind of
  * address, its value, its pattern check, and the code sent to it. A code belongs to the address
  * it was sent to: editing the address forgets it, so a code is never paired with another address.
+ *
+ * A sent code outlives a reload of the page (kept-code.ts): the code in the user's inbox still
+ * works, and sending again would be refused for a minute anyway. When the server does refuse a
+ * send for now, the button counts down the wait it asked for.
  */
 export function useVerification(call: SendCall, { usage, target }: Pick<SendVerificationInput, 'usage' | 'target'>) {
   const [kind, setKind] = useState<ContactKind>('email')
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
   const [sent, setSent] = useState<SentCode | null>(null)
+  const [wait, setWait] = useState<Wait | null>(null)
   const [showAddressError, setShowAddressError] = useState(false)
+
+  // After hydration (the server renders no code): a code this tab was sent before a reload.
+  useEffect(() => {
+    const kept = keptSentCode(usage, Date.now())
+    if (!kept) return
+    setKind(kept.kind)
+    if (kept.kind === 'email') setEmail(kept.code.address)
+    else setPhone(kept.code.address)
+    setSent(kept.code)
+  }, [usage])
 
   const address = kind === 'email' ? email.trim() : phone
   const addressError: PatternMessageKey | null = kind === 'email' ? checkEmail(email) : checkPhone(phone)
   const current = sent && sent.address === address ? sent : null
+  const waitUntilMs = Math.max(current?.resendAtMs ?? 0, wait && wait.address === address ? wait.untilMs : 0)
 
   /** Checks the address and sends a code to it; resolves whether one was sent. */
   async function send(): Promise<boolean> {
@@ -41,7 +66,13 @@ export function useVerification(call: SendCall, { usage, target }: Pick<SendVeri
     const to = kind === 'email' ? { email: address } : { phoneNumber: address }
     const result = await call('send', (client) => client.sendVerification({ ...to, usage, target }))
     if (result.ok) {
-      setSent({ address, verificationId: result.value.verificationId, expiresInSeconds: result.value.expiresIn, resendAtMs: Date.now() + RESEND_COOLDOWN_SECONDS * 1000 })
+      const nowMs = Date.now()
+      const code: SentCode = { address, verificationId: result.value.verificationId, expiresAtMs: nowMs + result.value.expiresIn * 1000, resendAtMs: nowMs + RESEND_COOLDOWN_SECONDS * 1000 }
+      setSent(code)
+      setWait(null)
+      keepSentCode(usage, kind, code)
+    } else if (isIdentityError(result.error) && result.error.is(GenericErrors.resource_exhausted) && result.error.retryAfterSeconds) {
+      setWait({ address, untilMs: Date.now() + result.error.retryAfterSeconds * 1000 })
     }
     return result.ok
   }
@@ -64,7 +95,13 @@ export function useVerification(call: SendCall, { usage, target }: Pick<SendVeri
       return addressError === null
     },
     sent: current,
+    /** When the send button may be pressed again for this address (epoch ms), or null. */
+    resendAtMs: waitUntilMs > 0 ? waitUntilMs : null,
     send,
+    /** The code has been used (the form succeeded): a reload must not offer it again. */
+    forget(): void {
+      forgetSentCode(usage)
+    },
   }
 }
 

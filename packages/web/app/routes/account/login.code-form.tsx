@@ -28,6 +28,7 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) 
     if (!valid || !sent) return
     const result = await call('submit', (client) => client.signInWithCode({ username: sent.address, verificationId: sent.verificationId, code }))
     if (!result.ok) return
+    verification.forget()
     setFinishing(true)
     await onSignedIn()
   }
@@ -35,7 +36,7 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) 
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.login.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
     </AuthForm>
   )
 }

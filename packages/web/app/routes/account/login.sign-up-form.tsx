@@ -45,6 +45,7 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
       client.signUp({ ...verification.contact, verificationId: sent.verificationId, code, password, ...(displayName ? { name: displayName } : {}), ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}) }),
     )
     if (!result.ok) return
+    verification.forget()
     setFinishing(true)
     await onSignedIn()
   }
@@ -52,7 +53,7 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.signUp.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.signUpWith')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
       <TextField label={t('auth.fields.name')} name="name" autoComplete="nickname" maxLength={NAME_MAX_LENGTH} value={name} onChange={(event) => setName(event.target.value)} />
       <TextField

@@ -21,6 +21,8 @@ const HOME = <p>account home page</p>
 
 async function start(handlers: Parameters<typeof fakeIdentityService>[0] = {}, locale?: string) {
   service.current = fakeIdentityService(handlers, { locale })
+  // Sent codes are kept in the tab's storage across reloads: each test starts with none.
+  window.sessionStorage.clear()
   // The session store is module state: start every test signed out.
   await act(() => refreshSession(service.current!.client))
   return service.current
@@ -108,6 +110,45 @@ describe('login page: code and sign-up', () => {
     expect(await screen.findByText('account home page')).toBeDefined()
     expect(bodyOf('POST /v1/auth/verification/verify')).toEqual([expect.objectContaining({ verification_id: 'verification-1', verification_code: '123456' })])
     expect(bodyOf('POST /v1/auth/signin')).toEqual([expect.objectContaining({ username: 'ann@example.com', verification_code: '123456', verification_token: 'verification-token' })])
+  })
+
+  it('keeps a sent code through a reload of the page, and forgets it once used', async () => {
+    const first = renderPage(<LoginPage />, { path: '/account/login', routes: { '/account/home': HOME } })
+    await userEvent.click(screen.getByRole('tab', { name: 'With a code' }))
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByText('Code sent to ann@example.com. It is valid for 10 minutes.')
+    first.unmount()
+
+    // The page again, as after a reload (?method=code: the open tab is kept in the address).
+    renderPage(<LoginPage />, { path: '/account/login', search: '?method=code', routes: { '/account/home': HOME } })
+    expect(await screen.findByText('Code sent to ann@example.com. It is valid for 10 minutes.')).toBeDefined()
+    expect((screen.getByLabelText('E-mail address') as HTMLInputElement).value).toBe('ann@example.com')
+    // The server would refuse another send for a minute: the button still counts down.
+    expect(screen.getByTestId('send-code').textContent).toMatch(/Resend in (60|59|58) s/)
+    expect((screen.getByTestId('send-code') as HTMLButtonElement).disabled).toBe(true)
+    await userEvent.type(screen.getByLabelText('Verification code'), '123456')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(await screen.findByText('account home page')).toBeDefined()
+    expect(bodyOf('POST /v1/auth/verification')).toHaveLength(1)
+    expect(bodyOf('POST /v1/auth/verification/verify')).toEqual([expect.objectContaining({ verification_id: 'verification-1', verification_code: '123456' })])
+    expect(Object.keys(window.sessionStorage).filter((key) => key.startsWith('cumulus.sentCode.'))).toEqual([])
+  })
+
+  it('counts down the wait the server asks for when it refuses a send for now', async () => {
+    const refuse = errorReply(429, 'resource_exhausted', 8, { 'en-US': 'Too many requests. Try again later.' })
+    await start({ 'POST /v1/auth/verification': (call) => ({ ...refuse(call), headers: { 'retry-after': '42' } }) })
+    renderPage(<LoginPage />, { path: '/account/login', search: '?method=code' })
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await waitFor(() => expect(screen.getByTestId('send-code').textContent).toMatch(/Resend in (42|41|40) s/))
+    expect((screen.getByTestId('send-code') as HTMLButtonElement).disabled).toBe(true)
+    expect(screen.queryByText(/Code sent to/)).toBeNull()
+    // Another address is not held back by this one's wait.
+    await userEvent.clear(screen.getByLabelText('E-mail address'))
+    await userEvent.type(screen.getByLabelText('E-mail address'), 'bob@example.com')
+    expect(screen.getByTestId('send-code').textContent).toBe('Send code')
+    expect((screen.getByTestId('send-code') as HTMLButtonElement).disabled).toBe(false)
   })
 
   it('refuses a malformed address before sending a code', async () => {

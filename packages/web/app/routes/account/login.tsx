@@ -35,14 +35,40 @@ function PanelLoading() {
   return <LoadingBlock label={t('common.loading')} />
 }
 
+/** `?method=code` opens "Sign in" on the code form (kept in the address, so a reload keeps it). */
+const LOGIN_METHOD_PARAM = 'method'
+
+/**
+ * The open tab in the address, replacing the entry (`value` null: the default, no parameter), so
+ * that a reload, e.g. while waiting for a code, comes back to the same form.
+ */
+function useTabInAddress(param: string) {
+  const [, setSearchParams] = useSearchParams()
+  return (value: string | null) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params)
+        if (value === null) next.delete(param)
+        else next.set(param, value)
+        return next
+      },
+      { replace: true, preventScrollReset: true },
+    )
+}
+
 /** "Sign in": with a password (open at first) or with a code. */
 function SignInMethods({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const { t } = useT()
-  const [method, setMethod] = useState('password')
+  const [searchParams] = useSearchParams()
+  const [method, setMethod] = useState(searchParams.get(LOGIN_METHOD_PARAM) === 'code' ? 'code' : 'password')
+  const keepMethod = useTabInAddress(LOGIN_METHOD_PARAM)
   return (
     <DeferredTabs
       value={method}
-      onValueChange={setMethod}
+      onValueChange={(value) => {
+        setMethod(value)
+        keepMethod(value === 'code' ? 'code' : null)
+      }}
       label={t('auth.login.methodLabel')}
       listClassName={underlineListClass}
       triggerClassName={underlineTriggerClass}
@@ -79,6 +105,7 @@ export default function LoginPage() {
   // Arriving to add an account or to create one (a guest upgrading) skips the signed-in panel.
   const [addingAccount, setAddingAccount] = useState(searchParams.get(LOGIN_ADD_ACCOUNT_PARAM) === '1' || searchParams.get(LOGIN_TAB_PARAM) === 'sign-up')
   const { finishing, finish } = useFinishSignIn()
+  const keepTab = useTabInAddress(LOGIN_TAB_PARAM)
 
   if (session.status === 'signed-in' && session.user && !addingAccount && !finishing) {
     return (
@@ -101,7 +128,10 @@ export default function LoginPage() {
       >
         <DeferredTabs
           value={tab}
-          onValueChange={(value) => setTab(value as LoginTab)}
+          onValueChange={(value) => {
+            setTab(value as LoginTab)
+            keepTab(value === 'sign-up' ? 'sign-up' : null)
+          }}
           label={t('auth.login.tabsLabel')}
           listClassName={segmentedListClass}
           triggerClassName={segmentedTriggerClass}

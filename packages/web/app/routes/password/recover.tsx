@@ -62,13 +62,15 @@ function RecoverForm({ onDone }: { onDone(): void }) {
     const sent = verification.sent
     if (!valid || !sent) return
     const result = await call('submit', (client) => client.resetPassword({ ...verification.contact, verificationId: sent.verificationId, code, password }))
-    if (result.ok) onDone()
+    if (!result.ok) return
+    verification.forget()
+    onDone()
   }
 
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.recover.submit')} loading={pending === 'submit'} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
     </AuthForm>
   )

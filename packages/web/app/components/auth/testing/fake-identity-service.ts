@@ -19,6 +19,7 @@ export interface RecordedCall {
 export interface FakeReply {
   status?: number
   body: unknown
+  headers?: Record<string, string>
 }
 
 export type FakeHandler = (call: RecordedCall) => FakeReply | unknown
@@ -64,7 +65,7 @@ const DEFAULTS: Record<string, FakeHandler> = {
   },
 }
 
-const isReply = (value: unknown): value is FakeReply => value !== null && typeof value === 'object' && 'body' in value && Object.keys(value).every((k) => k === 'body' || k === 'status')
+const isReply = (value: unknown): value is FakeReply => value !== null && typeof value === 'object' && 'body' in value && Object.keys(value).every((k) => k === 'body' || k === 'status' || k === 'headers')
 
 export function fakeIdentityService(handlers: Record<string, FakeHandler> = {}, { locale = 'en-US' }: { locale?: string } = {}) {
   const calls: RecordedCall[] = []
@@ -84,7 +85,7 @@ export function fakeIdentityService(handlers: Record<string, FakeHandler> = {}, 
     const result = handler ? handler(call) : errorReply(404, 'not_found', 5, { 'en-US': `no fake for ${key}` })(call)
     const reply = isReply(result) ? result : { status: 200, body: result }
     const status = reply.status ?? 200
-    return new Response(status === 204 ? null : JSON.stringify(reply.body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
+    return new Response(status === 204 ? null : JSON.stringify(reply.body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...reply.headers } })
   }
   const client = new IdentityClient({
     clientId: WEB_CLIENT_ID,
