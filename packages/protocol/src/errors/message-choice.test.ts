@@ -94,7 +94,7 @@ describe('chooseErrorMessage: 3. captcha rejection', () => {
   it('captcha_invalid whose first detail is CAPTCHA_REJECT gives the rejection text', () => {
     const error: ErrorLike = { error: 'captcha_invalid', error_code: 4002, details: [info(CAPTCHA_REJECT), info('OTHER')] }
     expect(chooseErrorMessage(error, 'en-US')).toBe(en.captcha_reject)
-    expect(chooseErrorMessage(error, 'zh-CN')).toBe('您的操作过于频繁，请稍后再试')
+    expect(chooseErrorMessage(error, 'zh-CN')).toBe('你的操作过于频繁，请稍后再试')
   })
 
   it('recognises captcha_invalid by its code alone', () => {
@@ -258,7 +258,7 @@ describe('messageForReason', () => {
   })
 
   it('gives the special texts', () => {
-    expect(messageForReason('captcha_reject', 'zh-CN')).toBe('您的操作过于频繁，请稍后再试')
+    expect(messageForReason('captcha_reject', 'zh-CN')).toBe('你的操作过于频繁，请稍后再试')
     expect(messageForReason('network_unreachable', 'ko')).toBe(ERROR_MESSAGES.ko.network_unreachable)
   })
 

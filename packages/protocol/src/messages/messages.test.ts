@@ -73,7 +73,7 @@ describe('message tables', () => {
     expect(zhCN.expired_verification_code).toBe('验证码已过期')
     expect(zhCN.unauthenticated).toBe('请先登录')
     expect(zhCN.login_required).toBe('请先登录')
-    expect(zhCN.captcha_reject).toBe('您的操作过于频繁，请稍后再试')
+    expect(zhCN.captcha_reject).toBe('你的操作过于频繁，请稍后再试')
   })
 
   it('keeps texts that must not reveal a difference identical within each locale', () => {

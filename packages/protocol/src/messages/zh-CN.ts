@@ -2,7 +2,7 @@ import type { MessageTable } from './types.js'
 
 export const zhCN: MessageTable = {
   network_unreachable: '网络不可用，请检查网络连接后重试',
-  captcha_reject: '您的操作过于频繁，请稍后再试',
+  captcha_reject: '你的操作过于频繁，请稍后再试',
   last_sign_in_method: '这是登录你账号的唯一方式。请先设置密码或绑定邮箱',
   default: '出错了',
 
@@ -12,7 +12,7 @@ export const zhCN: MessageTable = {
   deadline_exceeded: '请求超时，请重试',
   not_found: '未找到请求的内容',
   already_exists: '该内容已存在',
-  permission_denied: '您没有权限执行此操作',
+  permission_denied: '你没有权限执行此操作',
   resource_exhausted: '请求过于频繁，请稍后再试',
   failed_precondition: '当前无法执行此操作',
   aborted: '操作因其他更改而中断，请重试',
@@ -38,7 +38,7 @@ export const zhCN: MessageTable = {
   two_factor_required: '需要进行两步验证',
   invalid_two_factor: '两步验证码错误',
   invalid_two_factor_recovery: '恢复码错误',
-  under_review: '您的账号正在审核中',
+  under_review: '你的账号正在审核中',
   provider_error: '第三方账号服务出现未知错误',
   validate_required: '请输入短信验证码',
   password_reset_required: '请重置密码后继续',
@@ -54,7 +54,7 @@ export const zhCN: MessageTable = {
   unsupported_response_type: '不支持此授权方式',
   invalid_scope: '请求的权限无效',
   invalid_grant: '登录已过期，请重新登录',
-  interaction_required: '需要您进行操作才能继续',
+  interaction_required: '需要你进行操作才能继续',
   login_required: '请先登录',
   account_selection_required: '请选择账号',
   consent_required: '请同意访问请求',

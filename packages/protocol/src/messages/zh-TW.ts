@@ -2,7 +2,7 @@ import type { MessageTable } from './types.js'
 
 export const zhTW: MessageTable = {
   network_unreachable: '網路無法使用，請檢查網路連線後再試一次',
-  captcha_reject: '您的操作過於頻繁，請稍後再試',
+  captcha_reject: '你的操作過於頻繁，請稍後再試',
   last_sign_in_method: '這是登入你帳號的唯一方式。請先設定密碼或綁定電子郵件',
   default: '發生錯誤',
 
@@ -12,7 +12,7 @@ export const zhTW: MessageTable = {
   deadline_exceeded: '要求逾時，請再試一次',
   not_found: '找不到要求的項目',
   already_exists: '此項目已存在',
-  permission_denied: '您沒有權限執行此操作',
+  permission_denied: '你沒有權限執行此操作',
   resource_exhausted: '要求過於頻繁，請稍後再試',
   failed_precondition: '目前無法執行此操作',
   aborted: '操作因其他變更而中斷，請再試一次',
@@ -38,7 +38,7 @@ export const zhTW: MessageTable = {
   two_factor_required: '需要進行兩步驟驗證',
   invalid_two_factor: '兩步驟驗證碼錯誤',
   invalid_two_factor_recovery: '復原碼錯誤',
-  under_review: '您的帳號正在審核中',
+  under_review: '你的帳號正在審核中',
   provider_error: '第三方帳號服務發生未知錯誤',
   validate_required: '請輸入簡訊驗證碼',
   password_reset_required: '請重設密碼後繼續',
@@ -54,7 +54,7 @@ export const zhTW: MessageTable = {
   unsupported_response_type: '不支援此授權方式',
   invalid_scope: '要求的權限無效',
   invalid_grant: '登入已過期，請重新登入',
-  interaction_required: '需要您進行操作才能繼續',
+  interaction_required: '需要你進行操作才能繼續',
   login_required: '請先登入',
   account_selection_required: '請選擇帳號',
   consent_required: '請同意存取要求',

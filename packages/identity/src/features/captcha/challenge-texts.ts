@@ -62,8 +62,8 @@ export const CHALLENGE_TEXTS: Readonly<Record<Locale, ChallengeTexts>> = {
   },
   'zh-CN': {
     title: '安全验证',
-    heading: '确认您是真人',
-    intro: '您的浏览器将完成一个简短的计算，以阻止自动登录。通常只需几秒钟。',
+    heading: '确认你是真人',
+    intro: '你的浏览器将完成一个简短的计算，以阻止自动登录。通常只需几秒钟。',
     button: '验证我是真人',
     working: '正在验证… {percent}%',
     verified: '验证成功',
@@ -73,8 +73,8 @@ export const CHALLENGE_TEXTS: Readonly<Record<Locale, ChallengeTexts>> = {
   },
   'zh-TW': {
     title: '安全驗證',
-    heading: '確認您是真人',
-    intro: '您的瀏覽器將完成一項簡短的運算，以阻擋自動登入。通常只需幾秒鐘。',
+    heading: '確認你是真人',
+    intro: '你的瀏覽器將完成一項簡短的運算，以阻擋自動登入。通常只需幾秒鐘。',
     button: '驗證我是真人',
     working: '正在驗證… {percent}%',
     verified: '驗證成功',

@@ -95,7 +95,7 @@ describe('captcha routes', () => {
       expectErrorBody(res.json(), AccountErrors.captcha_invalid)
       const details = res.json<{ details: { reason?: string; locale?: string; message?: string }[] }>().details
       expect(details[0]?.reason).toBe(CAPTCHA_REJECT)
-      expect(details[1]).toMatchObject({ locale: 'zh-CN', message: '您的操作过于频繁，请稍后再试' })
+      expect(details[1]).toMatchObject({ locale: 'zh-CN', message: '你的操作过于频繁，请稍后再试' })
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
     })
 
