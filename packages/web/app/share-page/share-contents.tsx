@@ -1,4 +1,4 @@
-import type { DriveFile, ShareInfoReply } from '@cumulus/protocol'
+import type { DriveFile } from '@cumulus/protocol'
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { Alert } from '../components/ui/alert'
 import { Button } from '../components/ui/button'
@@ -27,16 +27,16 @@ const isFolder = (file: DriveFile) => file.kind === 'drive#folder'
 export interface ShareContentsProps {
   shareId: string
   share: ShareBrowser
-  info: ShareInfoReply
   api: SharePageApi
   passCodeToken: string | undefined
 }
 
 /**
- * An opened share: where in it the visitor is (breadcrumbs from the share's title), the items
+ * An opened share: where in it the visitor is (breadcrumbs from the top of the share; its title
+ * is the heading above, and a share of one folder would otherwise read "Photos / Photos"), the items
  * of that folder to open, preview, download and choose, and saving into one's own drive.
  */
-export function ShareContents({ shareId, share, info, api, passCodeToken }: ShareContentsProps) {
+export function ShareContents({ shareId, share, api, passCodeToken }: ShareContentsProps) {
   const { t } = useT()
   const { path, listing } = share
   const [selection, setSelection] = useState<ReadonlySet<string>>(() => new Set())
@@ -77,7 +77,7 @@ export function ShareContents({ shareId, share, info, api, passCodeToken }: Shar
     <>
       <nav aria-label={t('sharePage.breadcrumb')} className="border-b border-slate-200 px-5 py-3 text-sm dark:border-slate-800">
         <ol className="flex flex-wrap items-center gap-1">
-          {[info.title, ...path.map((folder) => folder.name)].map((name, depth) => {
+          {[t('sharePage.root'), ...path.map((folder) => folder.name)].map((name, depth) => {
             const isCurrent = depth === path.length
             return (
               <li key={depth} className="flex min-w-0 items-center gap-1">

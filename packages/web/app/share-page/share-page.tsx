@@ -70,7 +70,7 @@ export function SharePage({ shareId, preview, loadApi }: SharePageProps) {
         {view.kind === 'pass-code' ? <PassCodeForm key="pass-code" initial={linkPassCode ?? ''} error={view.error} checking={share.checkingPassCode} onSubmit={share.submitPassCode} /> : null}
         {view.kind === 'unavailable' ? <ShareUnavailable text={view.text} status={view.status} /> : null}
         {view.kind === 'failed' ? <ShareFailed error={view.error} onRetry={share.retry} /> : null}
-        {view.kind === 'open' && share.api ? <ShareContents shareId={shareId} share={share} info={view.info} api={share.api} passCodeToken={view.passCodeToken} /> : null}
+        {view.kind === 'open' && share.api ? <ShareContents shareId={shareId} share={share} api={share.api} passCodeToken={view.passCodeToken} /> : null}
       </div>
       <div className="mt-8 text-center">
         <LocaleLink page="index" className={secondaryLinkClass}>

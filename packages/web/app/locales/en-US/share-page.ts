@@ -30,6 +30,8 @@ export default {
   retry: 'Try again',
   backHome: 'Go to the home page',
   breadcrumb: 'Folders',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: 'All files',
   list: {
     caption: 'Files in this share',
     name: 'Name',

@@ -29,6 +29,8 @@ export default {
   retry: 'Coba lagi',
   backHome: 'Ke beranda',
   breadcrumb: 'Folder',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: 'Semua file',
   list: {
     caption: 'File dalam berbagi ini',
     name: 'Nama',

@@ -29,6 +29,8 @@ export default {
   retry: '다시 시도',
   backHome: '홈으로 이동',
   breadcrumb: '폴더',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: '전체 파일',
   list: {
     caption: '이 공유의 파일',
     name: '이름',

@@ -29,6 +29,8 @@ export default {
   retry: 'Cuba lagi',
   backHome: 'Ke halaman utama',
   breadcrumb: 'Folder',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: 'Semua fail',
   list: {
     caption: 'Fail dalam perkongsian ini',
     name: 'Nama',

@@ -29,6 +29,8 @@ export default {
   retry: '重试',
   backHome: '返回首页',
   breadcrumb: '文件夹',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: '全部文件',
   list: {
     caption: '此分享中的文件',
     name: '名称',

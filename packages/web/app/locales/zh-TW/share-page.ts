@@ -29,6 +29,8 @@ export default {
   retry: '重試',
   backHome: '回到首頁',
   breadcrumb: '資料夾',
+  /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
+  root: '全部檔案',
   list: {
     caption: '這個分享中的檔案',
     name: '名稱',
