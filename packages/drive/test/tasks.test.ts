@@ -245,7 +245,7 @@ describe('task list, get, retry and delete', () => {
     expect((await t.call('GET', `/drive/v1/tasks/${waiting.id}`, { token })).body.phase).toBe('PHASE_TYPE_PENDING')
   })
 
-  it('deletes tasks by comma-joined or repeated ids, and their files when asked', async () => {
+  it('deletes tasks by comma-joined or repeated ids, and moves their finished files to the trash when asked', async () => {
     const token = await t.signUp()
     const userId = await userIdOf(t, token)
     const [a, b, c, d] = [await offlineOk(token, 'https://e.com/a'), await offlineOk(token, 'https://e.com/b'), await offlineOk(token, 'https://e.com/c'), await offlineOk(token, 'https://e.com/d')]
@@ -260,11 +260,25 @@ describe('task list, get, retry and delete', () => {
     expect((await t.call('DELETE', `/drive/v1/tasks?task_ids=${d.id}&task_ids=Tmissing&delete_files=true`, { token })).status).toBe(200)
     expect((await t.call('GET', '/drive/v1/tasks', { token })).body.tasks).toEqual([])
     expect((await t.call('GET', `/drive/v1/files/${kept.id}`, { token })).status).toBe(200)
-    expect((await t.call('GET', `/drive/v1/files/${gone.id}`, { token })).status).toBe(404)
-    expect((await usageOfToken(t, token)).usage).toBe('kept file'.length)
+    // A finished download's file goes to the trash, where it can be restored, as any delete in the drive.
+    const trashed = await t.call('GET', `/drive/v1/files/${gone.id}`, { token })
+    expect([trashed.status, trashed.body.trashed]).toEqual([200, true])
+    expect(await usageOfToken(t, token)).toEqual({ usage: 'kept file'.length + 'gone'.length, inTrash: 'gone'.length })
     // Idempotent, but it must name something.
     expect((await t.call('DELETE', `/drive/v1/tasks?task_ids=${a.id}`, { token })).status).toBe(200)
     expect((await t.call('DELETE', '/drive/v1/tasks', { token })).body.error).toBe(GenericErrors.invalid_argument.reason)
+  })
+
+  it('deletes the partial file of a download it had not finished for good', async () => {
+    const token = await t.signUp()
+    const userId = await userIdOf(t, token)
+    const task = await offlineOk(token, 'https://e.com/partial')
+    const partial = await storeFile(t, userId, { name: 'partial.bin', content: 'half' })
+    await t.server.drive.db.updateTable('drive_files').set({ phase: 'PHASE_TYPE_RUNNING' }).where('id', '=', partial.id).execute()
+    await t.server.drive.db.updateTable('drive_tasks').set({ file_id: partial.id, phase: 'PHASE_TYPE_RUNNING' }).where('id', '=', task.id).execute()
+    expect((await t.call('DELETE', `/drive/v1/tasks?task_ids=${task.id}&delete_files=true`, { token })).status).toBe(200)
+    expect((await t.call('GET', `/drive/v1/files/${partial.id}`, { token })).status).toBe(404)
+    expect(await usageOfToken(t, token)).toEqual({ usage: 0, inTrash: 0 })
   })
 
   it('never deletes another user\'s tasks or files', async () => {

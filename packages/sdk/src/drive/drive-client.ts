@@ -554,7 +554,8 @@ export class DriveClient {
 
   /**
    * Deletes tasks (cancelling those still running); with `deleteFiles`, the files they produced
-   * as well, for good. Unknown ids are ignored, so deleting twice succeeds.
+   * as well: finished ones go to the trash, a running download's partial file is deleted for
+   * good. Unknown ids are ignored, so deleting twice succeeds.
    */
   async deleteTasks(ids: readonly string[], options: { deleteFiles?: boolean } = {}): Promise<void> {
     await this.#call('DELETE', TASKS, { query: { task_ids: ids.join(','), delete_files: options.deleteFiles } })

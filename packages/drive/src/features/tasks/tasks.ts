@@ -1,6 +1,6 @@
 import { AppError, DriveErrors, type DriveTask, type DriveTaskList, type DriveTaskType, GenericErrors } from '@cumulus/protocol'
 import { sql } from 'kysely'
-import type { TasksTable } from '../../db/schema.js'
+import type { FilesTable, TasksTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
 import {
   DECOMPRESS_QUEUE,
@@ -20,6 +20,7 @@ import {
   workOf,
 } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
+import { trashItems } from '../batch/trash.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
 
@@ -90,7 +91,10 @@ export async function getTask(deps: DriveDeps, caller: Caller, id: string): Prom
 
 /**
  * `DELETE /drive/v1/tasks?task_ids=a,b&delete_files=bool`: forgets the caller's tasks (unknown ids
- * are ignored, so a repeated delete succeeds), and with delete_files deletes their files for good.
+ * are ignored, so a repeated delete succeeds), and with delete_files removes their files: what
+ * a task finished goes to the trash, as every other delete in the drive does (a download that
+ * finished while its "cancel and delete" dialog stood open must not be lost for good), and what
+ * it had not finished (a download's partial file) is deleted for good.
  */
 export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { taskIds: readonly string[]; deleteFiles: boolean }): Promise<Record<string, never>> {
   const ids = [...new Set(input.taskIds.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))]
@@ -117,10 +121,13 @@ export async function deleteTasks(deps: DriveDeps, caller: Caller, input: { task
       if (input.deleteFiles && fileIds.length > 0) {
         // Only the caller's files: deleteTrees starts from the caller's own rows. In chunks: an
         // unpacking may have made thousands of items at a chosen folder's top.
-        const existing: { id: string; name: string }[] = []
-        for (const ids of chunks(fileIds)) existing.push(...(await trx.selectFrom('drive_files').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', ids).execute()))
-        await deleteTrees(trx, userId, existing.map((f) => f.id), nowMs)
-        await recordEvents(trx, nowMs, userId, 'TYPE_DELETE', existing)
+        const existing: FilesTable[] = []
+        for (const ids of chunks(fileIds)) existing.push(...(await trx.selectFrom('drive_files').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute()))
+        const finished = existing.filter((f) => f.phase === 'PHASE_TYPE_COMPLETE')
+        const unfinished = existing.filter((f) => f.phase !== 'PHASE_TYPE_COMPLETE')
+        await recordEvents(trx, nowMs, userId, 'TYPE_TRASH', await trashItems(trx, userId, finished, nowMs))
+        await deleteTrees(trx, userId, unfinished.map((f) => f.id), nowMs)
+        await recordEvents(trx, nowMs, userId, 'TYPE_DELETE', unfinished)
       }
       if (tasks.length) await trx.deleteFrom('drive_tasks').where('user_id', '=', userId).where('id', 'in', tasks.map((t) => t.id)).execute()
     }
