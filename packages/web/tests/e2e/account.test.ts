@@ -110,12 +110,13 @@ describe('sign-up and sign-in', () => {
     await waitForHydration(other.page)
     await other.page.getByLabel(en.auth.fields.email, { exact: true }).fill(email)
     await other.page.getByTestId('send-code').click()
-    await expect.poll(async () => resendIn.exec((await other.page.getByTestId('send-code').textContent())?.trim() ?? '')?.[1]).toMatch(/^\d+$/)
-    const waited = Number(resendIn.exec((await other.page.getByTestId('send-code').textContent())!.trim())![1])
+    const sendIn = new RegExp(`^${fill(en.auth.code.sendIn, { seconds: '(\\d+)' })}$`)
+    await expect.poll(async () => sendIn.exec((await other.page.getByTestId('send-code').textContent())?.trim() ?? '')?.[1]).toMatch(/^\d+$/)
+    const waited = Number(sendIn.exec((await other.page.getByTestId('send-code').textContent())!.trim())![1])
     expect(waited).toBeGreaterThan(0)
     expect(waited).toBeLessThanOrEqual(60)
     expect(await other.page.getByTestId('send-code').isDisabled()).toBe(true)
-    await other.page.getByRole('alert').waitFor()
+    await other.page.getByRole('status').filter({ hasText: en.auth.code.recentlySent }).waitFor()
 
     // The code from before the reload still creates the account.
     const code = await readLatestCode(server.dataDir, email, { since: since - 1_000 })

@@ -18,6 +18,8 @@ export interface CodeFieldProps {
   sent: SentCode | null
   /** Until when the server will not send another code to this address (epoch ms): the button counts down. */
   resendAtMs: number | null
+  /** A code went to this address moments ago from another tab or device: said under the field. */
+  sentElsewhere?: boolean
 }
 
 /**
@@ -25,20 +27,23 @@ export interface CodeFieldProps {
  * refused for now) the button counts down to the moment the server accepts another one, and a
  * status line says where the code went.
  */
-export function CodeField({ label, value, onChange, error, onSend, sending, sent, resendAtMs }: CodeFieldProps) {
+export function CodeField({ label, value, onChange, error, onSend, sending, sent, resendAtMs, sentElsewhere = false }: CodeFieldProps) {
   const { t } = useT()
   const inputId = useId()
   const errorId = `${inputId}-error`
   const statusId = `${inputId}-status`
   const waitSeconds = useCountdown(resendAtMs)
-  const buttonLabel = waitSeconds > 0 ? t('auth.code.resendIn', { seconds: waitSeconds }) : sent ? t('auth.code.resend') : t('auth.code.send')
-  const describedBy = [error ? errorId : null, sent ? statusId : null].filter(Boolean).join(' ') || undefined
+  const buttonLabel = waitSeconds > 0 ? t(sent ? 'auth.code.resendIn' : 'auth.code.sendIn', { seconds: waitSeconds }) : sent ? t('auth.code.resend') : t('auth.code.send')
+  const elsewhere = sentElsewhere && waitSeconds > 0
+  const describedBy = [error ? errorId : null, sent || elsewhere ? statusId : null].filter(Boolean).join(' ') || undefined
   return (
     <div>
       <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}
       </label>
-      <div className="flex items-stretch gap-2">
+      {/* Side by side while both fit; on a narrow screen, or with a long countdown label (Malay),
+          the button goes under the input and takes the line, rather than crushing the input. */}
+      <div className="flex flex-wrap items-stretch gap-2">
         <input
           id={inputId}
           value={value}
@@ -49,15 +54,19 @@ export function CodeField({ label, value, onChange, error, onSend, sending, sent
           placeholder={t('auth.code.placeholder', { digits: CODE_LENGTH })}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          className={`${inputClass} min-w-0 flex-1 tracking-[0.3em] tabular-nums placeholder:tracking-normal`}
+          className={`${inputClass} min-w-0 flex-[999_1_10rem] tracking-[0.3em] tabular-nums placeholder:tracking-normal`}
         />
-        <Button variant="secondary" className="shrink-0 px-3.5 tabular-nums" onClick={onSend} loading={sending} disabled={waitSeconds > 0} data-testid="send-code">
+        <Button variant="secondary" className="flex-[1_0_auto] px-3.5 tabular-nums" onClick={onSend} loading={sending} disabled={waitSeconds > 0} data-testid="send-code">
           {buttonLabel}
         </Button>
       </div>
       {sent ? (
         <p id={statusId} role="status" className="mt-1.5 text-xs text-emerald-700 dark:text-emerald-300">
           {t('auth.code.sent', { address: sent.address, minutes: Math.max(1, Math.round((sent.expiresAtMs - Date.now()) / 60_000)) })}
+        </p>
+      ) : elsewhere ? (
+        <p id={statusId} role="status" className="mt-1.5 text-xs text-slate-700 dark:text-slate-300">
+          {t('auth.code.recentlySent')}
         </p>
       ) : null}
       {error ? (

@@ -25,6 +25,13 @@ interface Wait {
   untilMs: number
 }
 
+/**
+ * The longest wait the send button counts down. The per-address resend interval (a minute) is
+ * what a second tab or device meets; a longer one is an hourly or daily budget, which the
+ * catalogue's message explains better than a countdown of thousands of seconds.
+ */
+const COUNTED_WAIT_MAX_SECONDS = 120
+
 type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) => Promise<CallResult<T>>
 
 /**
@@ -36,7 +43,13 @@ type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) =
  * works, and sending again would be refused for a minute anyway. When the server does refuse a
  * send for now, the button counts down the wait it asked for.
  */
-export function useVerification(call: SendCall, { usage, target }: Pick<SendVerificationInput, 'usage' | 'target'>) {
+export function useVerification(
+  call: SendCall,
+  { usage, target, clearError }: Pick<SendVerificationInput, 'usage' | 'target'> & {
+    /** Clears the form's error: a refusal the code field explains itself is not shown twice. */
+    clearError?: () => void
+  },
+) {
   const [kind, setKind] = useState<ContactKind>('email')
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
@@ -71,8 +84,10 @@ export function useVerification(call: SendCall, { usage, target }: Pick<SendVeri
       setSent(code)
       setWait(null)
       keepSentCode(usage, kind, code)
-    } else if (isIdentityError(result.error) && result.error.is(GenericErrors.resource_exhausted) && result.error.retryAfterSeconds) {
+    } else if (isIdentityError(result.error) && result.error.is(GenericErrors.resource_exhausted) && result.error.retryAfterSeconds && result.error.retryAfterSeconds <= COUNTED_WAIT_MAX_SECONDS) {
+      // A code went to this address moments ago from elsewhere: the field says so and counts down.
       setWait({ address, untilMs: Date.now() + result.error.retryAfterSeconds * 1000 })
+      clearError?.()
     }
     return result.ok
   }
@@ -97,6 +112,8 @@ export function useVerification(call: SendCall, { usage, target }: Pick<SendVeri
     sent: current,
     /** When the send button may be pressed again for this address (epoch ms), or null. */
     resendAtMs: waitUntilMs > 0 ? waitUntilMs : null,
+    /** The server refused a send to this address because a code went to it moments ago (not from this page). */
+    sentElsewhere: !current && wait !== null && wait.address === address && wait.untilMs > Date.now(),
     send,
     /** The code has been used (the form succeeded): a reload must not offer it again. */
     forget(): void {

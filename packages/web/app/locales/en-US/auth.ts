@@ -42,6 +42,10 @@ export default {
     send: 'Send code',
     resend: 'Resend code',
     resendIn: 'Resend in {{seconds}} s',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: 'Send in {{seconds}} s',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: 'A code was sent to this address less than a minute ago. You can ask for a new one when the countdown ends.',
     sent: 'Code sent to {{address}}. It is valid for {{minutes}} minutes.',
     sendFirst: 'Send a code first, then enter it here.',
     placeholder: '{{digits}}-digit code',

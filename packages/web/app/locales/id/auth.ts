@@ -44,6 +44,10 @@ export default {
     send: 'Kirim kode',
     resend: 'Kirim ulang kode',
     resendIn: 'Kirim ulang dalam {{seconds}} dtk',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: 'Kirim dalam {{seconds}} dtk',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: 'Kode sudah dikirim ke alamat ini kurang dari satu menit yang lalu. Anda dapat meminta kode baru setelah hitungan mundur selesai.',
     sent: 'Kode telah dikirim ke {{address}}. Kode berlaku selama {{minutes}} menit.',
     sendFirst: 'Kirim kode terlebih dahulu, lalu masukkan di sini.',
     placeholder: 'Kode {{digits}} angka',

@@ -44,6 +44,10 @@ export default {
     send: '코드 보내기',
     resend: '코드 다시 보내기',
     resendIn: '{{seconds}}초 후 다시 보내기',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: '{{seconds}}초 후 보내기',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: '1분 이내에 이 주소로 코드를 보냈습니다. 카운트다운이 끝나면 새 코드를 요청할 수 있습니다.',
     sent: '{{address}}(으)로 코드를 보냈습니다. {{minutes}}분 동안 유효합니다.',
     sendFirst: '먼저 코드를 받은 후 여기에 입력하세요.',
     placeholder: '{{digits}}자리 코드',

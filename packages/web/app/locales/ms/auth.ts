@@ -44,6 +44,10 @@ export default {
     send: 'Hantar kod',
     resend: 'Hantar semula kod',
     resendIn: 'Hantar semula dalam {{seconds}} saat',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: 'Hantar dalam {{seconds}} saat',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: 'Kod telah dihantar ke alamat ini kurang daripada seminit yang lalu. Anda boleh meminta kod baharu selepas kiraan detik tamat.',
     sent: 'Kod telah dihantar ke {{address}}. Kod sah selama {{minutes}} minit.',
     sendFirst: 'Hantar kod dahulu, kemudian masukkannya di sini.',
     placeholder: 'Kod {{digits}} digit',

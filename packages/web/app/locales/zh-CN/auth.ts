@@ -44,6 +44,10 @@ export default {
     send: '获取验证码',
     resend: '重新发送',
     resendIn: '{{seconds}} 秒后重新发送',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: '{{seconds}} 秒后可获取',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: '不到一分钟前已向此地址发送过验证码。倒计时结束后可重新获取。',
     sent: '验证码已发送至 {{address}}，{{minutes}} 分钟内有效。',
     sendFirst: '请先获取验证码，再在此输入。',
     placeholder: '{{digits}} 位验证码',

@@ -44,6 +44,10 @@ export default {
     send: '取得驗證碼',
     resend: '重新傳送',
     resendIn: '{{seconds}} 秒後重新傳送',
+    /** The send button while the server refuses another code to this address, none sent from this page. */
+    sendIn: '{{seconds}} 秒後可取得',
+    /** Why: a code went to this address moments ago (from another tab or device). */
+    recentlySent: '不到一分鐘前已向此地址傳送過驗證碼。倒數結束後可重新取得。',
     sent: '驗證碼已傳送至 {{address}}，{{minutes}} 分鐘內有效。',
     sendFirst: '請先取得驗證碼，再於此輸入。',
     placeholder: '{{digits}} 位數驗證碼',

@@ -11,8 +11,8 @@ import { AuthForm } from '../../components/auth/auth-form'
 /** Sign-in with a code sent by e-mail or SMS to the account's address. */
 export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const { t } = useT()
-  const { pending, error, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'SIGN_IN', target: 'USER' })
+  const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
+  const verification = useVerification(call, { usage: 'SIGN_IN', target: 'USER', clearError: () => setError(null) })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [finishing, setFinishing] = useState(false)
@@ -36,7 +36,7 @@ export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) 
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.login.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} sentElsewhere={verification.sentElsewhere} />
     </AuthForm>
   )
 }

@@ -19,8 +19,8 @@ const INVITE_CODE_MAX_LENGTH = 32
 /** Creates an account from a verified e-mail or phone number, a password and an optional name. */
 export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const { t } = useT()
-  const { pending, error, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'REGISTER', target: 'ANY' })
+  const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
+  const verification = useVerification(call, { usage: 'REGISTER', target: 'ANY', clearError: () => setError(null) })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
@@ -53,7 +53,7 @@ export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.signUp.submit')} loading={pending === 'submit' || finishing} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.signUpWith')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} sentElsewhere={verification.sentElsewhere} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
       <TextField label={t('auth.fields.name')} name="name" autoComplete="nickname" maxLength={NAME_MAX_LENGTH} value={name} onChange={(event) => setName(event.target.value)} />
       <TextField

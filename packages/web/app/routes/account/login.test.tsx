@@ -1,5 +1,5 @@
 import { AccountErrors } from '@cumulus/protocol'
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { I18nextProvider } from 'react-i18next'
@@ -135,20 +135,33 @@ describe('login page: code and sign-up', () => {
     expect(Object.keys(window.sessionStorage).filter((key) => key.startsWith('cumulus.sentCode.'))).toEqual([])
   })
 
-  it('counts down the wait the server asks for when it refuses a send for now', async () => {
+  it('counts down a short wait the server asks for when it refuses a send for now; a long one is only explained', async () => {
     const refuse = errorReply(429, 'resource_exhausted', 8, { 'en-US': 'Too many requests. Try again later.' })
     await start({ 'POST /v1/auth/verification': (call) => ({ ...refuse(call), headers: { 'retry-after': '42' } }) })
     renderPage(<LoginPage />, { path: '/account/login', search: '?method=code' })
     await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example.com')
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
-    await waitFor(() => expect(screen.getByTestId('send-code').textContent).toMatch(/Resend in (42|41|40) s/))
+    // Nothing was sent from this page: "Send in", not "Resend in", and why it waits, in place of
+    // the catalogue's generic "too many requests".
+    await waitFor(() => expect(screen.getByTestId('send-code').textContent).toMatch(/^Send in (42|41|40) s$/))
     expect((screen.getByTestId('send-code') as HTMLButtonElement).disabled).toBe(true)
     expect(screen.queryByText(/Code sent to/)).toBeNull()
+    expect(screen.getByRole('status').textContent).toBe('A code was sent to this address less than a minute ago. You can ask for a new one when the countdown ends.')
+    expect(screen.queryByText('Too many requests. Try again later.')).toBeNull()
     // Another address is not held back by this one's wait.
     await userEvent.clear(screen.getByLabelText('E-mail address'))
     await userEvent.type(screen.getByLabelText('E-mail address'), 'bob@example.com')
     expect(screen.getByTestId('send-code').textContent).toBe('Send code')
     expect((screen.getByTestId('send-code') as HTMLButtonElement).disabled).toBe(false)
+    cleanup()
+
+    // An hour's budget spent: no countdown of thousands of seconds, the catalogue's message instead.
+    await start({ 'POST /v1/auth/verification': (call) => ({ ...refuse(call), headers: { 'retry-after': '3500' } }) })
+    renderPage(<LoginPage />, { path: '/account/login', search: '?method=code' })
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'ann@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(await screen.findByText('Too many requests. Try again later.')).toBeDefined()
+    expect(screen.getByTestId('send-code').textContent).toBe('Send code')
   })
 
   it('refuses a malformed address before sending a code', async () => {
@@ -274,9 +287,11 @@ describe('login page: where it goes after signing in', () => {
     expect(await screen.findByText('account home page')).toBeDefined()
   })
 
-  it('opens on account creation with ?tab=sign-up', () => {
+  it('opens on account creation with ?tab=sign-up, as creating a first account when nobody is signed in', () => {
     renderLoginAt('/ko/account/login?tab=sign-up')
     expect(screen.getByRole('tab', { name: '계정 만들기', selected: true })).toBeDefined()
+    // Not "Add another account": that is for a browser with an account signed in already.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('계정 만들기')
   })
 })
 

@@ -119,12 +119,15 @@ export default function LoginPage() {
   }
 
   const signUp = tab === 'sign-up'
+  // "Add another account" only when there is one signed in: ?tab=sign-up alone (a reload of the
+  // sign-up form, a link) is someone creating their first.
+  const adding = addingAccount && session.status === 'signed-in'
   return (
     <>
       <PageTitle title={signUp ? t('auth.signUp.title') : t('auth.login.title')} description={t('auth.login.description')} />
       <AuthShell
-        heading={addingAccount ? t('auth.login.anotherHeading') : signUp ? t('auth.signUp.heading') : t('auth.login.heading')}
-        subtitle={addingAccount ? t('auth.login.accountsKept') : signUp ? t('auth.signUp.subtitle') : t('auth.login.subtitle')}
+        heading={adding ? t('auth.login.anotherHeading') : signUp ? t('auth.signUp.heading') : t('auth.login.heading')}
+        subtitle={adding ? t('auth.login.accountsKept') : signUp ? t('auth.signUp.subtitle') : t('auth.login.subtitle')}
       >
         <DeferredTabs
           value={tab}

@@ -45,8 +45,8 @@ export default function RecoverPage() {
 
 function RecoverForm({ onDone }: { onDone(): void }) {
   const { t } = useT()
-  const { pending, error, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'PASSWORD_RESET', target: 'USER' })
+  const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
+  const verification = useVerification(call, { usage: 'PASSWORD_RESET', target: 'USER', clearError: () => setError(null) })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
@@ -70,7 +70,7 @@ function RecoverForm({ onDone }: { onDone(): void }) {
   return (
     <AuthForm formRef={formRef} onSubmit={submit} error={error} submitLabel={t('auth.recover.submit')} loading={pending === 'submit'} disabled={pending === 'send'}>
       <ContactFields legend={t('auth.contact.sendTo')} verification={verification} />
-      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} />
+      <CodeField label={t('auth.fields.code')} value={code} onChange={setCode} error={codeError} onSend={() => void verification.send()} sending={pending === 'send'} sent={verification.sent} resendAtMs={verification.resendAtMs} sentElsewhere={verification.sentElsewhere} />
       <NewPasswordField value={password} onChange={setPassword} problem={passwordProblem} showProblem={attempted} />
     </AuthForm>
   )
