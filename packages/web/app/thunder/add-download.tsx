@@ -20,6 +20,8 @@ import { bytesOf, chosenFiles, hasTree, leavesOf, selectionState, toggled } from
 export const MAX_LINKS_PER_ADD = 50
 /** The most links the server previews in one call (the drive's PREVIEW_MAX_LINKS); more go in several calls. */
 export const PREVIEW_LINKS_PER_CALL = 20
+/** The most bad lines named at once; the rest are counted. */
+export const MAX_BAD_LINES_SHOWN = 5
 
 const TORRENT_ACCEPT = '.torrent,application/x-bittorrent'
 
@@ -71,6 +73,8 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
   const ids = { heading: useId(), links: useId(), hint: useId(), error: useId() }
   const textarea = useRef<HTMLTextAreaElement>(null)
   const fileInput = useRef<HTMLInputElement>(null)
+  const previewHeading = useRef<HTMLHeadingElement>(null)
+  const revealPreview = useRef(false)
   const [links, setLinks] = useState(initialLink ?? '')
   const [torrent, setTorrent] = useState<File | null>(null)
   const uploaded = useRef<{ file: File; id: string } | null>(null)
@@ -96,6 +100,18 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
     if (initialLink) setLinks(initialLink)
   }, [initialLink])
 
+  // The Preview button that had the focus is gone with the form: the focus goes to the preview's
+  // heading, which is scrolled to below the sticky site header (its scroll margin), not under it.
+  useEffect(() => {
+    if (step.type !== 'preview' || !revealPreview.current) return
+    revealPreview.current = false
+    const heading = previewHeading.current
+    if (!heading) return
+    heading.focus({ preventScroll: true })
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false
+    heading.scrollIntoView({ block: 'start', behavior: reduceMotion ? 'auto' : 'smooth' })
+  }, [step])
+
   const targetName = target ? target.name : (downloadFolder?.name ?? DOWNLOAD_FOLDER_NAMES[locale])
 
   function chooseTorrent(file: File | undefined) {
@@ -115,18 +131,25 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
     chooseTorrent(event.dataTransfer.files[0])
   }
 
-  /** The lines as links, or the first bad line's text. */
+  /**
+   * The lines as links, or what is wrong with them: every bad line, so that fixing one does not
+   * reveal the next (one per row of the text; past `MAX_BAD_LINES_SHOWN` they are counted).
+   */
   function readLinks(): { ok: true; links: string[] } | { ok: false; text: string } {
     const lines = links.split(/\r?\n/).map((line, index) => ({ line: line.trim(), number: index + 1 }))
     const filled = lines.filter((entry) => entry.line !== '')
     if (filled.length > MAX_LINKS_PER_ADD) return { ok: false, text: t('drive.offline.form.tooMany', { max: MAX_LINKS_PER_ADD }) }
     const checked: string[] = []
+    const bad: string[] = []
     for (const entry of filled) {
       const check = checkDownloadLink(entry.line)
-      if (!check.ok) return { ok: false, text: t('drive.offline.form.badLine', { line: entry.number, reason: t(`pages.thunder.box.errors.${check.reason}`) }) }
-      if (!checked.includes(check.link)) checked.push(check.link)
+      if (!check.ok) bad.push(t('drive.offline.form.badLine', { line: entry.number, reason: t(`pages.thunder.box.errors.${check.reason}`) }))
+      else if (!checked.includes(check.link)) checked.push(check.link)
     }
-    return { ok: true, links: checked }
+    if (bad.length === 0) return { ok: true, links: checked }
+    const shown = bad.slice(0, MAX_BAD_LINES_SHOWN)
+    if (bad.length > shown.length) shown.push(tp('drive.offline.form.moreBadLines', bad.length - shown.length))
+    return { ok: false, text: shown.join('\n') }
   }
 
   async function uploadTorrent(file: File): Promise<string> {
@@ -170,6 +193,7 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
         const [resource] = await api.previewResources({ torrentFileId: fileId })
         if (resource) items.push(itemOf(`torrent:${fileId}`, { kind: 'torrent', fileId }, resource))
       }
+      revealPreview.current = true
       setStep({ type: 'preview', items })
     } catch (err) {
       setStep({ type: 'edit' })
@@ -208,7 +232,9 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
       onAdded(results)
       const instant = results.filter((result) => result.reply.file !== null && (result.reply.task === null || result.reply.task.phase === 'PHASE_TYPE_COMPLETE'))
       notify(tp('drive.offline.added', results.length), 'success')
-      for (const result of instant) notify(t('drive.offline.instant', { name: result.reply.file?.name ?? result.name }), 'success')
+      // One toast for all of them: one each stacked up over half a phone's screen.
+      const [first] = instant
+      if (first) notify(tp('drive.offline.instant', instant.length, { name: first.reply.file?.name ?? first.name }), 'success')
     }
     if (failed.length === 0) {
       setLinks('')
@@ -268,7 +294,7 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
             </p>
             {initialLink && links === initialLink ? <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-300">{t('drive.offline.form.restored')}</p> : null}
             {error ? (
-              <p id={ids.error} role="alert" className="mt-1.5 text-sm text-red-700 dark:text-red-300">
+              <p id={ids.error} role="alert" className="mt-1.5 text-sm whitespace-pre-line text-red-700 dark:text-red-300">
                 {error}
               </p>
             ) : null}
@@ -315,7 +341,10 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
         </form>
       ) : (
         <div className="mt-4 space-y-4" data-testid="preview">
-          <h3 className="text-sm font-semibold text-slate-700 dark:text-slate-200">{t('drive.offline.preview.heading')}</h3>
+          {/* scroll-mt-28 clears the sticky site header, two rows high on phones. */}
+          <h3 ref={previewHeading} tabIndex={-1} className="scroll-mt-28 text-sm font-semibold text-slate-700 outline-none dark:text-slate-200">
+            {t('drive.offline.preview.heading')}
+          </h3>
           <ul className="space-y-3">
             {items.map((item) => (
               <PreviewEntry key={item.key} item={item} disabled={busy} onChange={(change) => update(item.key, change)} />

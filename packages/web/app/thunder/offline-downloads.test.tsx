@@ -101,6 +101,32 @@ describe('Adding downloads', () => {
     expect(screen.getByRole('alert').textContent).toBe('Line 2: This kind of link is not supported. Use a web, magnet or Thunder link.')
   })
 
+  // Regression: only the first bad line was named; fixing it revealed the next one.
+  it('names every bad line, five at most, and counts the rest', async () => {
+    show(new FakeDriveApi())
+    const lines = ['https://example.org/a.zip', 'ftp://example.org/b.zip', 'https://example.org/c.zip', 'ftp://example.org/d', 'ftp://example.org/e', 'ftp://example.org/f', 'ftp://example.org/g', 'ftp://example.org/h']
+    fireEvent.change(screen.getByLabelText('Download links'), { target: { value: lines.join('\n') } })
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+    const unsupported = 'This kind of link is not supported. Use a web, magnet or Thunder link.'
+    expect(screen.getByRole('alert').textContent).toBe([2, 4, 5, 6, 7].map((line) => `Line ${line}: ${unsupported}`).concat('1 more line has a problem.').join('\n'))
+
+    fireEvent.change(screen.getByLabelText('Download links'), { target: { value: 'ftp://example.org/b.zip\nhttps://example.org/a.zip\nftp://example.org/d' } })
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+    expect(screen.getByRole('alert').textContent).toBe(`Line 1: ${unsupported}\nLine 3: ${unsupported}`)
+    expect(document.activeElement).toBe(screen.getByLabelText('Download links'))
+  })
+
+  // Regression: the page scrolled the preview's heading under the sticky header and the focus
+  // fell to <body> with the Preview button.
+  it('moves the focus to the preview’s heading once it shows', async () => {
+    show(new FakeDriveApi())
+    await pasteLinks('https://example.org/a.zip')
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+    const heading = await screen.findByRole('heading', { name: 'Check before adding' })
+    await waitFor(() => expect(document.activeElement).toBe(heading))
+    expect(heading.className).toContain('scroll-mt-28')
+  })
+
   // Regression: the page took 50 links in one preview call, but the server previews at most 20
   // a call and refused the whole call with invalid_argument.
   it('previews more links than the server takes in one call in several calls, in order', async () => {
@@ -139,6 +165,19 @@ describe('Adding downloads', () => {
     // Instant completion: the content was known, so the file is there at once.
     expect(await screen.findByText('“a.zip” was already known, so it is in your drive now.')).toBeDefined()
     expect(localStorage.getItem(PENDING_DOWNLOAD_LINK_KEY)).toBeNull()
+  })
+
+  // Regression: four links already known made four toasts, stacked over half a phone's screen.
+  it('sums up the downloads that were already known in one toast', async () => {
+    const api = new FakeDriveApi()
+    const links = ['https://example.org/a.zip', 'https://example.org/b.zip', 'https://example.org/c.zip']
+    for (const link of links) api.known.add(link)
+    show(api)
+    fireEvent.change(screen.getByLabelText('Download links'), { target: { value: links.join('\n') } })
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Add 3 downloads' }))
+    expect(await screen.findByText('3 downloads were already known, so they are in your drive now.')).toBeDefined()
+    expect(screen.queryByText(/“.\.zip” was already known/)).toBeNull()
   })
 
   it('says why an add was refused (the plan’s daily limit)', async () => {
@@ -249,6 +288,52 @@ describe('The task list', () => {
     expect(api.callsOf('deleteTasks')).toEqual([[[running.id], { deleteFiles: true }]])
     expect(await screen.findByText('“movie.mkv” cancelled')).toBeDefined()
     expect(screen.getByTestId('tasks-empty')).toBeDefined()
+  })
+
+  // Regression: a download that finished while "Cancel download" was open was deleted with its
+  // files when the user confirmed with "Also delete the downloaded files" ticked.
+  it('withdraws the cancel question when the download finishes behind it, deleting nothing', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const api = new FakeDriveApi()
+    const running = aTask({ name: 'clip.mp4', phase: 'PHASE_TYPE_RUNNING', progress: 90 })
+    api.tasks = [running]
+    show(api)
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    await userEvent.click(within(row('clip.mp4')).getByRole('button', { name: 'Cancel' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel “clip.mp4”?' })
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Also delete the downloaded files' }))
+
+    api.updateTask(running.id, { phase: 'PHASE_TYPE_COMPLETE', progress: 100, file_id: 'f1' })
+    await act(() => vi.advanceTimersByTimeAsync(TASK_POLL_MS))
+    await waitFor(() => expect(within(row('clip.mp4')).getByTestId('task-phase').textContent).toBe('Done'))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(api.callsOf('deleteTasks')).toEqual([])
+    // The focus is back on the row, on what its Cancel button became.
+    await waitFor(() => expect(document.activeElement).toBe(within(row('clip.mp4')).getByRole('button', { name: 'Remove' })))
+
+    // Removing it now asks the remove question, which keeps the files unless told otherwise.
+    await userEvent.click(within(row('clip.mp4')).getByRole('button', { name: 'Remove' }))
+    const removal = await screen.findByRole('dialog', { name: 'Remove “clip.mp4” from the list?' })
+    expect((within(removal).getByRole('checkbox', { name: 'Also delete the downloaded files' }) as HTMLInputElement).checked).toBe(false)
+  })
+
+  it('withdraws the cancel question when the task leaves the list, and focuses the list’s heading', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const api = new FakeDriveApi()
+    const waiting = aTask({ name: 'a.zip', phase: 'PHASE_TYPE_PENDING' })
+    api.tasks = [waiting, aTask({ name: 'b.zip', phase: 'PHASE_TYPE_RUNNING' })]
+    show(api)
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    await userEvent.click(within(row('a.zip')).getByRole('button', { name: 'Cancel' }))
+    await screen.findByRole('dialog', { name: 'Cancel “a.zip”?' })
+
+    // Removed elsewhere (another tab).
+    api.tasks = api.tasks.filter((task) => task.id !== waiting.id)
+    await act(() => vi.advanceTimersByTimeAsync(TASK_POLL_MS))
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your downloads' })))
+    expect(api.callsOf('deleteTasks')).toEqual([])
   })
 
   it('removes a finished task but keeps its files by default; a folder opens itself', async () => {

@@ -19,11 +19,15 @@ import { isActive, type OfflineTasks } from './use-offline-tasks'
 /** Progress is announced when it crosses one of these steps, not at every poll. */
 const ANNOUNCE_STEP_PERCENT = 25
 
+// Each badge sets its own background and text in both themes, from Tailwind's palette: the brand
+// scale stops at 900, so a `dark:bg-brand-950` was no class at all and left "Downloading" in
+// brand-200 on the light brand-50 pill (1.4:1). Text on pill, light / dark: slate 9.4 / 11.9,
+// sky 6.5 / 10.5, red 5.9 / 11.1, emerald 7.2 / 11.8 (WCAG AA asks 4.5).
 const PHASE_BADGES: Record<Phase, string> = {
   PHASE_TYPE_PENDING: 'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600',
-  PHASE_TYPE_RUNNING: 'bg-brand-50 text-brand-700 ring-brand-200 dark:bg-brand-950 dark:text-brand-200 dark:ring-brand-800',
+  PHASE_TYPE_RUNNING: 'bg-sky-100 text-sky-800 ring-sky-300 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-800',
   PHASE_TYPE_ERROR: 'bg-red-50 text-red-700 ring-red-200 dark:bg-red-950 dark:text-red-200 dark:ring-red-900',
-  PHASE_TYPE_COMPLETE: 'bg-emerald-50 text-emerald-700 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-900',
+  PHASE_TYPE_COMPLETE: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-900',
 }
 
 const smallButton = 'h-9 px-3'
@@ -38,7 +42,11 @@ export interface TaskListProps {
   onCountsChanged(): void
 }
 
-type Pending = { type: 'cancel' | 'remove'; task: DriveTask } | null
+type Removal = 'cancel' | 'remove'
+type Pending = { type: Removal; task: DriveTask } | null
+
+/** What removing a task means now: stopping a download that waits or runs, else taking it off the list. */
+const removalOf = (task: DriveTask): Removal => (isActive(task) ? 'cancel' : 'remove')
 
 /**
  * The account's offline downloads: each with its phase, size, speed and progress while it runs,
@@ -51,8 +59,20 @@ export function TaskList({ api, list, quotas, notify, onCountsChanged }: TaskLis
   const describe = useDescribeError()
   const loadError = useErrorText(list.loading ? null : list.error)
   const announcement = useAnnouncements(list.tasks)
+  const section = useRef<HTMLElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
   const [pending, setPending] = useState<Pending>(null)
   const [alsoFiles, setAlsoFiles] = useState(false)
+
+  // The dialog asks about the task as it was when it opened, and polling goes on behind it. A
+  // download that finishes under "Cancel download" must not be deleted, files and all, by a
+  // question about a download that no longer runs: once the task is gone or its removal means
+  // something else, the question is withdrawn (the live region says what became of the task).
+  const pendingTask = pending ? list.tasks.find((task) => task.id === pending.task.id) : undefined
+  const outdated = pending !== null && (pendingTask === undefined || removalOf(pendingTask) !== pending.type)
+  useEffect(() => {
+    if (outdated) setPending(null)
+  }, [outdated])
 
   async function retry(task: DriveTask) {
     try {
@@ -64,12 +84,25 @@ export function TaskList({ api, list, quotas, notify, onCountsChanged }: TaskLis
   }
 
   async function confirmRemoval() {
-    if (!pending) return
+    if (!pending || outdated) return
     const { task, type } = pending
     await api.deleteTasks([task.id], { deleteFiles: alsoFiles })
     list.drop([task.id])
     notify(t(type === 'cancel' ? 'drive.offline.tasks.cancelled' : 'drive.offline.tasks.removed', { name: task.name }), 'success')
     onCountsChanged()
+  }
+
+  /**
+   * Back to the task's Cancel or Remove button, or to the heading when the task left the list.
+   * Without this the focus falls to <body> when the row (and so the dialog's opener) is gone.
+   */
+  function focusAfterDialog(event: Event, taskId: string) {
+    const rows = section.current?.querySelectorAll<HTMLElement>('[data-testid="task-row"]') ?? []
+    const row = Array.from(rows).find((candidate) => candidate.dataset.id === taskId)
+    const target = row?.querySelector<HTMLElement>('[data-task-removal]') ?? heading.current
+    if (!target) return
+    event.preventDefault()
+    target.focus({ preventScroll: true })
   }
 
   let body
@@ -126,9 +159,9 @@ export function TaskList({ api, list, quotas, notify, onCountsChanged }: TaskLis
   }
 
   return (
-    <section aria-labelledby={headingId} data-testid="offline-tasks">
+    <section ref={section} aria-labelledby={headingId} data-testid="offline-tasks">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h2 id={headingId} className="text-xl font-semibold text-slate-900 dark:text-white">
+        <h2 ref={heading} id={headingId} tabIndex={-1} className="text-xl font-semibold text-slate-900 outline-none dark:text-white">
           {t('drive.offline.tasks.heading')}
         </h2>
         <QuotaCounts quotas={quotas} />
@@ -137,12 +170,13 @@ export function TaskList({ api, list, quotas, notify, onCountsChanged }: TaskLis
       <p role="status" aria-live="polite" className="sr-only" data-testid="tasks-announcer">
         {announcement}
       </p>
-      {pending ? (
+      {pending && !outdated ? (
         <ConfirmDialog
           open
           onOpenChange={(open) => {
             if (!open) setPending(null)
           }}
+          onCloseAutoFocus={(event) => focusAfterDialog(event, pending.task.id)}
           title={t(pending.type === 'cancel' ? 'drive.offline.tasks.cancelTitle' : 'drive.offline.tasks.removeTitle', { name: pending.task.name })}
           text={t(pending.type === 'cancel' ? 'drive.offline.tasks.cancelText' : 'drive.offline.tasks.removeText')}
           confirmLabel={t(pending.type === 'cancel' ? 'drive.offline.tasks.confirmCancel' : 'drive.offline.tasks.confirmRemove')}
@@ -187,7 +221,7 @@ function folderOf(task: DriveTask): string | null {
   return parent === undefined ? null : parent
 }
 
-function TaskRow({ api, task, onRetry, onRemove }: { api: DriveApi; task: DriveTask; onRetry(): void; onRemove(type: 'cancel' | 'remove'): void }) {
+function TaskRow({ api, task, onRetry, onRemove }: { api: DriveApi; task: DriveTask; onRetry(): void; onRemove(type: Removal): void }) {
   const { t } = useT()
   const locale = useLocale()
   const navigate = useNavigate()
@@ -279,11 +313,11 @@ function TaskRow({ api, task, onRetry, onRemove }: { api: DriveApi; task: DriveT
           </Button>
         ) : null}
         {active ? (
-          <Button variant="secondary" className={smallButton} {...describedBy} onClick={() => onRemove('cancel')}>
+          <Button variant="secondary" className={smallButton} {...describedBy} data-task-removal onClick={() => onRemove('cancel')}>
             {t('drive.offline.tasks.cancel')}
           </Button>
         ) : (
-          <Button variant="ghost" className={smallButton} {...describedBy} onClick={() => onRemove('remove')}>
+          <Button variant="ghost" className={smallButton} {...describedBy} data-task-removal onClick={() => onRemove('remove')}>
             {t('drive.offline.tasks.remove')}
           </Button>
         )}

@@ -15,6 +15,7 @@ export default {
     empty: 'Paste a link or choose a .torrent file first.',
     badLine: 'Line {{line}}: {{reason}}',
     tooMany: 'Add at most {{max}} links at a time.',
+    moreBadLines: { one: '{{count}} more line has a problem.', other: '{{count}} more lines have problems.' },
     restored: 'The link you pasted before signing in is in the box.',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   // The add button when no link of the preview can be added.
   addNone: 'Nothing to add',
   added: { one: '{{count}} download added', other: '{{count}} downloads added' },
-  instant: '“{{name}}” was already known, so it is in your drive now.',
+  instant: { one: '“{{name}}” was already known, so it is in your drive now.', other: '{{count}} downloads were already known, so they are in your drive now.' },
   addFailed: '“{{name}}” was not added: {{reason}}',
   tasks: {
     heading: 'Your downloads',

@@ -16,6 +16,7 @@ export default {
     empty: 'Tempel tautan atau pilih file .torrent terlebih dahulu.',
     badLine: 'Baris {{line}}: {{reason}}',
     tooMany: 'Tambahkan paling banyak {{max}} tautan sekaligus.',
+    moreBadLines: { one: '{{count}} baris lain juga bermasalah.', other: '{{count}} baris lain juga bermasalah.' },
     restored: 'Tautan yang Anda tempel sebelum masuk sudah ada di kotak.',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   add: { one: 'Tambah {{count}} unduhan', other: 'Tambah {{count}} unduhan' },
   addNone: 'Tidak ada yang bisa ditambahkan',
   added: { one: '{{count}} unduhan ditambahkan', other: '{{count}} unduhan ditambahkan' },
-  instant: '“{{name}}” sudah dikenal, jadi kini sudah ada di drive Anda.',
+  instant: { one: '“{{name}}” sudah dikenal, jadi kini sudah ada di drive Anda.', other: '{{count}} unduhan sudah dikenal, jadi kini sudah ada di drive Anda.' },
   addFailed: '“{{name}}” tidak ditambahkan: {{reason}}',
   tasks: {
     heading: 'Unduhan Anda',

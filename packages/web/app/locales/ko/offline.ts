@@ -16,6 +16,7 @@ export default {
     empty: '먼저 링크를 붙여 넣거나 .torrent 파일을 선택하세요.',
     badLine: '{{line}}번째 줄: {{reason}}',
     tooMany: '한 번에 링크를 {{max}}개까지 추가할 수 있습니다.',
+    moreBadLines: { one: '문제가 있는 줄이 {{count}}개 더 있습니다.', other: '문제가 있는 줄이 {{count}}개 더 있습니다.' },
     restored: '로그인하기 전에 붙여 넣은 링크가 상자에 들어 있습니다.',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   add: { one: '다운로드 {{count}}개 추가', other: '다운로드 {{count}}개 추가' },
   addNone: '추가할 항목 없음',
   added: { one: '다운로드 {{count}}개를 추가했습니다', other: '다운로드 {{count}}개를 추가했습니다' },
-  instant: '“{{name}}”은(는) 이미 알려진 파일이라 지금 바로 드라이브에 있습니다.',
+  instant: { one: '“{{name}}”은(는) 이미 알려진 파일이라 지금 바로 드라이브에 있습니다.', other: '다운로드 {{count}}개는 이미 알려진 파일이라 지금 바로 드라이브에 있습니다.' },
   addFailed: '“{{name}}”을(를) 추가하지 못했습니다: {{reason}}',
   tasks: {
     heading: '내 다운로드',

@@ -16,6 +16,7 @@ export default {
     empty: 'Tampal pautan atau pilih fail .torrent dahulu.',
     badLine: 'Baris {{line}}: {{reason}}',
     tooMany: 'Tambah paling banyak {{max}} pautan pada satu masa.',
+    moreBadLines: { one: '{{count}} baris lagi juga bermasalah.', other: '{{count}} baris lagi juga bermasalah.' },
     restored: 'Pautan yang anda tampal sebelum log masuk ada dalam kotak.',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   add: { one: 'Tambah {{count}} muat turun', other: 'Tambah {{count}} muat turun' },
   addNone: 'Tiada apa untuk ditambah',
   added: { one: '{{count}} muat turun ditambah', other: '{{count}} muat turun ditambah' },
-  instant: '“{{name}}” sudah dikenali, jadi ia kini berada dalam pemacu anda.',
+  instant: { one: '“{{name}}” sudah dikenali, jadi ia kini berada dalam pemacu anda.', other: '{{count}} muat turun sudah dikenali, jadi semuanya kini berada dalam pemacu anda.' },
   addFailed: '“{{name}}” tidak ditambah: {{reason}}',
   tasks: {
     heading: 'Muat turun anda',

@@ -16,6 +16,7 @@ export default {
     empty: '请先粘贴链接或选择 .torrent 文件。',
     badLine: '第 {{line}} 行：{{reason}}',
     tooMany: '一次最多添加 {{max}} 个链接。',
+    moreBadLines: { one: '另有 {{count}} 行也有问题。', other: '另有 {{count}} 行也有问题。' },
     restored: '登录前粘贴的链接已放回输入框。',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   add: { one: '添加 {{count}} 个下载', other: '添加 {{count}} 个下载' },
   addNone: '没有可添加的下载',
   added: { one: '已添加 {{count}} 个下载', other: '已添加 {{count}} 个下载' },
-  instant: '“{{name}}”已有相同内容，现已直接存入云盘。',
+  instant: { one: '“{{name}}”已有相同内容，现已直接存入云盘。', other: '{{count}} 个下载已有相同内容，现已直接存入云盘。' },
   addFailed: '“{{name}}”未能添加：{{reason}}',
   tasks: {
     heading: '我的下载',

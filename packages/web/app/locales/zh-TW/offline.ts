@@ -16,6 +16,7 @@ export default {
     empty: '請先貼上連結或選擇 .torrent 檔案。',
     badLine: '第 {{line}} 行：{{reason}}',
     tooMany: '一次最多新增 {{max}} 個連結。',
+    moreBadLines: { one: '另有 {{count}} 行也有問題。', other: '另有 {{count}} 行也有問題。' },
     restored: '登入前貼上的連結已放回輸入框。',
   },
   preview: {
@@ -41,7 +42,7 @@ export default {
   add: { one: '新增 {{count}} 個下載', other: '新增 {{count}} 個下載' },
   addNone: '沒有可新增的下載',
   added: { one: '已新增 {{count}} 個下載', other: '已新增 {{count}} 個下載' },
-  instant: '「{{name}}」已有相同內容，現已直接存入雲端硬碟。',
+  instant: { one: '「{{name}}」已有相同內容，現已直接存入雲端硬碟。', other: '{{count}} 個下載已有相同內容，現已直接存入雲端硬碟。' },
   addFailed: '「{{name}}」未能新增：{{reason}}',
   tasks: {
     heading: '我的下載',
