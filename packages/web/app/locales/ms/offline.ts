@@ -77,7 +77,7 @@ export default {
     alsoFiles: 'Padam juga fail yang telah dimuat turun',
     confirmCancel: 'Batalkan muat turun',
     confirmRemove: 'Buang',
-    keep: 'Simpan',
+    keep: 'Kekalkan',
     cancelled: '“{{name}}” dibatalkan',
     removed: '“{{name}}” dibuang daripada senarai',
     retried: '“{{name}}” akan dimuat turun semula',

@@ -27,7 +27,7 @@ export default {
   },
   failed: '無法載入這個分享。',
   retry: '重試',
-  backHome: '回到首頁',
+  backHome: '返回首頁',
   breadcrumb: '資料夾',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: '全部檔案',
