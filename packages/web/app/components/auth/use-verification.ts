@@ -1,7 +1,8 @@
-import { GenericErrors } from '@cumulus/protocol'
+import { AccountErrors, GenericErrors } from '@cumulus/protocol'
 import { type IdentityClient, type SendVerificationInput, isIdentityError } from '@cumulus/sdk'
 import { useEffect, useState } from 'react'
 import { checkEmail, checkPhone, type PatternMessageKey } from '../../forms/patterns'
+import { useT } from '../../i18n/use-locale'
 import type { ContactKind } from './contact-switch'
 import type { CallResult } from './use-identity-call'
 import { forgetSentCode, keepSentCode, keptSentCode } from './kept-code'
@@ -45,11 +46,15 @@ type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) =
  */
 export function useVerification(
   call: SendCall,
-  { usage, target, clearError }: Pick<SendVerificationInput, 'usage' | 'target'> & {
-    /** Clears the form's error: a refusal the code field explains itself is not shown twice. */
-    clearError?: () => void
+  { usage, target, setError }: Pick<SendVerificationInput, 'usage' | 'target'> & {
+    /**
+     * The form's error: cleared for a refusal the code field explains itself (not shown twice),
+     * or worded for this form where the catalogue's text is for another.
+     */
+    setError?: (message: string | null) => void
   },
 ) {
+  const { t } = useT()
   const [kind, setKind] = useState<ContactKind>('email')
   const [email, setEmail] = useState('')
   const [phone, setPhone] = useState('')
@@ -87,7 +92,11 @@ export function useVerification(
     } else if (isIdentityError(result.error) && result.error.is(GenericErrors.resource_exhausted) && result.error.retryAfterSeconds && result.error.retryAfterSeconds <= COUNTED_WAIT_MAX_SECONDS) {
       // A code went to this address moments ago from elsewhere: the field says so and counts down.
       setWait({ address, untilMs: Date.now() + result.error.retryAfterSeconds * 1000 })
-      clearError?.()
+      setError?.(null)
+    } else if (isIdentityError(result.error) && result.error.is(AccountErrors.user_not_exist)) {
+      // The catalogue says "wrong account or password" (it is shared with password sign-in); a
+      // code sent to an address with no account has no password in it.
+      setError?.(t('auth.code.noAccount'))
     }
     return result.ok
   }

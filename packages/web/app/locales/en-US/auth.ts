@@ -46,6 +46,8 @@ export default {
     sendIn: 'Send in {{seconds}} s',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: 'A code was sent to this address less than a minute ago. You can ask for a new one when the countdown ends.',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: 'No account uses this address. Check it, or create an account.',
     sent: 'Code sent to {{address}}. It is valid for {{minutes}} minutes.',
     sendFirst: 'Send a code first, then enter it here.',
     placeholder: '{{digits}}-digit code',

@@ -48,6 +48,8 @@ export default {
     sendIn: 'Kirim dalam {{seconds}} dtk',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: 'Kode sudah dikirim ke alamat ini kurang dari satu menit yang lalu. Anda dapat meminta kode baru setelah hitungan mundur selesai.',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: 'Tidak ada akun yang menggunakan alamat ini. Periksa kembali, atau buat akun.',
     sent: 'Kode telah dikirim ke {{address}}. Kode berlaku selama {{minutes}} menit.',
     sendFirst: 'Kirim kode terlebih dahulu, lalu masukkan di sini.',
     placeholder: 'Kode {{digits}} angka',

@@ -48,6 +48,8 @@ export default {
     sendIn: '{{seconds}}초 후 보내기',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: '1분 이내에 이 주소로 코드를 보냈습니다. 카운트다운이 끝나면 새 코드를 요청할 수 있습니다.',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: '이 주소를 사용하는 계정이 없습니다. 주소를 확인하거나 계정을 만드세요.',
     sent: '{{address}}(으)로 코드를 보냈습니다. {{minutes}}분 동안 유효합니다.',
     sendFirst: '먼저 코드를 받은 후 여기에 입력하세요.',
     placeholder: '{{digits}}자리 코드',

@@ -48,6 +48,8 @@ export default {
     sendIn: 'Hantar dalam {{seconds}} saat',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: 'Kod telah dihantar ke alamat ini kurang daripada seminit yang lalu. Anda boleh meminta kod baharu selepas kiraan detik tamat.',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: 'Tiada akaun yang menggunakan alamat ini. Semak semula, atau cipta akaun.',
     sent: 'Kod telah dihantar ke {{address}}. Kod sah selama {{minutes}} minit.',
     sendFirst: 'Hantar kod dahulu, kemudian masukkannya di sini.',
     placeholder: 'Kod {{digits}} digit',

@@ -48,6 +48,8 @@ export default {
     sendIn: '{{seconds}} 秒后可获取',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: '不到一分钟前已向此地址发送过验证码。倒计时结束后可重新获取。',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: '没有账号使用此地址。请检查地址，或创建账号。',
     sent: '验证码已发送至 {{address}}，{{minutes}} 分钟内有效。',
     sendFirst: '请先获取验证码，再在此输入。',
     placeholder: '{{digits}} 位验证码',

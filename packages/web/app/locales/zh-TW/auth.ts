@@ -48,6 +48,8 @@ export default {
     sendIn: '{{seconds}} 秒後可取得',
     /** Why: a code went to this address moments ago (from another tab or device). */
     recentlySent: '不到一分鐘前已向此地址傳送過驗證碼。倒數結束後可重新取得。',
+    /** Sign-in by code or password reset, to an address no account uses. */
+    noAccount: '沒有帳號使用此地址。請檢查地址，或建立帳號。',
     sent: '驗證碼已傳送至 {{address}}，{{minutes}} 分鐘內有效。',
     sendFirst: '請先取得驗證碼，再於此輸入。',
     placeholder: '{{digits}} 位數驗證碼',

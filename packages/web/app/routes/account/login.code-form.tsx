@@ -12,7 +12,7 @@ import { AuthForm } from '../../components/auth/auth-form'
 export function CodeSignInForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const { t } = useT()
   const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'SIGN_IN', target: 'USER', clearError: () => setError(null) })
+  const verification = useVerification(call, { usage: 'SIGN_IN', target: 'USER', setError })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [finishing, setFinishing] = useState(false)

@@ -20,7 +20,7 @@ const INVITE_CODE_MAX_LENGTH = 32
 export function SignUpForm({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const { t } = useT()
   const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'REGISTER', target: 'ANY', clearError: () => setError(null) })
+  const verification = useVerification(call, { usage: 'REGISTER', target: 'ANY', setError })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')

@@ -164,6 +164,15 @@ describe('login page: code and sign-up', () => {
     expect(screen.getByTestId('send-code').textContent).toBe('Send code')
   })
 
+  it('says no account uses the address when a code for sign-in is asked for one nobody has, not "wrong password"', async () => {
+    await start({ 'POST /v1/auth/verification': errorReply(400, 'user_not_exist', 4023, { 'en-US': 'Wrong account number or password, please re-enter' }) })
+    renderPage(<LoginPage />, { path: '/account/login', search: '?method=code' })
+    await userEvent.type(await screen.findByLabelText('E-mail address'), 'nobody@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect(await screen.findByText('No account uses this address. Check it, or create an account.')).toBeDefined()
+    expect(screen.queryByText(/Wrong account number or password/)).toBeNull()
+  })
+
   it('refuses a malformed address before sending a code', async () => {
     renderPage(<LoginPage />, { path: '/account/login' })
     await userEvent.click(screen.getByRole('tab', { name: 'With a code' }))

@@ -46,7 +46,7 @@ export default function RecoverPage() {
 function RecoverForm({ onDone }: { onDone(): void }) {
   const { t } = useT()
   const { pending, error, setError, call } = useIdentityCall<'submit' | 'send'>()
-  const verification = useVerification(call, { usage: 'PASSWORD_RESET', target: 'USER', clearError: () => setError(null) })
+  const verification = useVerification(call, { usage: 'PASSWORD_RESET', target: 'USER', setError })
   const { formRef, attempted, attempt } = useFormAttempt()
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
