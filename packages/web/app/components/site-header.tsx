@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { useLocation } from 'react-router'
 import { REDIRECT_PARAM } from '../middleware/auth'
 import { FOLDER_PATH_PARAM, formatFolderPath, parseFolderPath } from '../share-page/folder-path'
@@ -8,6 +9,7 @@ import { LocaleLink, LocaleNavLink } from '../navigation/locale-link'
 import { ColorModeSwitcher } from './color-mode-switcher'
 import { LanguageSwitcher } from './language-switcher'
 import { Logo } from './logo'
+import { useScrollRow } from './ui/use-scroll-row'
 
 type SessionStatus = SessionSnapshot['status']
 
@@ -64,6 +66,9 @@ function SessionLinks({ status }: { status: SessionStatus }) {
 export function SiteHeader() {
   const { t } = useT()
   const session = useSession()
+  const { pathname } = useLocation()
+  const phoneRow = useRef<HTMLElement>(null)
+  const phoneRowStyle = useScrollRow(phoneRow, { key: pathname })
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/70 bg-white/85 backdrop-blur dark:border-slate-800 dark:bg-slate-950/85">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:rounded-lg focus:bg-brand-600 focus:px-3 focus:py-2 focus:text-white">
@@ -87,7 +92,7 @@ export function SiteHeader() {
           <SessionLinks status={session.status} />
         </div>
       </div>
-      <nav aria-label={t('common.nav.primary')} className="flex gap-1 overflow-x-auto border-t border-slate-100 px-3 md:hidden dark:border-slate-800">
+      <nav ref={phoneRow} style={phoneRowStyle} aria-label={t('common.nav.primary')} className="flex gap-1 overflow-x-auto border-t border-slate-100 px-3 md:hidden dark:border-slate-800">
         <LocaleNavLink page="drive" end={false} prefetch="intent" className={navLinkClass} data-testid="header-drive-phone">
           {t('drive.title')}
         </LocaleNavLink>

@@ -1,3 +1,5 @@
+import { useRef } from 'react'
+import { useScrollRow } from '../components/ui/use-scroll-row'
 import { useT } from '../i18n/use-locale'
 import { LocaleLink } from '../navigation/locale-link'
 import type { DriveView } from './file-actions'
@@ -16,9 +18,11 @@ const VIEWS = [
  */
 export function DriveNav({ current, layout }: { current: DriveView | 'shares'; layout: 'column' | 'row' }) {
   const { t } = useT()
+  const row = useRef<HTMLUListElement>(null)
+  const rowStyle = useScrollRow(row, { key: current })
   return (
     <nav aria-label={t('drive.nav.label')} className={layout === 'row' ? 'border-b border-slate-200 dark:border-slate-800' : ''}>
-      <ul className={layout === 'row' ? 'relative flex gap-1 overflow-x-auto px-1' : 'space-y-0.5'}>
+      <ul ref={row} style={layout === 'row' ? rowStyle : undefined} className={layout === 'row' ? 'relative flex gap-1 overflow-x-auto px-1' : 'space-y-0.5'}>
         {VIEWS.map(({ view, page, label, Icon }) => {
           const active = view === current
           return (

@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
-import { useParams, useSearchParams } from 'react-router'
+import { Link, useParams, useSearchParams } from 'react-router'
 import { ArchiveIllustration } from '../components/marketing/illustrations'
 import { secondaryLinkClass } from '../components/marketing/link-styles'
 import { PageTitle } from '../components/page-title'
@@ -9,6 +9,7 @@ import { type ArchiveLevel, parseArchiveLevel } from '../drive/drive-replies'
 import { formatBytes } from '../drive/format'
 import { type DriveCall, useDriveRequest } from '../drive/drive-request'
 import { DriveStateNotice } from '../drive/drive-state-notice'
+import { revealPath } from '../drive/reveal'
 import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink } from '../navigation/locale-link'
 import { type ArchiveSelection, checkState, type CheckState, levelState, toggled, toggledLevel } from '../decompress/archive-selection'
@@ -47,6 +48,11 @@ function DecompressPage({ id }: { id: string }) {
   // drive.md: POST /decompress/v1/list {file_id, path, password} lists one folder of the archive; '' is its root.
   const call = useMemo<DriveCall>(() => ({ method: 'POST', path: '/decompress/v1/list', body: { file_id: id, path, ...(password ? { password } : {}) } }), [id, path, password])
   const state = useDriveRequest(call, parseArchiveLevel, attempt)
+  // The folder the archive is in, for the way back (GET /drive/v1/files/{id}); until it is known,
+  // or for a visitor who cannot read it, the way back is the home page.
+  const fileCall = useMemo<DriveCall>(() => ({ method: 'GET', path: `/drive/v1/files/${encodeURIComponent(id)}` }), [id])
+  const archiveFile = useDriveRequest(fileCall, parseParentOf)
+  const locale = useLocale()
   const submitPassword = (event: FormEvent) => {
     event.preventDefault()
     setPassword(draft)
@@ -167,9 +173,15 @@ function DecompressPage({ id }: { id: string }) {
         </div>
 
         <div className="mt-8 text-center">
-          <LocaleLink page="index" className={secondaryLinkClass}>
-            {t('pages.decompress.backHome')}
-          </LocaleLink>
+          {archiveFile.status === 'ready' && archiveFile.data !== null ? (
+            <Link to={revealPath(locale, archiveFile.data, id)} className={secondaryLinkClass}>
+              {t('pages.decompress.backToFolder')}
+            </Link>
+          ) : (
+            <LocaleLink page="index" className={secondaryLinkClass}>
+              {t('pages.decompress.backHome')}
+            </LocaleLink>
+          )}
         </div>
       </section>
     </>
@@ -313,4 +325,10 @@ function Checkbox({ state, label, onChange }: { state: CheckState; label: string
       />
     </label>
   )
+}
+
+/** The parent folder id of a drive file reply ('' for My drive), or null when the reply has none. */
+function parseParentOf(body: unknown): string | null {
+  const parent = body !== null && typeof body === 'object' ? (body as { parent_id?: unknown }).parent_id : undefined
+  return typeof parent === 'string' ? parent : null
 }

@@ -1,3 +1,5 @@
+import { useRef } from 'react'
+import { useScrollRow } from '../components/ui/use-scroll-row'
 import { useT } from '../i18n/use-locale'
 import { FILTER_CHOICES, type SearchFilterChoice, type SearchFilterName } from './search-filters'
 
@@ -15,10 +17,12 @@ const SET = 'border-brand-600 bg-brand-50 text-brand-800 dark:border-brand-400 d
 export function SearchFilterBar({ choice, onChange }: { choice: SearchFilterChoice; onChange(choice: SearchFilterChoice): void }) {
   const { t } = useT()
   const set = <K extends SearchFilterName>(name: K, value: SearchFilterChoice[K]) => onChange({ ...choice, [name]: value })
+  const row = useRef<HTMLDivElement>(null)
+  const rowStyle = useScrollRow(row)
   return (
     // relative: the filters' visually hidden labels (absolute) are clipped by this scrolling row,
     // not laid out past the screen's edge (with Chinese fonts they widened the page).
-    <div role="group" aria-label={t('drive.search.filters.label')} className="relative flex min-w-0 items-center gap-2 overflow-x-auto py-1" data-testid="search-filters">
+    <div ref={row} style={rowStyle} role="group" aria-label={t('drive.search.filters.label')} className="relative flex min-w-0 items-center gap-2 overflow-x-auto py-1" data-testid="search-filters">
       <FilterSelect name="kind" label={t('drive.search.filters.kind.label')} value={choice.kind} text={(value) => t(`drive.search.filters.kind.${value}`)} onChange={(value) => set('kind', value)} />
       <FilterSelect name="category" label={t('drive.search.filters.category.label')} value={choice.category} text={(value) => t(`drive.search.filters.category.${value}`)} onChange={(value) => set('category', value)} />
       <FilterSelect name="modified" label={t('drive.search.filters.modified.label')} value={choice.modified} text={(value) => t(`drive.search.filters.modified.${value}`)} onChange={(value) => set('modified', value)} />

@@ -122,6 +122,8 @@ describe('the archive page', () => {
     // The drive's row menu leads there.
     await rowAction(page, 'secret.7z', en.drive.actions.unpack)
     await page.waitForURL((url) => url.pathname.endsWith(`/decompress/${id}`))
+    // The way back leads to the folder the archive is in (My drive here), the archive selected.
+    await expect.poll(() => page.getByRole('link', { name: en.pages.decompress.backToFolder, exact: true }).getAttribute('href')).toBe(`/drive?select=${id}`)
     await browse(page, id, 'en-US', en)
 
     // Nothing chosen: everything would be unpacked.

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { describe, expect } from 'vitest'
 import en from '../../app/locales/en-US/index'
+import ms from '../../app/locales/ms/index'
 import zhTW from '../../app/locales/zh-TW/index'
 import { fill, PASSWORD, seedUser, signInWithPassword, submitEmailSignUp, submitPasswordSignIn, uniqueEmail, waitForPath } from './account-utils'
 import { driveRow, localTree, patternBytes, recordWebm, rowAction, rowNames, toast, uploadThrottle } from './drive-utils'
@@ -275,6 +276,20 @@ describe('the drive', () => {
     // At phone width the list keeps the name and the size; the date moves under the name.
     expect(await phone.page.getByRole('columnheader', { name: en.drive.columns.modified }).isVisible()).toBe(false)
     expect(await driveRow(phone.page, 'a.txt').getByRole('button', { name: fill(en.drive.actions.menuFor, { name: 'a.txt' }) }).isVisible()).toBe(true)
+
+    // On a narrow phone in Malay the views' row scrolls sideways: the current one is scrolled
+    // into the screen (the trash tab was past its edge on the trash page), and the row fades at
+    // the edge with more behind it.
+    await phone.page.setViewportSize({ width: 320, height: 640 })
+    await phone.page.goto('/ms/drive/trash')
+    await waitForHydration(phone.page)
+    const trashTab = phone.page.getByRole('link', { name: ms.drive.nav.trash, exact: true }).filter({ visible: true })
+    await expect.poll(async () => {
+      const box = await trashTab.boundingBox()
+      return box !== null && box.x >= 0 && box.x + box.width <= 320
+    }).toBe(true)
+    const row = phone.page.getByRole('navigation', { name: ms.drive.nav.label }).filter({ visible: true }).getByRole('list')
+    if (await row.evaluate((el) => el.scrollWidth > el.clientWidth)) expect(await row.evaluate((el) => getComputedStyle(el).maskImage)).toContain('linear-gradient')
   })
 
   // Regression (issue 10): with two rows selected, "Move" from one row's ⋮ menu moved only that

@@ -273,5 +273,7 @@ export default {
     breadcrumb: 'Folders in the archive',
     illustration: 'An archive opening, with files lifting out',
     backHome: 'Back to the home page',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: 'Back to the folder',
   },
 }

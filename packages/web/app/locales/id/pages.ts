@@ -275,5 +275,7 @@ export default {
     breadcrumb: 'Folder dalam arsip',
     illustration: 'Arsip terbuka, dengan file yang terangkat keluar',
     backHome: 'Kembali ke beranda',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: 'Kembali ke folder',
   },
 } satisfies Messages['pages']

@@ -275,5 +275,7 @@ export default {
     breadcrumb: '압축 파일 속 폴더',
     illustration: '파일이 솟아오르는 열린 압축 파일',
     backHome: '홈 페이지로 돌아가기',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: '폴더로 돌아가기',
   },
 } satisfies Messages['pages']

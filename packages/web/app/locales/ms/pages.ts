@@ -275,5 +275,7 @@ export default {
     breadcrumb: 'Folder dalam arkib',
     illustration: 'Arkib terbuka, dengan fail terangkat keluar',
     backHome: 'Kembali ke halaman utama',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: 'Kembali ke folder',
   },
 } satisfies Messages['pages']

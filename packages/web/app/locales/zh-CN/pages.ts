@@ -275,5 +275,7 @@ export default {
     breadcrumb: '压缩包中的文件夹',
     illustration: '一个打开的压缩包，文件从中升起',
     backHome: '返回首页',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: '返回所在文件夹',
   },
 } satisfies Messages['pages']

@@ -275,5 +275,7 @@ export default {
     breadcrumb: '壓縮檔中的資料夾',
     illustration: '一個打開的壓縮檔，檔案從中升起',
     backHome: '返回首頁',
+    /** Signed in: back to the folder the archive is in, with it selected. */
+    backToFolder: '返回所在資料夾',
   },
 } satisfies Messages['pages']
