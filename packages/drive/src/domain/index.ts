@@ -14,6 +14,7 @@ export { addBlobRef, addBlobRefsInBulk, announceBlob, announceBlobs, BLOB_GRACE_
 export { signedContentUrl, signedMediaUrl, signedShareContentUrl, signedShareThumbnailUrl, signedThumbnailUrl } from './content-url.js'
 export { type CopySource, type CopyTarget, copyTree, countTree } from './copy-tree.js'
 export { deleteTrees } from './delete-trees.js'
+export { trashItems } from './trash-items.js'
 export { EVENT_TYPES, type EventType, recordEvents } from './events.js'
 export { type FileRow, fileView, type LinkMakers } from './file-view.js'
 export { findOwned, insertItem, insertItemInOneStatement, insertItems, isPostgres, liveFolder, nameColumns, type NewItem, takenNames } from './items.js'

@@ -3,11 +3,11 @@ import { type Json, JobFailedPermanently } from '@cumulus/jobs'
 import type { Kysely, Transaction } from 'kysely'
 import type { DriveDatabase, FilesTable } from '../../db/schema.js'
 import type { Caller, DriveDeps } from '../../deps.js'
-import { copyTree, countTree, type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents } from '../../domain/index.js'
+import { copyTree, countTree, type Descent, deleteTrees, descentCondition, type EventType, liveFolder, lockUserTree, quotaLimit, recordEvents, recordTask, retryOnConflict, subtreeParents, trashItems } from '../../domain/index.js'
 import { chunks } from '../../lib/rows.js'
 import { requireItems, requireLiveItems } from './items.js'
 import { moveItems, refuseIntoItself } from './move.js'
-import { trashItems, untrashItems } from './trash.js'
+import { untrashItems } from './trash.js'
 
 /** The most ids one batch request may name. */
 export const BATCH_MAX_IDS = 1000

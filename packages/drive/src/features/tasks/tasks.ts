@@ -9,6 +9,7 @@ import {
   cancelDecompressRun,
   cancelOfflineRun,
   deleteTrees,
+  trashItems,
   enqueueDecompressRun,
   enqueueOfflineRun,
   lockUserTree,
@@ -20,7 +21,6 @@ import {
   workOf,
 } from '../../domain/index.js'
 import { isId } from '../../lib/ids.js'
-import { trashItems } from '../batch/trash.js'
 import { newestFirstPage } from '../../lib/paging.js'
 import { chunks } from '../../lib/rows.js'
 
