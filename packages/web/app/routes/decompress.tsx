@@ -51,7 +51,8 @@ function DecompressPage({ id }: { id: string }) {
   // The folder the archive is in, for the way back (GET /drive/v1/files/{id}); until it is known,
   // or for a visitor who cannot read it, the way back is the home page.
   const fileCall = useMemo<DriveCall>(() => ({ method: 'GET', path: `/drive/v1/files/${encodeURIComponent(id)}` }), [id])
-  const archiveFile = useDriveRequest(fileCall, parseParentOf)
+  // Asked once the archive has listed: a visitor who may not read it is not sent a call that fails.
+  const archiveFile = useDriveRequest(state.status === 'ready' ? fileCall : null, parseParentOf)
   const locale = useLocale()
   const submitPassword = (event: FormEvent) => {
     event.preventDefault()

@@ -215,6 +215,7 @@ describe('the drive', () => {
     await expect.poll(() => shown.evaluate((el) => (el as HTMLElement).innerText.replace(/\n/g, ''))).toBe('Tax Report')
   })
 
+  // The day period is the hour's (上午, 下午, 晚上 at night …): the test passes at any hour.
   test('a desktop in Traditional Chinese shows the whole modified date ("2026年11月27日 下午4:45"), and a trashed file by its name', async ({ openPage, server }) => {
     const user = await seedUser(server, { label: 'drive-zhtw', name: '林美' })
     const { page } = await openPage({ locale: 'zh-TW', viewport: { width: 1280, height: 800 } })
@@ -224,7 +225,7 @@ describe('the drive', () => {
     await page.getByTestId('drive-empty').waitFor()
     await page.getByTestId('upload-files-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') }])
     const modified = driveRow(page, 'notes.txt').getByRole('gridcell').nth(3)
-    await expect.poll(() => modified.textContent()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日 [上下]午\d{1,2}:\d{2}$/)
+    await expect.poll(() => modified.textContent()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日 (上午|中午|下午|晚上|凌晨|清晨|早上)\d{1,2}:\d{2}$/)
     expect(await modified.evaluate((cell) => cell.scrollWidth - cell.clientWidth)).toBeLessThanOrEqual(0)
     // One item is named in the message, though Chinese has no singular form.
     await driveRow(page, 'notes.txt').getByRole('button', { name: fill(zhTW.drive.actions.menuFor, { name: 'notes.txt' }) }).click()
