@@ -1,6 +1,7 @@
 import { DriveErrors, ERROR_MESSAGES } from '@cumulus/protocol'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useLocation } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { renderPage } from '../../test/render'
 import { DriveProvider } from './drive-context'
@@ -8,13 +9,19 @@ import { DrivePage } from './drive-page'
 import type { DriveView } from './file-actions'
 import { aFile, aFolder, driveError, FakeDriveApi } from './fake-drive-api'
 
+/** The thunder page, as far as the drive's "+" menu is concerned: where it was sent. */
+function Thunder() {
+  const { search } = useLocation()
+  return <p data-testid="thunder">{`Cloud download ${search}`}</p>
+}
+
 function show(api: FakeDriveApi, view: DriveView = 'folder', folderId = '') {
   const path = view === 'folder' ? (folderId ? `/drive/${folderId}` : '/drive') : `/drive/${view}`
   return renderPage(
     <DriveProvider api={api}>
       <DrivePage view={view} folderId={folderId} />
     </DriveProvider>,
-    { path, routes: { '/drive/:folderId': <p>Another folder</p> } },
+    { path, routes: { '/drive/:folderId': <p>Another folder</p>, '/thunder': <Thunder /> } },
   )
 }
 
@@ -284,6 +291,30 @@ describe('DrivePage: My drive', () => {
     expect(within(none).getByText('Look inside this archive, and unpack all of it or some files into your drive.')).toBeDefined()
     await userEvent.click(within(none).getByRole('button', { name: 'Unpack…' }))
     expect(await screen.findByText('Unpack page')).toBeDefined()
+  })
+})
+
+describe('DrivePage: cloud download from the “+” menu', () => {
+  it('opens cloud download into the folder it is in; from the root, into the download folder', async () => {
+    const films = aFolder({ name: 'Films', id: 'Vfilms' })
+    const api = new FakeDriveApi([films, aFile({ name: 'a.mkv', parent_id: films.id })])
+    const view = renderPage(
+      <DriveProvider api={api}>
+        <DrivePage view="folder" folderId={films.id} />
+      </DriveProvider>,
+      { path: `/drive/${films.id}`, locale: 'zh-TW', routes: { '/thunder': <Thunder /> } },
+    )
+    await waitFor(() => expect(rowNames()).toEqual(['a.mkv']))
+    await userEvent.click(screen.getByTestId('upload-menu'))
+    await userEvent.click(await screen.findByRole('menuitem', { name: '新增雲端下載' }))
+    expect((await screen.findByTestId('thunder')).textContent).toBe('Cloud download ?folder=Vfilms')
+    view.unmount()
+
+    show(api)
+    await waitFor(() => expect(rowNames()).toEqual(['Films']))
+    await userEvent.click(screen.getByTestId('upload-menu'))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Add cloud download' }))
+    expect((await screen.findByTestId('thunder')).textContent).toBe('Cloud download ')
   })
 })
 

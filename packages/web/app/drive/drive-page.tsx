@@ -39,6 +39,7 @@ import { useRememberedOrder } from './use-remembered-order'
 import { SELECT_PARAM } from './reveal'
 import { DriveSearchBox, ResultLocation, SearchEmpty, SearchIdle, type SearchRequest } from '../search/drive-search'
 import { SearchFilterBar } from '../search/search-filter-bar'
+import { cloudDownloadSearch } from '../thunder/target-folder'
 import { hasFilters, NO_FILTERS, toSearchFilters, writeFilterChoice } from '../search/search-filters'
 
 /** The preview (image, video, audio, text, PDF) is fetched when a file is first opened, not with the page. */
@@ -323,6 +324,7 @@ export function DrivePage({
             onNewFolder={() => setDialog({ type: 'new-folder' })}
             onUploadFiles={() => filesInput.current?.click()}
             onUploadFolder={() => folderInput.current?.click()}
+            onCloudDownload={() => void navigate(pagePath('thunder', locale, {}, cloudDownloadSearch(folderId)))}
             onEmptyTrash={() => setDialog({ type: 'empty-trash' })}
             hasItems={listing.files.length > 0}
             itemCount={listing.complete && !listing.loading && listing.files.length > 0 ? listing.files.length : null}

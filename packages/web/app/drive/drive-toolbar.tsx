@@ -6,7 +6,7 @@ import type { MenuKit } from '../components/lazy/menu-types'
 import { menuContentClass } from '../components/ui/menu-styles'
 import { ActionIcon, useActionLabel } from './action-labels'
 import { actionsFor, type DriveView, type FileAction } from './file-actions'
-import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CloseIcon, FileUploadIcon, FolderPlusIcon, FolderUploadIcon, MoreIcon, PlusIcon, SortIcon, TrashIcon } from './icons'
+import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CloseIcon, CloudDownloadIcon, FileUploadIcon, FolderPlusIcon, FolderUploadIcon, MoreIcon, PlusIcon, SortIcon, TrashIcon } from './icons'
 import type { ListingOrder } from './listing'
 import { usePlural } from './use-plural'
 import type { DriveLayout } from './use-remembered-layout'
@@ -40,6 +40,8 @@ export interface DriveToolbarProps {
   onNewFolder?(): void
   onUploadFiles?(): void
   onUploadFolder?(): void
+  /** Opens cloud download with this folder as the target. */
+  onCloudDownload?(): void
   onEmptyTrash?(): void
   /** Whether the trash has anything (for "Empty trash"). */
   hasItems: boolean
@@ -67,7 +69,7 @@ const LAYOUT_ICONS: Record<DriveLayout, string> = {
  * selected, what can be done to them; it keeps its height either way, so the list does not
  * jump. On a phone the selection's actions fold into a menu after the most used one.
  */
-export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onEmptyTrash, hasItems, itemCount, note, layout, onLayoutChange, search, filters }: DriveToolbarProps) {
+export function DriveToolbar({ view, heading, selected, onAction, onClearSelection, order, onOrderChange, onNewFolder, onUploadFiles, onUploadFolder, onCloudDownload, onEmptyTrash, hasItems, itemCount, note, layout, onLayoutChange, search, filters }: DriveToolbarProps) {
   const { t } = useT()
   const tp = usePlural()
   const actionLabel = useActionLabel()
@@ -229,6 +231,15 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
                       <FolderUploadIcon className="size-4" />
                       {t('drive.toolbar.uploadFolder')}
                     </MenuItem>
+                    {onCloudDownload ? (
+                      <>
+                        <Menu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+                        <MenuItem Menu={Menu} onSelect={onCloudDownload} testId="cloud-download">
+                          <CloudDownloadIcon className="size-4" />
+                          {t('drive.toolbar.cloudDownload')}
+                        </MenuItem>
+                      </>
+                    ) : null}
                   </>
                 )}
               >

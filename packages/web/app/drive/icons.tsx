@@ -15,6 +15,7 @@ type P = { className?: string }
 export const PlusIcon = (p: P) => <Icon {...p}><path d="M12 5v14M5 12h14" /></Icon>
 export const UploadIcon = (p: P) => <Icon {...p}><path d="M12 16V4m0 0-4.5 4.5M12 4l4.5 4.5M4 16v2.5A1.5 1.5 0 0 0 5.5 20h13a1.5 1.5 0 0 0 1.5-1.5V16" /></Icon>
 export const DownloadIcon = (p: P) => <Icon {...p}><path d="M12 4v12m0 0-4.5-4.5M12 16l4.5-4.5M4 16v2.5A1.5 1.5 0 0 0 5.5 20h13a1.5 1.5 0 0 0 1.5-1.5V16" /></Icon>
+export const CloudDownloadIcon = (p: P) => <Icon {...p}><path d="M7 17.5h-.5a4 4 0 0 1-.6-7.96A6 6 0 0 1 17.6 8.6 4.5 4.5 0 0 1 17.5 17.5H17" /><path d="M12 11v9m0 0-2.5-2.5M12 20l2.5-2.5" /></Icon>
 export const FolderPlusIcon = (p: P) => <Icon {...p}><path d="M3 7.5A1.5 1.5 0 0 1 4.5 6h4l2 2h9A1.5 1.5 0 0 1 21 9.5v8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" /><path d="M12 11v5m-2.5-2.5h5" /></Icon>
 export const FolderUploadIcon = (p: P) => <Icon {...p}><path d="M3 7.5A1.5 1.5 0 0 1 4.5 6h4l2 2h9A1.5 1.5 0 0 1 21 9.5v8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" /><path d="M12 16.5v-5m0 0-2.2 2.2m2.2-2.2 2.2 2.2" /></Icon>
 export const FileUploadIcon = (p: P) => <Icon {...p}><path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" /><path d="M14 3v5h5M12 17.5v-6m0 0-2.2 2.2m2.2-2.2 2.2 2.2" /></Icon>

@@ -47,6 +47,8 @@ export interface AddDownloadProps {
   api: DriveApi
   /** A link kept on this device before sign-in, put in the box. */
   initialLink?: string | null
+  /** The folder the downloads go to, named by the page's address (the drive's "+" menu); the download folder without it. */
+  initialFolder?: string | null
   /** After each successful add (the task list takes its task). */
   onAdded(results: readonly AddResult[]): void
   notify(text: string, tone: 'success' | 'error'): void
@@ -65,7 +67,7 @@ async function findDownloadFolder(api: DriveApi): Promise<DriveFile | null> {
  * uploaded to the download folder, then previewed by its id). "Preview" shows what each would
  * download, a torrent's files to choose from, and where it lands; "Add" creates the tasks.
  */
-export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDownloadProps) {
+export function AddDownload({ api, initialLink = null, initialFolder = null, onAdded, notify }: AddDownloadProps) {
   const { t } = useT()
   const tp = usePlural()
   const locale = useLocale()
@@ -99,6 +101,25 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
   useEffect(() => {
     if (initialLink) setLinks(initialLink)
   }, [initialLink])
+
+  // A folder named by the address becomes the target once it is known to be one of the user's
+  // folders, not in the trash; anything else (gone, a file, another account's) leaves the default.
+  // The user came to add links: the box takes the focus.
+  useEffect(() => {
+    if (!initialFolder) return
+    let live = true
+    api.get(initialFolder).then(
+      (file) => {
+        if (!live || file.kind !== FOLDER_KIND || file.trashed) return
+        setTarget((current) => current ?? { id: file.id, name: file.name })
+      },
+      () => undefined,
+    )
+    textarea.current?.focus()
+    return () => {
+      live = false
+    }
+  }, [api, initialFolder])
 
   // The Preview button that had the focus is gone with the form: the focus goes to the preview's
   // heading, which is scrolled to below the sticky site header (its scroll margin), not under it.
@@ -292,6 +313,15 @@ export function AddDownload({ api, initialLink = null, onAdded, notify }: AddDow
             <p id={ids.hint} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
               {t('drive.offline.form.linksHint')}
             </p>
+            {target ? (
+              <p className="mt-1.5 flex min-w-0 items-center gap-1.5 text-sm text-slate-700 dark:text-slate-200" data-testid="form-target-folder">
+                <span className="shrink-0">{t('drive.offline.target.label')}:</span>
+                <FileKindIcon kind="folder" className="size-4 shrink-0" />
+                <span className="min-w-0 font-medium">
+                  <FileName name={target.name} />
+                </span>
+              </p>
+            ) : null}
             {initialLink && links === initialLink ? <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-300">{t('drive.offline.form.restored')}</p> : null}
             {error ? (
               <p id={ids.error} role="alert" className="mt-1.5 text-sm whitespace-pre-line text-red-700 dark:text-red-300">

@@ -180,6 +180,31 @@ describe('Adding downloads', () => {
     expect(screen.queryByText(/“.\.zip” was already known/)).toBeNull()
   })
 
+  it('downloads into the folder the address names (the drive’s “+” menu), and keeps the default for one that is not a live folder', async () => {
+    const downloads = aFolder({ name: 'Downloads', folder_type: 'DOWNLOAD' })
+    const films = aFolder({ name: 'Films' })
+    const binned = aFolder({ name: 'Old', trashed: true })
+    const api = new FakeDriveApi([downloads, films, binned])
+    const view = renderPage(<OfflineDownloads api={api} />, { path: '/thunder', search: `?folder=${films.id}`, locale: 'ms' })
+    // The box has the focus, and the form says where the downloads go before any preview.
+    await waitFor(() => expect(screen.getByTestId('form-target-folder').textContent).toContain('Films'))
+    expect(document.activeElement).toBe(screen.getByLabelText('Pautan muat turun'))
+    fireEvent.change(screen.getByLabelText('Pautan muat turun'), { target: { value: 'https://example.org/a.zip' } })
+    await userEvent.click(screen.getByRole('button', { name: 'Pratonton' }))
+    expect((await screen.findByTestId('target-folder')).textContent).toContain('Films')
+    await userEvent.click(screen.getByRole('button', { name: 'Tambah 1 muat turun' }))
+    await waitFor(() => expect(api.callsOf('createOfflineTask')).toEqual([[{ url: 'https://example.org/a.zip', parentId: films.id }]]))
+    view.unmount()
+
+    for (const folder of [binned.id, 'no-such-folder', '../x']) {
+      const again = renderPage(<OfflineDownloads api={api} />, { path: '/thunder', search: `?folder=${encodeURIComponent(folder)}` })
+      await waitFor(() => expect(api.callsOf('list').length).toBeGreaterThan(0))
+      await act(async () => {})
+      expect(screen.queryByTestId('form-target-folder')).toBeNull()
+      again.unmount()
+    }
+  })
+
   it('says why an add was refused (the plan’s daily limit)', async () => {
     const api = new FakeDriveApi()
     api.failures.set('createOfflineTask', driveError(DriveErrors.task_daily_create_limit_vip))

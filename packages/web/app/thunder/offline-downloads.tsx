@@ -1,11 +1,13 @@
 import { type OfflineQuotas, offlineQuotasOf } from '@cumulus/sdk'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
+import { useSearchParams } from 'react-router'
 import type { DriveApi } from '../drive/drive-api'
 import { useQuota } from '../drive/quota-bar'
 import { Toasts, useToasts } from '../drive/toasts'
 import { findPendingLink, forgetPendingLink } from '../routes/thunder-pending-link'
 import { AddDownload, type AddResult } from './add-download'
+import { targetFolderOf } from './target-folder'
 import { TaskList } from './task-list'
 import { isActive, useOfflineTasks } from './use-offline-tasks'
 
@@ -25,6 +27,8 @@ export function OfflineDownloads({ api }: { api: DriveApi }) {
   const counts = useOfflineQuotas(api)
   const toasts = useToasts()
   const [pendingLink, setPendingLink] = useState<string | null>(null)
+  const [search] = useSearchParams()
+  const initialFolder = targetFolderOf(search)
 
   useEffect(() => {
     setPendingLink(findPendingLink(localStorage)?.link ?? null)
@@ -59,7 +63,7 @@ export function OfflineDownloads({ api }: { api: DriveApi }) {
   // one line (a file name cannot wrap), pushing the Add button past a phone's screen.
   return (
     <div className="grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start">
-      <AddDownload api={api} initialLink={pendingLink} onAdded={onAdded} notify={notify} />
+      <AddDownload api={api} initialLink={pendingLink} initialFolder={initialFolder} onAdded={onAdded} notify={notify} />
       <TaskList api={api} list={list} quotas={counts.quotas} notify={notify} onCountsChanged={counts.refresh} />
       {/* In <body>: the page's hero section is its own stacking context (isolate), so toasts
           rendered inside it lay under the next sections' cards whatever their z-index. */}

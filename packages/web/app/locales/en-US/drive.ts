@@ -25,6 +25,7 @@ export default {
     upload: 'Upload',
     uploadFiles: 'Upload files',
     uploadFolder: 'Upload folder',
+    cloudDownload: 'Add cloud download',
     sort: 'Sort',
     sortBy: 'Sort by',
     order: 'Order',

@@ -25,6 +25,7 @@ export default {
     upload: 'Unggah',
     uploadFiles: 'Unggah file',
     uploadFolder: 'Unggah folder',
+    cloudDownload: 'Tambah unduhan cloud',
     sort: 'Urutkan',
     sortBy: 'Urutkan menurut',
     order: 'Urutan',

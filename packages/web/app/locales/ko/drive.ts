@@ -25,6 +25,7 @@ export default {
     upload: '업로드',
     uploadFiles: '파일 업로드',
     uploadFolder: '폴더 업로드',
+    cloudDownload: '클라우드 다운로드 추가',
     sort: '정렬',
     sortBy: '정렬 기준',
     order: '순서',

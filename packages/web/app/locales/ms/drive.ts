@@ -25,6 +25,7 @@ export default {
     upload: 'Muat naik',
     uploadFiles: 'Muat naik fail',
     uploadFolder: 'Muat naik folder',
+    cloudDownload: 'Tambah muat turun awan',
     sort: 'Isih',
     sortBy: 'Isih mengikut',
     order: 'Susunan',

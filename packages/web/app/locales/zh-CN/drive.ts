@@ -25,6 +25,7 @@ export default {
     upload: '上传',
     uploadFiles: '上传文件',
     uploadFolder: '上传文件夹',
+    cloudDownload: '添加云下载',
     sort: '排序',
     sortBy: '排序方式',
     order: '顺序',

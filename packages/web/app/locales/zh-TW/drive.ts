@@ -25,6 +25,7 @@ export default {
     upload: '上傳',
     uploadFiles: '上傳檔案',
     uploadFolder: '上傳資料夾',
+    cloudDownload: '新增雲端下載',
     sort: '排序',
     sortBy: '排序方式',
     order: '順序',
