@@ -97,12 +97,15 @@ function DecompressPage({ id }: { id: string }) {
             <h1 id="decompress-title" className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
               {t('pages.decompress.heading')}
             </h1>
-            {/* The archive's name once the server has said it; its id until then. */}
+            {/* The archive's name once the server has said it; a placeholder line while it is asked.
+                Its id means nothing to a person, and a visitor who may not read it learns nothing. */}
             {state.status === 'ready' && state.data.title ? (
-              <p className="mt-2 truncate text-base font-medium text-slate-700 dark:text-slate-200">{state.data.title}</p>
-            ) : (
-              <p className="mt-2 truncate font-mono text-sm text-slate-600 dark:text-slate-300">{t('pages.decompress.archive', { id })}</p>
-            )}
+              <p className="mt-2 truncate text-base font-medium text-slate-700 dark:text-slate-200" data-testid="archive-title">
+                {state.data.title}
+              </p>
+            ) : state.status === 'loading' || state.status === 'idle' ? (
+              <span aria-hidden="true" className="mt-3 block h-4 w-56 max-w-full animate-pulse rounded bg-slate-200 motion-reduce:animate-none dark:bg-slate-700" />
+            ) : null}
           </div>
         </div>
 

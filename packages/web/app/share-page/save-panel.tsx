@@ -1,6 +1,6 @@
 import type { ShareStatus } from '@cumulus/protocol'
 import { useEffect, useId, useRef, useState } from 'react'
-import { primaryLinkClass } from '../components/marketing/link-styles'
+import { primaryLinkClass, primaryWrappingLinkClass } from '../components/marketing/link-styles'
 import { Alert } from '../components/ui/alert'
 import { Button } from '../components/ui/button'
 import { Spinner } from '../components/ui/spinner'
@@ -106,8 +106,8 @@ export function SavePanel({ shareId, api, passCodeToken, chosen, ancestorIds, on
             {label}
           </Button>
         ) : session.status === 'signed-out' ? (
-          <div className="flex flex-col gap-1 sm:items-end">
-            <LocaleLink page="account-login" search={`?${REDIRECT_PARAM}=${encodeURIComponent(here)}`} onClick={() => onLeaveToSignIn(chosen)} className={primaryLinkClass}>
+          <div className="flex flex-col gap-1 sm:max-w-xs sm:items-end sm:text-right">
+            <LocaleLink page="account-login" search={`?${REDIRECT_PARAM}=${encodeURIComponent(here)}`} onClick={() => onLeaveToSignIn(chosen)} className={primaryWrappingLinkClass}>
               {t('sharePage.save.signIn')}
             </LocaleLink>
             <p className="text-xs text-slate-600 dark:text-slate-300">{t('sharePage.save.signInHint')}</p>

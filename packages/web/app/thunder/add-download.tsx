@@ -315,7 +315,7 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
             </p>
             {target ? (
               <p className="mt-1.5 flex min-w-0 items-center gap-1.5 text-sm text-slate-700 dark:text-slate-200" data-testid="form-target-folder">
-                <span className="shrink-0">{t('drive.offline.target.label')}:</span>
+                <span className="shrink-0">{t('drive.offline.target.label')}</span>
                 <FileKindIcon kind="folder" className="size-4 shrink-0" />
                 <span className="min-w-0 font-medium">
                   <FileName name={target.name} />
@@ -384,7 +384,7 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
             <Alert tone="warning">{items.some((item) => isOk(item.resource)) ? t('drive.offline.preview.noneSelected') : t('drive.offline.preview.nothingToAdd')}</Alert>
           ) : null}
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-200">
-            <span>{t('drive.offline.target.label')}:</span>
+            <span>{t('drive.offline.target.label')}</span>
             <span className="inline-flex min-w-0 items-center gap-1.5 font-medium" data-testid="target-folder">
               <FileKindIcon kind="folder" className="size-4 shrink-0" />
               <FileName name={targetName} />

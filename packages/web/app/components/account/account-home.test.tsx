@@ -1,6 +1,6 @@
 import { type ConnectedApp, type UserSession, WEB_CLIENT_ID, messageForReason } from '@cumulus/protocol'
 import type { IdentityClient } from '@cumulus/sdk'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderPage } from '../../../test/render'
@@ -289,6 +289,49 @@ describe('AccountHome: e-mail and phone', () => {
     await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
     expect((await screen.findByRole('alert')).textContent).toBe('Too many requests, try again later')
+  })
+})
+
+describe('AccountHome: a code asked for moments ago elsewhere', () => {
+  // A second tab or device asks within the minute: the server refuses with Retry-After, and the
+  // form counts down instead of showing a bare "too many requests".
+  const recently = () => ({ ...errorReply(429, 'resource_exhausted', 8, { locale: 'en-US', message: 'Too many requests, try again later' }), headers: { 'retry-after': '42' } })
+
+  it('counts the wait down on the send button; another address does not wait', async () => {
+    const server = new FakeIdentityServer(ANN)
+    server.failNext('POST', '/v1/auth/verification', recently())
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Change e-mail address' }))
+    await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+
+    const waiting = await screen.findByRole('button', { name: /^Send in (42|41) s$/ })
+    expect((waiting as HTMLButtonElement).disabled).toBe(true)
+    expect(screen.getByTestId('contact-recently-sent').textContent).toBe('A code was sent to this address less than a minute ago. You can ask for a new one when the countdown ends.')
+    expect(screen.queryByRole('alert')).toBeNull()
+    // Another address does not wait.
+    await userEvent.type(screen.getByLabelText('New e-mail address'), '.uk')
+    expect((screen.getByRole('button', { name: 'Send code' }) as HTMLButtonElement).disabled).toBe(false)
+    expect(screen.queryByTestId('contact-recently-sent')).toBeNull()
+  })
+
+  it('counts a refused resend down from what the server said', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Change e-mail address' }))
+    await userEvent.type(screen.getByLabelText('New e-mail address'), 'ann.lee@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByLabelText('Verification code')
+    // The minute is over on this page's clock, but the server counts from another send.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 61_000)
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+    })
+    server.failNext('POST', '/v1/auth/verification', recently())
+    await userEvent.click(screen.getByRole('button', { name: 'Resend code' }))
+    expect(await screen.findByRole('button', { name: /^Resend in (42|41) s$/ })).toBeDefined()
+    expect(screen.queryByRole('alert')).toBeNull()
+    vi.restoreAllMocks()
   })
 })
 

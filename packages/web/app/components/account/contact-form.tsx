@@ -6,6 +6,7 @@ import { Button } from '../ui/button'
 import { TextField } from '../ui/text-field'
 import { checkCode, checkEmail, checkPhone, CODE_LENGTH, PATTERN_VALUES, type PatternMessageKey } from '../../forms/patterns'
 import { PhoneField } from '../auth/phone-field'
+import { countedWaitSeconds } from '../auth/use-verification'
 import { type AccountCheckKey, checkNewContact } from './account-checks'
 import { useAccountAction } from './use-account-action'
 
@@ -52,7 +53,11 @@ export function ContactForm({ id, kind, current, onSaved, onCancel }: { id: stri
   const [code, setCode] = useState('')
   const [codeCheck, setCodeCheck] = useState<PatternMessageKey | null>(null)
   const [sent, setSent] = useState<Sent | null>(null)
+  // A send the server refused for now (a code went to that address moments ago, from another tab
+  // or device): the address waits until then, and the send button counts down.
+  const [wait, setWait] = useState<{ address: string; untilMs: number } | null>(null)
   const resendIn = useSecondsUntil(sent?.resendAtMs ?? null)
+  const sendIn = useSecondsUntil(wait && !sent && wait.address === address.trim() ? wait.untilMs : null)
 
   const label = kind === 'email' ? t('accountHome.contact.newEmail') : t('accountHome.contact.newPhone')
 
@@ -60,7 +65,16 @@ export function ContactForm({ id, kind, current, onSaved, onCancel }: { id: stri
     const result = await send.run((client) =>
       client.sendVerification(kind === 'email' ? { email: target, usage: USAGE.email } : { phoneNumber: target, usage: USAGE.phone }),
     )
-    if (!result.ok) return
+    if (!result.ok) {
+      const seconds = countedWaitSeconds(result.error)
+      if (seconds === null) return
+      send.setError(null)
+      const untilMs = Date.now() + seconds * 1000
+      if (sent && sent.address === target) setSent({ ...sent, resendAtMs: untilMs })
+      else setWait({ address: target, untilMs })
+      return
+    }
+    setWait(null)
     setSent({
       address: target,
       verificationId: result.value.verificationId,
@@ -119,12 +133,17 @@ export function ContactForm({ id, kind, current, onSaved, onCancel }: { id: stri
           </>
         )}
         {send.error ? <Alert tone="error">{send.error}</Alert> : null}
+        {sendIn > 0 ? (
+          <p role="status" className="text-sm text-slate-700 dark:text-slate-200" data-testid="contact-recently-sent">
+            {t('auth.code.recentlySent')}
+          </p>
+        ) : null}
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="ghost" onClick={onCancel} disabled={send.pending}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={send.pending}>
-            {t('accountHome.contact.sendCode')}
+          <Button type="submit" loading={send.pending} disabled={sendIn > 0}>
+            {sendIn > 0 ? t('auth.code.sendIn', { seconds: sendIn }) : t('accountHome.contact.sendCode')}
           </Button>
         </div>
       </form>

@@ -18,6 +18,8 @@ export interface RecordedRequest {
 export interface WireReply {
   status: number
   body: unknown
+  /** Headers beyond the content type (a 429's Retry-After). */
+  headers?: Record<string, string>
 }
 
 /** The activation code the fake server accepts (once). */
@@ -95,7 +97,7 @@ export class FakeIdentityServer {
     this.requests.push(request)
     const queued = this.#overrides.get(`${method} ${url.pathname}`)
     const reply = queued?.shift() ?? this.#answer(request)
-    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json; charset=utf-8' } })
+    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json; charset=utf-8', ...reply.headers } })
   }
 
   #caller(request: RecordedRequest): UserProfile | null {

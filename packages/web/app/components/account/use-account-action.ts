@@ -4,7 +4,8 @@ import { useLocale, useT } from '../../i18n/use-locale'
 import { userErrorMessage } from '../../i18n/user-error'
 import { getIdentityClient } from '../../session/identity-client'
 
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string }
+/** A failure carries the error itself too, for the callers that act on its kind (a wait to count down). */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string; error: unknown }
 
 /**
  * Runs one identity call from an event handler: tracks `pending`, and turns any failure into the
@@ -26,7 +27,7 @@ export function useAccountAction() {
       } catch (err) {
         const message = await userErrorMessage(err, locale, t)
         setError(message)
-        return { ok: false, message }
+        return { ok: false, message, error: err }
       } finally {
         setPending(false)
       }

@@ -33,6 +33,13 @@ interface Wait {
  */
 const COUNTED_WAIT_MAX_SECONDS = 120
 
+/** The seconds to count down before another send, when `error` is a refusal worth counting down (see above); null otherwise. */
+export function countedWaitSeconds(error: unknown): number | null {
+  if (!isIdentityError(error) || !error.is(GenericErrors.resource_exhausted)) return null
+  const seconds = error.retryAfterSeconds
+  return seconds && seconds > 0 && seconds <= COUNTED_WAIT_MAX_SECONDS ? seconds : null
+}
+
 type SendCall = <T>(name: 'send', run: (client: IdentityClient) => Promise<T>) => Promise<CallResult<T>>
 
 /**
@@ -89,9 +96,9 @@ export function useVerification(
       setSent(code)
       setWait(null)
       keepSentCode(usage, kind, code)
-    } else if (isIdentityError(result.error) && result.error.is(GenericErrors.resource_exhausted) && result.error.retryAfterSeconds && result.error.retryAfterSeconds <= COUNTED_WAIT_MAX_SECONDS) {
+    } else if (countedWaitSeconds(result.error) !== null) {
       // A code went to this address moments ago from elsewhere: the field says so and counts down.
-      setWait({ address, untilMs: Date.now() + result.error.retryAfterSeconds * 1000 })
+      setWait({ address, untilMs: Date.now() + countedWaitSeconds(result.error)! * 1000 })
       setError?.(null)
     } else if (isIdentityError(result.error) && result.error.is(AccountErrors.user_not_exist)) {
       // The catalogue says "wrong account or password" (it is shared with password sign-in); a

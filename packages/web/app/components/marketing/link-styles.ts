@@ -15,6 +15,9 @@ export const primaryLinkClass = `${shape} ${normal} ${primary}`
 
 export const secondaryLinkClass = `${shape} ${normal} ${secondary}`
 
+/** A primary link whose long label may wrap (a phone, a long language): at least as tall as the others, taller when it must. */
+export const primaryWrappingLinkClass = `${shape} min-h-11 px-5 py-2.5 text-center text-sm text-balance ${primary}`
+
 /** Larger links for heroes. */
 export const heroPrimaryLinkClass = `${shape} ${large} ${primary}`
 

@@ -35,7 +35,7 @@ export default {
     unknownReason: 'This link cannot be downloaded ({{reason}}).',
   },
   target: {
-    label: 'Save to',
+    label: 'Save to:',
     change: 'Change folder',
   },
   add: { one: 'Add {{count}} download', other: 'Add {{count}} downloads' },

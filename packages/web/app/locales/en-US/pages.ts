@@ -254,7 +254,6 @@ export default {
     title: 'Archive',
     description: 'Look inside an archive in your Cumulus drive and extract the files you need.',
     heading: 'Archive contents',
-    archive: 'Archive {{id}}',
     tableCaption: 'Files in this archive',
     columns: {
       name: 'Name',

@@ -36,7 +36,7 @@ export default {
     unknownReason: 'Tautan ini tidak bisa diunduh ({{reason}}).',
   },
   target: {
-    label: 'Simpan ke',
+    label: 'Simpan ke:',
     change: 'Ganti folder',
   },
   add: { one: 'Tambah {{count}} unduhan', other: 'Tambah {{count}} unduhan' },

@@ -256,7 +256,6 @@ export default {
     title: 'Arsip',
     description: 'Lihat isi arsip di drive Cumulus Anda dan ekstrak file yang Anda perlukan.',
     heading: 'Isi arsip',
-    archive: 'Arsip {{id}}',
     tableCaption: 'File dalam arsip ini',
     columns: {
       name: 'Nama',

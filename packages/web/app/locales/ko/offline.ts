@@ -36,7 +36,7 @@ export default {
     unknownReason: '이 링크는 다운로드할 수 없습니다({{reason}}).',
   },
   target: {
-    label: '저장 위치',
+    label: '저장 위치:',
     change: '폴더 변경',
   },
   add: { one: '다운로드 {{count}}개 추가', other: '다운로드 {{count}}개 추가' },

@@ -256,7 +256,6 @@ export default {
     title: '압축 파일',
     description: 'Cumulus 드라이브에 있는 압축 파일의 내용을 보고 필요한 파일을 풀어 보세요.',
     heading: '압축 파일 내용',
-    archive: '압축 파일 {{id}}',
     tableCaption: '이 압축 파일의 파일',
     columns: {
       name: '이름',

@@ -36,7 +36,7 @@ export default {
     unknownReason: 'Pautan ini tidak boleh dimuat turun ({{reason}}).',
   },
   target: {
-    label: 'Simpan ke',
+    label: 'Simpan ke:',
     change: 'Tukar folder',
   },
   add: { one: 'Tambah {{count}} muat turun', other: 'Tambah {{count}} muat turun' },

@@ -256,7 +256,6 @@ export default {
     title: 'Arkib',
     description: 'Lihat isi arkib dalam pemacu Cumulus anda dan ekstrak fail yang anda perlukan.',
     heading: 'Isi arkib',
-    archive: 'Arkib {{id}}',
     tableCaption: 'Fail dalam arkib ini',
     columns: {
       name: 'Nama',

@@ -36,7 +36,7 @@ export default {
     unknownReason: '此链接无法下载（{{reason}}）。',
   },
   target: {
-    label: '保存到',
+    label: '保存到：',
     change: '更改文件夹',
   },
   add: { one: '添加 {{count}} 个下载', other: '添加 {{count}} 个下载' },

@@ -256,7 +256,6 @@ export default {
     title: '压缩包',
     description: '查看 Cumulus 云盘中压缩包的内容，并解压你需要的文件。',
     heading: '压缩包内容',
-    archive: '压缩包 {{id}}',
     tableCaption: '此压缩包中的文件',
     columns: {
       name: '名称',

@@ -36,7 +36,7 @@ export default {
     unknownReason: '此連結無法下載（{{reason}}）。',
   },
   target: {
-    label: '儲存到',
+    label: '儲存到：',
     change: '變更資料夾',
   },
   add: { one: '新增 {{count}} 個下載', other: '新增 {{count}} 個下載' },

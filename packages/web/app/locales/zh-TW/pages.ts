@@ -256,7 +256,6 @@ export default {
     title: '壓縮檔',
     description: '查看 Cumulus 雲端硬碟中壓縮檔的內容，並解壓縮你需要的檔案。',
     heading: '壓縮檔內容',
-    archive: '壓縮檔 {{id}}',
     tableCaption: '這個壓縮檔中的檔案',
     columns: {
       name: '名稱',
