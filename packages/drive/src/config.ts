@@ -73,6 +73,8 @@ export interface DriveConfig {
     /** The mainline DHT and peer exchange: how magnets without trackers find peers. */
     dht: boolean
     peerExchange: boolean
+    /** How long a preview waits for a magnet's metadata from its swarm before it says none came. */
+    previewTimeoutMs: number
     /** Port or range aria2 listens on for peers ("6881-6999"); aria2's default when null. */
     listenPort: string | null
   }

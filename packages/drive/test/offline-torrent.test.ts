@@ -19,7 +19,7 @@ describe('offline downloads over BitTorrent, end to end', () => {
 
   beforeAll(async () => {
     swarm = await startLocalSwarm()
-    t = await startDriveTestApp({ OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32', TORRENT_DHT: 'false', TORRENT_PEER_EXCHANGE: 'false' }, { offlineDownloads: true })
+    t = await startDriveTestApp({ OFFLINE_ALLOW_NETWORKS: '127.0.0.1/32', TORRENT_DHT: 'false', TORRENT_PEER_EXCHANGE: 'false', TORRENT_PREVIEW_SECONDS: '8' }, { offlineDownloads: true })
   }, 60_000)
   afterAll(async () => {
     await t?.close()

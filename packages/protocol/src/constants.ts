@@ -122,6 +122,8 @@ export const DRIVE_DEFAULTS = Object.freeze({
   archiveMaxRatio: 1000,
   /** Unpackings one server process runs at once. */
   archiveWorkers: 2,
+  /** How long a link preview waits for a magnet's metadata from its swarm (a task waits longer: it runs in the background). */
+  torrentPreviewSeconds: 20,
 } as const)
 /** The tus protocol version the upload endpoints speak. */
 export const TUS_VERSION = '1.0.0'

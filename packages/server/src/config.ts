@@ -556,6 +556,7 @@ const envSchema = z.object({
   TRANSCODE_PRESET: z.enum(X264_PRESETS).optional(),
   TORRENT_DHT: flag.optional(),
   TORRENT_PEER_EXCHANGE: flag.optional(),
+  TORRENT_PREVIEW_SECONDS: wholeNumber(1, 600).optional(),
   TORRENT_LISTEN_PORT: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, { error: 'must be a port or a range such as 6881-6999' }).optional(),
 })
 
@@ -703,6 +704,7 @@ function buildConfig(values: z.output<typeof envSchema>): CumulusConfig {
         workDir: join(dataDir, 'torrent'),
         dht: values.TORRENT_DHT ?? true,
         peerExchange: values.TORRENT_PEER_EXCHANGE ?? true,
+        previewTimeoutMs: (values.TORRENT_PREVIEW_SECONDS ?? DRIVE_DEFAULTS.torrentPreviewSeconds) * 1000,
         listenPort: values.TORRENT_LISTEN_PORT ?? null,
       },
       globalDedup: values.DRIVE_GLOBAL_DEDUP ?? false,

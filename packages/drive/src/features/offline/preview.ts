@@ -14,9 +14,8 @@ export const PREVIEW_MAX_LINKS = 20
 export const PREVIEW_REQUESTS_PER_MINUTE = 30
 /** Previews one client address may ask for in a minute, all its accounts together. */
 export const PREVIEW_REQUESTS_PER_ADDRESS_PER_MINUTE = 60
-/** How long a preview waits for one link's headers, or a magnet's metadata. */
+/** How long a preview waits for one link's headers (a magnet's metadata: `config.torrent.previewTimeoutMs`). */
 const HTTP_PREVIEW_TIMEOUT_MS = 10_000
-const MAGNET_PREVIEW_TIMEOUT_MS = 20_000
 
 function resource(input: { id: string; name: string; size: number; fileCount: number; url: string; status: string; isDir: boolean; children?: DriveResource[] }): DriveResource {
   return {
@@ -107,7 +106,7 @@ async function previewLink(deps: DriveDeps, raw: string): Promise<DriveResource>
       return await previewHttp(deps, source.url, parsed.name)
     }
     try {
-      const meta = await deps.torrents.inspect(source.url, { timeoutMs: MAGNET_PREVIEW_TIMEOUT_MS })
+      const meta = await deps.torrents.inspect(source.url, { timeoutMs: deps.config.torrent.previewTimeoutMs })
       return torrentResource(meta, raw)
     } catch (err) {
       return failed(raw, parsed.name, torrentFailure(err))
@@ -138,7 +137,7 @@ export async function previewResources(deps: DriveDeps, caller: Caller, body: { 
     const chunks: Buffer[] = []
     for await (const chunk of await deps.blobs.get(file.gcid)) chunks.push(chunk as Buffer)
     try {
-      return { list: { resources: [torrentResource(await deps.torrents.inspect(Buffer.concat(chunks), { timeoutMs: MAGNET_PREVIEW_TIMEOUT_MS }), '')] } }
+      return { list: { resources: [torrentResource(await deps.torrents.inspect(Buffer.concat(chunks), { timeoutMs: deps.config.torrent.previewTimeoutMs }), '')] } }
     } catch (err) {
       return { list: { resources: [failed('', file.name, torrentFailure(err))] } }
     }
