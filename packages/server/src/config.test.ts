@@ -66,7 +66,7 @@ describe('loadConfig defaults', () => {
         ffprobePath: 'ffprobe',
         archive: { sevenZipPath: '7zz', lsarPath: 'lsar', unarPath: 'unar', maxUnpackBytes: 64 * 1024 ** 3, maxRatio: 1000, workers: 2 },
         transcode: { trigger: 'upload', preset: 'veryfast' },
-        torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, listenPort: null },
+        torrent: { aria2cPath: 'aria2c', workDir: resolve('data/torrent'), dht: true, peerExchange: true, previewTimeoutMs: 20_000, listenPort: null },
         globalDedup: false,
       },
       storage: { kind: 'local', root: join(dataDir, 'blobs') },
@@ -488,6 +488,8 @@ describe('drive settings', () => {
     expect(config.plans.paid['vip']!.offlineRunningTasks).toBe(4)
     for (const bad of ['10.0.0.0/33', 'localhost', '10.0.0.0/8/1', 'fe80::1%eth0', '1.2.3']) expect(() => loadConfig({ OFFLINE_ALLOW_NETWORKS: bad }), bad).toThrow(/OFFLINE_ALLOW_NETWORKS/)
     expect(() => loadConfig({ OFFLINE_RUNNING_TASKS_FREE: '0' })).toThrow(/OFFLINE_RUNNING_TASKS_FREE/)
+    expect(loadConfig({ TORRENT_PREVIEW_SECONDS: '45' }).drive.torrent.previewTimeoutMs).toBe(45_000)
+    for (const bad of ['0', '601', '2.5', 'soon']) expect(() => loadConfig({ TORRENT_PREVIEW_SECONDS: bad }), bad).toThrow(/TORRENT_PREVIEW_SECONDS/)
   })
 
   it('reads PLANS on top of the plan variables: changes free and vip, adds plans, and refuses what is not a plan', () => {
