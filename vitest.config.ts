@@ -29,6 +29,10 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ['default', './vitest.summary-reporter.ts'],
+    // Two test files at a time (Vitest's default is one per core less one: a single file at a time
+    // on the 2-core CI machines, which took the suite past half an hour). The end-to-end files
+    // still run one at a time (their project's fileParallelism), after the others.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { JWK } from 'jose'
 import pg from 'pg'
 import { pino } from 'pino'
-import { POSTGRES_URL, REDIS_URL, testBackend } from '../../../test-support/backend.js'
+import { dropSchemas, POSTGRES_URL, REDIS_URL, testBackend, whileSchemasStay } from '../../../test-support/backend.js'
 import Fastify from 'fastify'
 import { baseServerOptions, identityRoutes } from '../src/app.js'
 import { httpKit } from '../src/http/http-kit.js'
@@ -106,15 +106,12 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await admin.query(`CREATE SCHEMA ${schema}`)
     await admin.end()
     const opened = openDatabase({ databaseUrl: POSTGRES_URL, sqlitePath: '', postgresSchema: schema, poolSize: 4 })
-    await migrateIdentity(opened.db)
+    await whileSchemasStay(() => migrateIdentity(opened.db))
     return {
       ...opened,
       async destroy() {
         await opened.close()
-        const cleanup = new pg.Client({ connectionString: POSTGRES_URL })
-        await cleanup.connect()
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`)
-        await cleanup.end()
+        await dropSchemas(schema)
       },
     }
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '@cumulus/identity'
 import pg from 'pg'
-import { POSTGRES_URL, testBackend } from '../../../test-support/backend.js'
+import { dropSchemas, POSTGRES_URL, testBackend, whileSchemasStay } from '../../../test-support/backend.js'
 import { PgBossJobStore, SqliteJobStore, migrateJobs } from '../src/index.js'
 import { describeJobRunner } from './job-runner-suite.js'
 
@@ -25,7 +25,7 @@ if (testBackend() === 'postgres') {
     const bossSchema = `t_boss_${suffix}`
     await admin(`CREATE SCHEMA ${schema}`)
     const opened = openDatabase({ databaseUrl: POSTGRES_URL, sqlitePath: '', postgresSchema: schema, poolSize: 4 })
-    await migrateJobs(opened.db, 'postgres', schema)
+    await whileSchemasStay(() => migrateJobs(opened.db, 'postgres', schema))
     return {
       db: opened.db,
       store: async () => {
@@ -35,8 +35,7 @@ if (testBackend() === 'postgres') {
       },
       async destroy() {
         await opened.close()
-        await admin(`DROP SCHEMA ${schema} CASCADE`)
-        await admin(`DROP SCHEMA IF EXISTS ${bossSchema} CASCADE`)
+        await dropSchemas(schema, bossSchema)
       },
     }
   })
