@@ -51,13 +51,13 @@ function SessionLinks({ status }: { status: SessionStatus }) {
   if (status === 'unknown') return <span className="ml-1 inline-block h-9 w-20" aria-hidden="true" data-testid="session-pending" />
   if (status === 'signed-in') {
     return (
-      <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800" data-testid="header-account">
+      <LocaleLink page="account-home" className="ml-1 inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800" data-testid="header-account">
         {t('common.nav.account')}
       </LocaleLink>
     )
   }
   return (
-    <LocaleLink page="account-login" {...(isSharePage ? { search: `?${REDIRECT_PARAM}=${encodeURIComponent(back)}` } : {})} className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
+    <LocaleLink page="account-login" {...(isSharePage ? { search: `?${REDIRECT_PARAM}=${encodeURIComponent(back)}` } : {})} className="ml-1 inline-flex h-9 items-center rounded-lg bg-brand-600 px-3.5 text-sm font-semibold whitespace-nowrap text-white shadow-sm hover:bg-brand-700" data-testid="header-sign-in">
       {t('common.nav.signIn')}
     </LocaleLink>
   )
@@ -77,7 +77,8 @@ export function SiteHeader() {
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
         <LocaleLink page="index" className="mr-2 flex items-center gap-2 rounded-lg font-semibold tracking-tight" aria-label={t('common.appName')}>
           <Logo className="size-8" />
-          <span className="text-lg">{t('common.appName')}</span>
+          {/* Under 360 px the logo alone names the site (the link's label): the bar keeps room for a long "Sign in". */}
+          <span className="text-lg max-[359px]:hidden">{t('common.appName')}</span>
         </LocaleLink>
         <nav aria-label={t('common.nav.primary')} className="hidden items-center md:flex">
           <PrimaryLinks />

@@ -72,7 +72,7 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
   const tp = usePlural()
   const locale = useLocale()
   const describe = useDescribeError()
-  const ids = { heading: useId(), links: useId(), hint: useId(), error: useId() }
+  const ids = { heading: useId(), links: useId(), hint: useId(), error: useId(), target: useId() }
   const textarea = useRef<HTMLTextAreaElement>(null)
   const fileInput = useRef<HTMLInputElement>(null)
   const previewHeading = useRef<HTMLHeadingElement>(null)
@@ -287,6 +287,15 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
       {step.type === 'edit' || step.type === 'previewing' ? (
         <form noValidate onSubmit={(event) => void preview(event)} className="mt-4 space-y-3">
           <div>
+            {target ? (
+              <p id={ids.target} className="mb-3 flex min-w-0 items-center gap-1.5 text-sm text-slate-700 dark:text-slate-200" data-testid="form-target-folder">
+                <span className="shrink-0">{t('drive.offline.target.label')}</span>
+                <FileKindIcon kind="folder" className="size-4 shrink-0" />
+                <span className="min-w-0 font-medium">
+                  <FileName name={target.name} />
+                </span>
+              </p>
+            ) : null}
             <label htmlFor={ids.links} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
               {t('drive.offline.form.linksLabel')}
             </label>
@@ -307,21 +316,12 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
               autoCorrect="off"
               spellCheck={false}
               aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${ids.error} ${ids.hint}` : ids.hint}
+              aria-describedby={[error ? ids.error : null, ids.hint, target ? ids.target : null].filter(Boolean).join(' ')}
               className="block w-full resize-y rounded-xl border border-slate-300 bg-white px-3.5 py-2.5 font-mono text-sm text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none aria-[invalid=true]:border-red-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
             />
             <p id={ids.hint} className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
               {t('drive.offline.form.linksHint')}
             </p>
-            {target ? (
-              <p className="mt-1.5 flex min-w-0 items-center gap-1.5 text-sm text-slate-700 dark:text-slate-200" data-testid="form-target-folder">
-                <span className="shrink-0">{t('drive.offline.target.label')}</span>
-                <FileKindIcon kind="folder" className="size-4 shrink-0" />
-                <span className="min-w-0 font-medium">
-                  <FileName name={target.name} />
-                </span>
-              </p>
-            ) : null}
             {initialLink && links === initialLink ? <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-300">{t('drive.offline.form.restored')}</p> : null}
             {error ? (
               <p id={ids.error} role="alert" className="mt-1.5 text-sm whitespace-pre-line text-red-700 dark:text-red-300">
