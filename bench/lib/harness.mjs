@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createServer as createNetServer } from 'node:net'
 import { cpus, loadavg } from 'node:os'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -62,6 +62,26 @@ export function runLoad(spec) {
   })
 }
 
+/** CPU used by each thread of this process so far (Linux /proc/self/task, in ms), or null elsewhere. */
+export function threadCpu() {
+  try {
+    const threads = new Map()
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+        threads.set(Number(tid), { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 })
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return threads
+  } catch {
+    return null
+  }
+}
+
 /** Machine-wide CPU counters (Linux /proc/stat, in ms), or null elsewhere. */
 export function machineCpu() {
   try {
@@ -82,13 +102,33 @@ export function machineCpu() {
  */
 export async function withCpuAccounting(run, cpuCount) {
   const machineBefore = machineCpu()
+  const threadsBefore = threadCpu()
   const before = process.cpuUsage()
   const result = await run()
   const used = process.cpuUsage(before)
+  const threadsAfter = threadCpu()
   const machineAfter = machineCpu()
   const processMs = (used.user + used.system) / 1000
   const ops = (result.warmup?.ok ?? 0) + result.main.ok
   const cpu = { processMs, processMsPerOp: ops ? processMs / ops : null, loadGeneratorMs: result.loadGeneratorCpuMs ?? 0 }
+  if (threadsBefore && threadsAfter && ops) {
+    // The main thread (the event loop) apart from every other thread (worker threads, libuv's
+    // pool, V8's compiler and GC helpers): where a request's CPU goes, user and kernel time.
+    const main = threadsAfter.get(process.pid)
+    const mainBefore = threadsBefore.get(process.pid) ?? { user: 0, system: 0 }
+    if (main) {
+      cpu.mainThreadMsPerOp = { user: (main.user - mainBefore.user) / ops, system: (main.system - mainBefore.system) / ops }
+      let user = 0
+      let system = 0
+      for (const [tid, t] of threadsAfter) {
+        if (tid === process.pid) continue
+        const b = threadsBefore.get(tid) ?? { user: 0, system: 0 }
+        user += t.user - b.user
+        system += t.system - b.system
+      }
+      cpu.otherThreadsMsPerOp = { user: user / ops, system: system / ops }
+    }
+  }
   if (machineBefore && machineAfter) {
     const capacityMs = (machineAfter.at - machineBefore.at) * cpuCount
     const busyMs = machineAfter.busyMs - machineBefore.busyMs
