@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CounterStore } from '../src/counters/counter-store.js'
+import fc from 'fast-check'
+import type { CounterReading, CounterStore } from '../src/counters/counter-store.js'
 
 export interface CounterStoreFixture {
   store: CounterStore
@@ -178,6 +179,80 @@ export function describeCounterStore(name: string, factory: () => CounterStoreFi
         await store.reset('absent')
         expect(await store.get('absent')).toEqual({ count: 0, ttlSeconds: 0 })
         expect((await store.get('kept')).count).toBe(1)
+      })
+    })
+
+    describe('batch', () => {
+      it('applies its steps in order, each reading as the single call would', async () => {
+        const readings = await store.batch([
+          { op: 'increment', key: 'b', windowSeconds: WINDOW_SECONDS },
+          { op: 'increment', key: 'b', windowSeconds: LONGER_WINDOW_SECONDS },
+          { op: 'get', key: 'b' },
+          { op: 'decrement', key: 'b' },
+          { op: 'get', key: 'b' },
+          { op: 'reset', key: 'b' },
+          { op: 'get', key: 'b' },
+          { op: 'increment', key: 'b', windowSeconds: LONGER_WINDOW_SECONDS },
+          { op: 'get', key: 'other' },
+          { op: 'decrement', key: 'absent' },
+        ])
+        expect(readings.map((r) => (r ? r.count : null))).toEqual([1, 2, 2, null, 1, null, 0, 1, 0, null])
+        expectTtlNear(readings[0]!.ttlSeconds, WINDOW_SECONDS)
+        // The second increment kept the first one's window.
+        expectTtlNear(readings[1]!.ttlSeconds, WINDOW_SECONDS)
+        expect(readings[6]!.ttlSeconds).toBe(0)
+        // After the reset, a new window of the length asked for.
+        expectTtlNear(readings[7]!.ttlSeconds, LONGER_WINDOW_SECONDS)
+        expect(await store.get('b')).toEqual(readings[7])
+        expect(await store.get('absent')).toEqual({ count: 0, ttlSeconds: 0 })
+      })
+
+      it('answers an empty batch with no readings', async () => {
+        expect(await store.batch([])).toEqual([])
+      })
+
+      it('is atomic: no call of a parallel burst lands between two steps of a batch', async () => {
+        // Each batch takes a place and gives it back. Run whole, every batch sees only its own
+        // place; a step of another batch landing in between would read 2.
+        const results = await Promise.all(
+          Array.from({ length: BURST }, () =>
+            store.batch([
+              { op: 'increment', key: 'atomic', windowSeconds: WINDOW_SECONDS },
+              { op: 'get', key: 'atomic' },
+              { op: 'decrement', key: 'atomic' },
+            ]),
+          ),
+        )
+        expect(results.map(([taken, seen]) => [taken!.count, seen!.count])).toEqual(Array.from({ length: BURST }, () => [1, 1]))
+        expect((await store.get('atomic')).count).toBe(0)
+      })
+
+      it('gives the same counts as the same calls made one by one, for any sequence', async () => {
+        const step = fc.oneof(
+          fc.record({ op: fc.constant('increment' as const), key: fc.constantFrom('x', 'y', 'z'), windowSeconds: fc.constantFrom(WINDOW_SECONDS, LONGER_WINDOW_SECONDS) }),
+          fc.record({ op: fc.constantFrom('get' as const, 'decrement' as const, 'reset' as const), key: fc.constantFrom('x', 'y', 'z') }),
+        )
+        let run = 0
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (ops) => {
+            run += 1
+            // Two namespaces of one store: the batch in one, the single calls in the other.
+            const batched = await store.batch(ops.map((o) => ({ ...o, key: `p${run}:${o.key}` })))
+            const single: (CounterReading | null)[] = []
+            for (const o of ops) {
+              const key = `q${run}:${o.key}`
+              if (o.op === 'increment') single.push(await store.increment(key, o.windowSeconds))
+              else if (o.op === 'get') single.push(await store.get(key))
+              else if (o.op === 'decrement') single.push(await store.decrement(key).then(() => null))
+              else single.push(await store.reset(key).then(() => null))
+            }
+            expect(batched.map((r) => r?.count ?? null)).toEqual(single.map((r) => r?.count ?? null))
+            batched.forEach((r, i) => {
+              if (r && single[i]) expect(Math.abs(r.ttlSeconds - single[i]!.ttlSeconds)).toBeLessThanOrEqual(1)
+            })
+          }),
+          { numRuns: 40 },
+        )
       })
     })
 

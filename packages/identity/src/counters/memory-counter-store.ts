@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock.js'
-import type { CounterStore } from './counter-store.js'
+import type { CounterOp, CounterReading, CounterStore } from './counter-store.js'
 
 interface Entry {
   count: number
@@ -31,6 +31,40 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async increment(key: string, windowSeconds: number) {
+    return this.incrementNow(key, windowSeconds)
+  }
+
+  async get(key: string) {
+    return this.getNow(key)
+  }
+
+  async decrement(key: string) {
+    this.decrementNow(key)
+  }
+
+  async reset(key: string) {
+    this.entries.delete(key)
+  }
+
+  // One synchronous pass: nothing else runs in between, so the batch is atomic.
+  async batch(ops: readonly CounterOp[]) {
+    return ops.map((step): CounterReading | null => {
+      switch (step.op) {
+        case 'increment':
+          return this.incrementNow(step.key, step.windowSeconds)
+        case 'get':
+          return this.getNow(step.key)
+        case 'decrement':
+          this.decrementNow(step.key)
+          return null
+        case 'reset':
+          this.entries.delete(step.key)
+          return null
+      }
+    })
+  }
+
+  private incrementNow(key: string, windowSeconds: number): CounterReading {
     let entry = this.live(key)
     if (!entry) {
       entry = { count: 0, expiresAtMs: this.clock.nowMs() + windowSeconds * 1000 }
@@ -40,18 +74,14 @@ export class MemoryCounterStore implements CounterStore {
     return { count: entry.count, ttlSeconds: this.ttl(entry) }
   }
 
-  async get(key: string) {
+  private getNow(key: string): CounterReading {
     const entry = this.live(key)
     return entry ? { count: entry.count, ttlSeconds: this.ttl(entry) } : { count: 0, ttlSeconds: 0 }
   }
 
-  async decrement(key: string) {
+  private decrementNow(key: string): void {
     const entry = this.live(key)
     if (entry && entry.count > 0) entry.count -= 1
-  }
-
-  async reset(key: string) {
-    this.entries.delete(key)
   }
 
   async close() {

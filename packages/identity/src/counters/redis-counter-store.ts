@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { CounterStore } from './counter-store.js'
+import type { CounterOp, CounterReading, CounterStore } from './counter-store.js'
 
 // INCR then set the expiry only when the key has none, in one script, so the window is fixed
 // and a crash between the two commands cannot leave a key without expiry. INCR keeps an existing
@@ -21,6 +21,35 @@ local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count > 0 then redis.call('DECR', KEYS[1]) end
 return 0
 `
+// A batch: KEYS[i] with ARGV[2i-1] naming its step (i, g, d, r) and ARGV[2i] an increment's
+// window. Each step is the script above of the same name, so a batch reads exactly as its calls
+// one by one would; one script runs atomically. Its keys may lie in different hash slots, so a
+// batch needs one Redis server (or a primary with replicas), not a Redis Cluster.
+const BATCH = `
+local out = {}
+for i = 1, #KEYS do
+  local step = ARGV[2 * i - 1]
+  local key = KEYS[i]
+  if step == 'i' then
+    local count = redis.call('INCR', key)
+    local pttl = redis.call('PTTL', key)
+    if pttl < 0 then redis.call('EXPIRE', key, ARGV[2 * i]); pttl = tonumber(ARGV[2 * i]) * 1000 end
+    out[i] = {count, pttl}
+  elseif step == 'g' then
+    local value = redis.call('GET', key)
+    if value then out[i] = {tonumber(value), redis.call('PTTL', key)} else out[i] = {0, 0} end
+  elseif step == 'd' then
+    local count = tonumber(redis.call('GET', key) or '0')
+    if count > 0 then redis.call('DECR', key) end
+    out[i] = 0
+  else
+    redis.call('DEL', key)
+    out[i] = 0
+  end
+end
+return out
+`
+const STEP_CODES = { increment: 'i', get: 'g', decrement: 'd', reset: 'r' } as const
 
 /** Counters shared by every node through Redis. Keys are namespaced by `prefix`. */
 export class RedisCounterStore implements CounterStore {
@@ -37,6 +66,7 @@ export class RedisCounterStore implements CounterStore {
       redis.defineCommand('cumulusIncr', { numberOfKeys: 1, lua: INCREMENT })
       redis.defineCommand('cumulusGet', { numberOfKeys: 1, lua: GET })
       redis.defineCommand('cumulusDecr', { numberOfKeys: 1, lua: DECREMENT })
+      redis.defineCommand('cumulusBatch', { lua: BATCH })
       return redis
     })
   }
@@ -59,6 +89,19 @@ export class RedisCounterStore implements CounterStore {
     await (await this.redis).del(this.prefix + key)
   }
 
+  async batch(ops: readonly CounterOp[]) {
+    if (ops.length === 0) return []
+    const keys = ops.map((step) => this.prefix + step.key)
+    const args = ops.flatMap((step) => [STEP_CODES[step.op], step.op === 'increment' ? Math.max(1, Math.ceil(step.windowSeconds)) : 0])
+    const replies = (await ((await this.redis) as unknown as Scripts).cumulusBatch(keys.length, ...keys, ...args)) as ([number, number] | 0)[]
+    return ops.map((step, i): CounterReading | null => {
+      const reply = replies[i]
+      if (step.op !== 'increment' && step.op !== 'get') return null
+      const [count, pttl] = reply as [number, number]
+      return { count, ttlSeconds: ttlSecondsOf(pttl) }
+    })
+  }
+
   async close() {
     const redis = await this.redis
     await redis.quit().catch(() => redis.disconnect())
@@ -75,4 +118,6 @@ interface Scripts {
   cumulusIncr(key: string, windowSeconds: number): Promise<unknown>
   cumulusGet(key: string): Promise<unknown>
   cumulusDecr(key: string): Promise<unknown>
+  /** Without numberOfKeys at definition, ioredis takes the key count as the first argument. */
+  cumulusBatch(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<unknown>
 }

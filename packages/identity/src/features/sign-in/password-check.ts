@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AccountErrors, AppError, GenericErrors } from '@cumulus/protocol'
+import type { CounterReading } from '../../counters/counter-store.js'
 import type { IdentityDeps } from '../../deps.js'
 import { lockoutKeys } from './lockout.js'
 
@@ -91,7 +92,9 @@ async function takePlace(deps: Deps, budgets: Budget[]): Promise<AppError | null
     if (round > 0) {
       // Look before reserving, so that waiters polling do not crowd each other out with places
       // they would give back at once.
-      const [pending, failures] = await Promise.all([Promise.all(budgets.map((b) => counters.get(b.pendingKey))), Promise.all(budgets.map((b) => counters.get(b.failureKey)))])
+      const readings = await counters.batch([...budgets.map((b) => ({ op: 'get' as const, key: b.pendingKey })), ...budgets.map((b) => ({ op: 'get' as const, key: b.failureKey }))])
+      const pending = readings.slice(0, budgets.length) as CounterReading[]
+      const failures = readings.slice(budgets.length) as CounterReading[]
       const refusal = refusalOf(budgets, failures)
       if (refusal) return refusal
       if (budgets.some((b, i) => pending[i]!.count + failures[i]!.count >= b.limit)) {
@@ -100,14 +103,16 @@ async function takePlace(deps: Deps, budgets: Budget[]): Promise<AppError | null
         continue
       }
     }
-    // The pending counts are read by the increment and the failures after it: a place that moves
-    // from one to the other in between is counted twice (safe), never missed. Both are issued at
-    // once (one round trip to Redis): the store applies them in call order.
-    const increments = Promise.all(budgets.map((b) => counters.increment(b.pendingKey, PENDING_WINDOW_SECONDS)))
-    const reads = Promise.all(budgets.map((b) => counters.get(b.failureKey)))
-    const [pending, failures] = await Promise.all([increments, reads])
+    // One atomic batch (one command to Redis): the places are taken and the failures read in the
+    // same step, so no place moves from one counter to the other in between.
+    const readings = await counters.batch([
+      ...budgets.map((b) => ({ op: 'increment' as const, key: b.pendingKey, windowSeconds: PENDING_WINDOW_SECONDS })),
+      ...budgets.map((b) => ({ op: 'get' as const, key: b.failureKey })),
+    ])
+    const pending = readings.slice(0, budgets.length) as CounterReading[]
+    const failures = readings.slice(budgets.length) as CounterReading[]
     if (budgets.every((b, i) => pending[i]!.count + failures[i]!.count <= b.limit)) return null
-    await Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
+    await counters.batch(budgets.map((b) => ({ op: 'decrement' as const, key: b.pendingKey })))
     const refusal = refusalOf(budgets, failures)
     if (refusal) return refusal
     if (round >= MAX_ADMISSION_ROUNDS) return busy()
@@ -132,34 +137,38 @@ function pause(round: number): Promise<void> {
 async function settle(deps: Deps, budgets: Budget[], matched: boolean, check: PasswordCheck): Promise<void> {
   const { counters, config } = deps
   const identifiers = [...new Set(check.accountIdentifiers)]
-  // The outcome is counted before the places are given back; the store applies calls in order,
-  // so both go out at once (one round trip to Redis) and a freed place never meets an uncounted
-  // failure.
-  const outcome = matched
-    ? // A success clears the account's failures, from everywhere and from this IP; the IP's stay
-      // (one account's owner says nothing about the other guesses from that network).
-      Promise.all([
-        ...budgets.slice(0, -1).map((b) => counters.reset(b.failureKey)),
-        ...identifiers.map((identifier) => counters.reset(lockoutKeys.accountAtIp(identifier, check.ip))),
-      ])
-    : Promise.all([
-        ...budgets.map((b) => counters.increment(b.failureKey, config.lockout.windowSeconds)),
-        ...(check.deviceId ? [counters.increment(lockoutKeys.device(check.deviceId), config.lockout.windowSeconds)] : []),
-        countCaptchaRisk(deps, identifiers, check.ip),
-      ])
-  const release = Promise.all(budgets.map((b) => counters.decrement(b.pendingKey)))
-  await Promise.all([outcome, release])
+  const window = config.lockout.windowSeconds
+  // One atomic batch: the outcome is counted and the places are given back in the same step, so a
+  // freed place never meets an uncounted failure.
+  const release = budgets.map((b) => ({ op: 'decrement' as const, key: b.pendingKey }))
+  if (matched) {
+    // A success clears the account's failures, from everywhere and from this IP; the IP's stay
+    // (one account's owner says nothing about the other guesses from that network).
+    await counters.batch([
+      ...budgets.slice(0, -1).map((b) => ({ op: 'reset' as const, key: b.failureKey })),
+      ...identifiers.map((identifier) => ({ op: 'reset' as const, key: lockoutKeys.accountAtIp(identifier, check.ip) })),
+      ...release,
+    ])
+    return
+  }
+  const failures = [
+    ...budgets.map((b) => ({ op: 'increment' as const, key: b.failureKey, windowSeconds: window })),
+    ...(check.deviceId ? [{ op: 'increment' as const, key: lockoutKeys.device(check.deviceId), windowSeconds: window }] : []),
+  ]
+  // Captcha init's risk per (account identifier, IP) pair (decision 018).
+  const pairSteps = identifiers.map((identifier) => ({ op: 'increment' as const, key: lockoutKeys.accountAtIp(identifier, check.ip), windowSeconds: window }))
+  const readings = await counters.batch([...failures, ...pairSteps, ...release])
+  await countIpRisk(deps, readings.slice(failures.length, failures.length + pairSteps.length) as CounterReading[], check.ip)
 }
 
 /**
- * Counts a failure for captcha init's risk (decision 018): against each (account identifier, IP)
- * pair, and against the IP's risk only while it is among the first `challengeAfterFailures` of
- * one of those pairs. Each count is one atomic increment, so a burst counts every failure once
- * and one pair never gives its IP more than `challengeAfterFailures`, however many run at once.
+ * Counts a failure against the IP's captcha risk (decision 018) only while it is among the first
+ * `challengeAfterFailures` of one of its (account, IP) pairs: each pair count came from one
+ * atomic increment, so a burst counts every failure once and one pair never gives its IP more
+ * than `challengeAfterFailures`, however many run at once.
  */
-async function countCaptchaRisk(deps: Deps, identifiers: string[], ip: string): Promise<void> {
+async function countIpRisk(deps: Deps, pairs: CounterReading[], ip: string): Promise<void> {
   const { counters, config } = deps
-  const pairs = await Promise.all(identifiers.map((identifier) => counters.increment(lockoutKeys.accountAtIp(identifier, ip), config.lockout.windowSeconds)))
   const fewest = Math.min(...pairs.map((pair) => pair.count))
   if (fewest <= config.captcha.challengeAfterFailures) await counters.increment(lockoutKeys.ipRisk(ip), config.lockout.windowSeconds)
 }
