@@ -12,7 +12,8 @@
 // autocannon). Raw baselines run in this process while the server is idle.
 //
 // Environment: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (16),
-// BENCH_BACKENDS (sqlite,postgres), BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL.
+// BENCH_BACKENDS (sqlite,postgres), BENCH_COUNTERS (memory or redis; default memory beside SQLite
+// and Redis beside PostgreSQL), BENCH_LOG_LEVEL (warn), BENCH_POSTGRES_URL, BENCH_REDIS_URL.
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
@@ -64,6 +65,9 @@ function settings() {
     // BENCH_ONLY=me (or signin,refresh,me): run only these measurements, e.g. under --cpu-prof.
     only: new Set((process.env.BENCH_ONLY ?? 'signin,refresh,me').split(',').map((m) => m.trim()).filter(Boolean)),
     logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    // BENCH_COUNTERS=memory or redis: the counter store for every backend (default: the one the
+    // server picks, Redis beside PostgreSQL and memory beside SQLite), to tell their costs apart.
+    counters: Object.fromEntries(['sqlite', 'postgres'].map((b) => [b, process.env.BENCH_COUNTERS])),
     postgresUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ? Number(process.env.UV_THREADPOOL_SIZE) : 4,
@@ -168,10 +172,11 @@ async function benchBackend(kind, s, log) {
     const { db } = database.opened
 
     const redisPrefix = `cumulus-bench:${randomBytes(6).toString('hex')}:`
-    const counters = kind === 'postgres' ? new RedisCounterStore(s.redisUrl, redisPrefix) : new MemoryCounterStore(systemClock)
+    const useRedis = (s.counters[kind] ?? (kind === 'postgres' ? 'redis' : 'memory')) === 'redis'
+    const counters = useRedis ? new RedisCounterStore(s.redisUrl, redisPrefix) : new MemoryCounterStore(systemClock)
     closers.push(async () => {
       await counters.close()
-      if (kind === 'postgres') await deleteRedisPrefix(s.redisUrl, redisPrefix)
+      if (useRedis) await deleteRedisPrefix(s.redisUrl, redisPrefix)
     })
     const outbox = mkdtempSync(join(tmpdir(), 'cumulus-bench-outbox-'))
     closers.push(async () => rmSync(outbox, { recursive: true, force: true }))
@@ -203,7 +208,7 @@ async function benchBackend(kind, s, log) {
     // One user per connection, so per-account sign-in counters never collide.
     const users = await Promise.all(Array.from({ length: s.connections }, (_, i) => createUserByOperator(deps, { email: `bench${i}@example.com`, password: PASSWORD })))
     const load = { url, connections: s.connections, warmupSeconds: s.warmupSeconds, seconds: s.seconds }
-    const out = { backend: kind, database: database.detail, counters: kind === 'postgres' ? 'RedisCounterStore' : 'MemoryCounterStore', measurements: {} }
+    const out = { backend: kind, database: database.detail, counters: useRedis ? 'RedisCounterStore' : 'MemoryCounterStore', measurements: {} }
 
     out.rows = []
     // 1. Password sign-in vs raw argon2id verify ------------------------------------------------
