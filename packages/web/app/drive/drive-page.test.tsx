@@ -277,6 +277,21 @@ describe('DrivePage: My drive', () => {
     expect(within(dialog).queryByRole('button', { name: 'Previous file' })).toBeNull()
   })
 
+  it('gives the focus back to the row of the file shown last when the preview closes', async () => {
+    const api = new FakeDriveApi([aFile({ name: '1.png', file_category: 'IMAGE', mime_type: 'image/png' }), aFile({ name: '2.png', file_category: 'IMAGE', mime_type: 'image/png' })])
+    show(api)
+    await waitFor(() => expect(rowNames()).toHaveLength(2))
+    await userEvent.dblClick(row('1.png'))
+    const dialog = await screen.findByTestId('preview-dialog')
+    await userEvent.keyboard('{ArrowRight}')
+    await waitFor(() => expect((within(dialog).getByTestId('preview-image') as HTMLImageElement).alt).toBe('2.png'))
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('preview-dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(row('2.png')))
+    // The grid's roving focus follows, so the arrow keys go on from that row.
+    expect(row('2.png').getAttribute('tabindex')).toBe('0')
+  })
+
   it('offers to look inside an archive it cannot preview, on the unpack page', async () => {
     const api = new FakeDriveApi([aFile({ name: 'photos.zip', id: 'Vzip1', file_category: 'ARCHIVE' })])
     renderPage(

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import type { DriveFile } from '@cumulus/protocol'
-import { type KeyboardEvent, Suspense, useEffect, useState } from 'react'
+import { type KeyboardEvent, Suspense, useEffect, useRef, useState } from 'react'
 import { lazyFrom, onDemand } from '../components/lazy/on-demand'
 import { useLocale, useT } from '../i18n/use-locale'
 import { Spinner } from '../components/ui/spinner'
@@ -81,6 +81,21 @@ const barButton =
  * the browser's own viewer; any other kind offers its download. Left and right (buttons or arrow
  * keys) step through the list's other files.
  */
+/**
+ * Closing a preview puts the focus on the item of the file shown last (the arrow keys may have
+ * stepped on from the one opened), so a keyboard user goes on from there: the item itself when it
+ * takes the focus (the drive's rows), else its `data-preview-opener` (the share page's name). Left to
+ * Radix, it fell on the page's body: the dialog is unmounted with the preview, not closed.
+ */
+function returnFocus(event: Event, fileId: string | undefined): void {
+  if (!fileId) return
+  const item = document.querySelector<HTMLElement>(`[data-id="${CSS.escape(fileId)}"]`)
+  const target = item?.hasAttribute('tabindex') ? item : item?.querySelector<HTMLElement>('[data-preview-opener]')
+  if (!target) return
+  event.preventDefault()
+  target.focus()
+}
+
 export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload, onUnpack }: PreviewDialogProps) {
   const { t } = useT()
   const locale = useLocale()
@@ -90,6 +105,9 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
   // The video the dialog opened on takes the focus, for its shortcuts; one reached by stepping
   // leaves the focus where it was, so the arrow keys go on stepping.
   const [openedOn] = useState(() => file?.id)
+  // The file shown last: closing goes back to its item in the list (see returnFocus).
+  const shown = useRef(file?.id)
+  shown.current = file?.id ?? shown.current
 
   function onKeyDown(event: KeyboardEvent) {
     // Arrow keys in a player seek; elsewhere they step through the files.
@@ -108,7 +126,7 @@ export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDow
     <Dialog.Root open={!!file} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950" />
-        <Dialog.Content aria-describedby={undefined} onKeyDown={onKeyDown} className="fixed inset-0 z-50 flex flex-col text-white outline-none" data-testid="preview-dialog">
+        <Dialog.Content aria-describedby={undefined} onKeyDown={onKeyDown} onCloseAutoFocus={(event) => returnFocus(event, shown.current)} className="fixed inset-0 z-50 flex flex-col text-white outline-none" data-testid="preview-dialog">
           {file ? (
             <>
               <div className="flex h-16 shrink-0 items-center gap-2 px-3 sm:px-5">

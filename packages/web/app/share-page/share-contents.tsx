@@ -225,6 +225,7 @@ function ShareRow({ file, chosen, onToggle, onOpen, linkFresh, onDownloadFresh }
             <button
               type="button"
               onClick={onOpen}
+              data-preview-opener
               title={folder ? undefined : t('sharePage.list.preview', { name: file.name })}
               className="block max-w-full text-left font-medium text-slate-900 hover:text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-slate-100 dark:hover:text-brand-300"
             >

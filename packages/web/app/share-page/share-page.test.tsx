@@ -7,7 +7,9 @@ import { renderPage } from '../../test/render'
 import { fakeIdentityService } from '../components/auth/testing/fake-identity-service'
 import { aFile, aFolder } from '../drive/fake-drive-api'
 import en from '../locales/en-US/index'
+import ko from '../locales/ko/index'
 import zhCN from '../locales/zh-CN/index'
+import { loadLocaleMessages } from '../i18n/messages'
 import { refreshSession } from '../session/session-store'
 import { findPassCodeToken } from './pass-code-token'
 import type { SharePageApi } from './share-api'
@@ -268,9 +270,75 @@ describe('the share page', () => {
     expect((await screen.findByTestId('share-status-text')).textContent).toBe('This share has expired.')
   })
 
+  it('gives the focus back to the name of the file previewed when the preview closes', async () => {
+    window.sessionStorage.setItem(`cumulus:share-pass-code-token:${SHARE}`, TOKEN)
+    await showShare(fakeApi())
+    const name = await screen.findByRole('button', { name: 'notes.txt' })
+    await userEvent.click(name)
+    await screen.findByTestId('preview-dialog')
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('preview-dialog')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(name))
+  })
+
   it('speaks the page’s language (Simplified Chinese)', async () => {
     await showShare(fakeApi(), { locale: 'zh-CN' })
     expect(await screen.findByLabelText(zhCN.sharePage.passCode.label)).toBeDefined()
     expect(screen.getByRole('button', { name: zhCN.sharePage.passCode.submit })).toBeDefined()
+  })
+})
+
+describe('the share page’s language offer', () => {
+  const clearLocaleCookie = () => {
+    document.cookie = 'i18n_redirected=; Max-Age=0; Path=/'
+  }
+  const browserLanguages = (languages: string[]) => vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(languages)
+
+  beforeEach(() => {
+    clearLocaleCookie()
+    return () => {
+      clearLocaleCookie()
+      vi.restoreAllMocks()
+    }
+  })
+
+  /** Waits until the offer, if any, could have appeared: the page is up and the Korean tables are loaded. */
+  async function settled() {
+    await screen.findByLabelText(/./, { selector: 'input' })
+    await act(async () => {
+      await loadLocaleMessages('ko')
+    })
+  }
+
+  it('offers a visitor whose browser prefers Korean the Korean page, in Korean, and remembers the choice', async () => {
+    browserLanguages(['ko-KR', 'en-US'])
+    await showShare(fakeApi(), { routes: { [`/s/${SHARE}`]: <p data-testid="korean-share-page" /> } })
+    const offer = await screen.findByRole('link', { name: ko.sharePage.languageOffer })
+    expect(offer.getAttribute('lang')).toBe('ko')
+    expect(offer.getAttribute('href')).toBe(`/ko/s/${SHARE}`)
+    await userEvent.click(offer)
+    expect(await screen.findByTestId('korean-share-page')).toBeDefined()
+    expect(document.cookie).toContain('i18n_redirected=ko')
+  })
+
+  it('offers nothing to a visitor who chose a language here before, whose browser prefers English, or on a page with a language', async () => {
+    browserLanguages(['ko-KR'])
+    document.cookie = 'i18n_redirected=en-US; Path=/'
+    await showShare(fakeApi())
+    await settled()
+    expect(screen.queryByTestId('share-language-offer')).toBeNull()
+    cleanup()
+
+    clearLocaleCookie()
+    browserLanguages(['en-GB', 'ko'])
+    await showShare(fakeApi())
+    await settled()
+    expect(screen.queryByTestId('share-language-offer')).toBeNull()
+    cleanup()
+
+    browserLanguages(['ko-KR'])
+    await showShare(fakeApi(), { locale: 'zh-CN' })
+    await settled()
+    expect(screen.queryByTestId('share-language-offer')).toBeNull()
   })
 })

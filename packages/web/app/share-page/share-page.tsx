@@ -12,6 +12,7 @@ import { pluralForm } from '../drive/use-plural'
 import { useErrorText } from '../drive/use-error-text'
 import { useLocale, useT } from '../i18n/use-locale'
 import { LocaleLink } from '../navigation/locale-link'
+import { LanguageOffer } from './language-offer'
 import type { LoadShareApi } from './share-api'
 import { ShareContents } from './share-contents'
 import { FOLDER_PATH_PARAM, formatFolderPath, parseFolderPath } from './folder-path'
@@ -64,6 +65,7 @@ export function SharePage({ shareId, preview, loadApi }: SharePageProps) {
 
   return (
     <section aria-labelledby="share-title" className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
+      <LanguageOffer />
       <ShareHeader share={share} preview={preview} />
       <div className="mt-8 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900" aria-live="polite">
         {view.kind === 'loading' ? <LoadingBlock label={t('sharePage.loading')} /> : null}

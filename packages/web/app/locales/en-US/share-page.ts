@@ -29,6 +29,8 @@ export default {
   failed: 'The share could not be loaded.',
   retry: 'Try again',
   backHome: 'Go to the home page',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: 'Read this page in English',
   breadcrumb: 'Folders',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: 'All files',

@@ -28,6 +28,8 @@ export default {
   failed: 'Berbagi tidak dapat dimuat.',
   retry: 'Coba lagi',
   backHome: 'Ke beranda',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: 'Baca halaman ini dalam Bahasa Indonesia',
   breadcrumb: 'Folder',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: 'Semua file',

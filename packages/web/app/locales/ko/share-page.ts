@@ -28,6 +28,8 @@ export default {
   failed: '공유를 불러오지 못했습니다.',
   retry: '다시 시도',
   backHome: '홈으로 이동',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: '이 페이지를 한국어로 보기',
   breadcrumb: '폴더',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: '전체 파일',

@@ -28,6 +28,8 @@ export default {
   failed: 'Perkongsian tidak dapat dimuatkan.',
   retry: 'Cuba lagi',
   backHome: 'Ke halaman utama',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: 'Baca halaman ini dalam Bahasa Melayu',
   breadcrumb: 'Folder',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: 'Semua fail',

@@ -28,6 +28,8 @@ export default {
   failed: '无法加载此分享。',
   retry: '重试',
   backHome: '返回首页',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: '用简体中文查看此页面',
   breadcrumb: '文件夹',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: '全部文件',

@@ -28,6 +28,8 @@ export default {
   failed: '無法載入這個分享。',
   retry: '重試',
   backHome: '返回首頁',
+  /** Offered to a visitor whose browser prefers this language, shown in this language (the share link names none). */
+  languageOffer: '以繁體中文檢視此頁面',
   breadcrumb: '資料夾',
   /** The breadcrumb's first step: the top of the share (its title is the page's heading already). */
   root: '全部檔案',
