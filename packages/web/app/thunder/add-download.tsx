@@ -381,7 +381,7 @@ export function AddDownload({ api, initialLink = null, initialFolder = null, onA
             ))}
           </ul>
           {addable.length === 0 ? (
-            <Alert tone="warning">{items.some((item) => isOk(item.resource)) ? t('drive.offline.preview.noneSelected') : t('drive.offline.preview.nothingToAdd')}</Alert>
+            <Alert tone="warning">{items.some((item) => isOk(item.resource)) ? t('drive.offline.preview.noneSelected') : tp('drive.offline.preview.nothingToAdd', items.length)}</Alert>
           ) : null}
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-200">
             <span>{t('drive.offline.target.label')}</span>

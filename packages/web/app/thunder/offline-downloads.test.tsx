@@ -149,7 +149,7 @@ describe('Adding downloads', () => {
     await userEvent.click(screen.getByRole('button', { name: '미리 보기' }))
     const refusal = await screen.findByTestId('preview-refusal')
     await waitFor(() => expect(refusal.textContent).toBe(ERROR_MESSAGES.ko.permission_denied))
-    expect(screen.getByText('이 링크들은 모두 다운로드할 수 없습니다.')).toBeDefined()
+    expect(screen.getByText('이 링크는 다운로드할 수 없습니다.')).toBeDefined()
     expect((screen.getByRole('button', { name: '추가할 항목 없음' }) as HTMLButtonElement).disabled).toBe(true)
   })
 

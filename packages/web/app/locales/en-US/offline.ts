@@ -30,7 +30,7 @@ export default {
     selected: { one: '{{count}} file selected, {{size}}', other: '{{count}} files selected, {{size}}' },
     selectAll: 'Select all',
     noneSelected: 'Choose at least one file to download.',
-    nothingToAdd: 'None of these links can be downloaded.',
+    nothingToAdd: { one: 'This link can’t be downloaded.', other: 'None of these links can be downloaded.' },
     edit: 'Edit links',
     unknownReason: 'This link cannot be downloaded ({{reason}}).',
   },

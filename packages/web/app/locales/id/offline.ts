@@ -31,7 +31,7 @@ export default {
     selected: { one: '{{count}} file dipilih, {{size}}', other: '{{count}} file dipilih, {{size}}' },
     selectAll: 'Pilih semua',
     noneSelected: 'Pilih setidaknya satu file untuk diunduh.',
-    nothingToAdd: 'Tidak ada tautan ini yang bisa diunduh.',
+    nothingToAdd: { one: 'Tautan ini tidak bisa diunduh.', other: 'Tidak ada tautan ini yang bisa diunduh.' },
     edit: 'Ubah tautan',
     unknownReason: 'Tautan ini tidak bisa diunduh ({{reason}}).',
   },

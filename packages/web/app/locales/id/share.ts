@@ -54,7 +54,7 @@ export default {
     toDrive: 'Buka Drive Saya',
   },
   list: {
-    count: { one: '{{count}} berbagi', other: '{{count}} berbagi' },
+    count: { one: '{{count}} tautan berbagi', other: '{{count}} tautan berbagi' },
     select: 'Pilih {{title}}',
     items: { one: '{{count}} item', other: '{{count}} item' },
     created: 'Dibagikan {{date}}',
@@ -73,7 +73,7 @@ export default {
     newTab: '(terbuka di tab baru)',
     cancel: 'Batalkan berbagi',
     remove: 'Hapus',
-    cancelSelected: { one: 'Batalkan berbagi', other: 'Batalkan {{count}} berbagi' },
+    cancelSelected: { one: 'Batalkan berbagi', other: 'Batalkan {{count}} tautan berbagi' },
     confirmTitleOne: 'Batalkan berbagi “{{name}}”?',
     confirmTitleMany: { one: 'Batalkan {{count}} berbagi?', other: 'Batalkan {{count}} berbagi?' },
     confirmText: 'Tautan tidak akan berfungsi lagi bagi siapa pun yang memilikinya. File Anda tetap ada di drive Anda.',

@@ -31,7 +31,7 @@ export default {
     selected: { one: '파일 {{count}}개 선택됨, {{size}}', other: '파일 {{count}}개 선택됨, {{size}}' },
     selectAll: '모두 선택',
     noneSelected: '다운로드할 파일을 하나 이상 선택하세요.',
-    nothingToAdd: '이 링크들은 모두 다운로드할 수 없습니다.',
+    nothingToAdd: { one: '이 링크는 다운로드할 수 없습니다.', other: '이 링크들은 모두 다운로드할 수 없습니다.' },
     edit: '링크 수정',
     unknownReason: '이 링크는 다운로드할 수 없습니다({{reason}}).',
   },

@@ -31,7 +31,7 @@ export default {
     selected: { one: '{{count}} fail dipilih, {{size}}', other: '{{count}} fail dipilih, {{size}}' },
     selectAll: 'Pilih semua',
     noneSelected: 'Pilih sekurang-kurangnya satu fail untuk dimuat turun.',
-    nothingToAdd: 'Tiada pautan ini yang boleh dimuat turun.',
+    nothingToAdd: { one: 'Pautan ini tidak boleh dimuat turun.', other: 'Tiada pautan ini yang boleh dimuat turun.' },
     edit: 'Sunting pautan',
     unknownReason: 'Pautan ini tidak boleh dimuat turun ({{reason}}).',
   },

@@ -31,7 +31,7 @@ export default {
     selected: { one: '已选 {{count}} 个文件，共 {{size}}', other: '已选 {{count}} 个文件，共 {{size}}' },
     selectAll: '全选',
     noneSelected: '请至少选择一个要下载的文件。',
-    nothingToAdd: '这些链接都无法下载。',
+    nothingToAdd: { one: '此链接无法下载。', other: '这些链接都无法下载。' },
     edit: '修改链接',
     unknownReason: '此链接无法下载（{{reason}}）。',
   },

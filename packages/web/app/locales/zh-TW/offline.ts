@@ -31,7 +31,7 @@ export default {
     selected: { one: '已選 {{count}} 個檔案，共 {{size}}', other: '已選 {{count}} 個檔案，共 {{size}}' },
     selectAll: '全選',
     noneSelected: '請至少選擇一個要下載的檔案。',
-    nothingToAdd: '這些連結都無法下載。',
+    nothingToAdd: { one: '此連結無法下載。', other: '這些連結都無法下載。' },
     edit: '修改連結',
     unknownReason: '此連結無法下載（{{reason}}）。',
   },
