@@ -70,6 +70,23 @@ describe('AccountHome: profile', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit name' }))
   })
 
+  it('closes the name and password editors on Esc, as Cancel does, saving nothing', async () => {
+    const server = new FakeIdentityServer(ANN)
+    await showPage(server, [ANN.sub])
+    await userEvent.click(screen.getByRole('button', { name: 'Edit name' }))
+    await userEvent.type(screen.getByLabelText('Name'), 'x{Escape}')
+    expect(screen.queryByLabelText('Name')).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit name' }))
+    expect(screen.getByTestId('account-name').textContent).toBe('Ann')
+
+    const change = screen.getByRole('button', { name: 'Change password' })
+    await userEvent.click(change)
+    await userEvent.type(screen.getByLabelText('Current password'), 'secret{Escape}')
+    expect(screen.queryByLabelText('Current password')).toBeNull()
+    expect(server.requestsTo('PATCH', '/v1/user/profile')).toHaveLength(0)
+    expect(server.requestsTo('PATCH', '/v1/user/password')).toHaveLength(0)
+  })
+
   it('refuses an empty name without calling the server', async () => {
     const server = new FakeIdentityServer(ANN)
     await showPage(server, [ANN.sub])

@@ -9,6 +9,7 @@ import { PhoneField } from '../auth/phone-field'
 import { countedWaitSeconds } from '../auth/use-verification'
 import { type AccountCheckKey, checkNewContact } from './account-checks'
 import { useAccountAction } from './use-account-action'
+import { escapeCancels } from './escape-cancels'
 
 export type ContactKind = 'email' | 'phone'
 
@@ -112,7 +113,7 @@ export function ContactForm({ id, kind, current, onSaved, onCancel }: { id: stri
 
   if (!sent) {
     return (
-      <form id={id} onSubmit={submitAddress} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
+      <form id={id} onSubmit={submitAddress} onKeyDown={escapeCancels(onCancel, send.pending)} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
         {kind === 'email' ? (
           <TextField
             label={label}
@@ -151,7 +152,7 @@ export function ContactForm({ id, kind, current, onSaved, onCancel }: { id: stri
   }
 
   return (
-    <form id={id} onSubmit={submitCode} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
+    <form id={id} onSubmit={submitCode} onKeyDown={escapeCancels(onCancel, save.pending)} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
       <Alert tone="info">{t('accountHome.contact.codeSent', { address: sent.address, minutes: sent.expiresInMinutes })}</Alert>
       <TextField
         label={t('accountHome.contact.code')}

@@ -6,6 +6,7 @@ import { Button } from '../ui/button'
 import { TextField } from '../ui/text-field'
 import { type AccountCheckKey, checkName, cleanDisplayName, NAME_MAX_LENGTH } from './account-checks'
 import { useAccountAction } from './use-account-action'
+import { escapeCancels } from './escape-cancels'
 
 /** PATCH /v1/user/profile `{ name }`, then reloads the session so every view shows the new name. */
 export function EditNameForm({ id, initial, onSaved, onCancel }: { id: string; initial: string; onSaved(name: string): void; onCancel(): void }) {
@@ -28,7 +29,7 @@ export function EditNameForm({ id, initial, onSaved, onCancel }: { id: string; i
   }
 
   return (
-    <form id={id} onSubmit={submit} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
+    <form id={id} onSubmit={submit} onKeyDown={escapeCancels(onCancel, pending)} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
       <TextField
         label={t('accountHome.name.label')}
         value={name}

@@ -12,6 +12,7 @@ import { checkPasswordChange } from './account-checks'
 import { formatDate } from './format'
 import { type Notice, NoticeArea, Row, rowActionClass, Section } from './section'
 import { useAccountAction } from './use-account-action'
+import { escapeCancels } from './escape-cancels'
 
 type Field = 'current' | 'next' | 'confirm'
 
@@ -44,7 +45,7 @@ export function ChangePasswordForm({ id, onSaved, onCancel }: { id: string; onSa
   }
 
   return (
-    <form id={id} onSubmit={submit} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
+    <form id={id} onSubmit={submit} onKeyDown={escapeCancels(onCancel, pending)} noValidate className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 dark:bg-slate-800/50">
       <PasswordField ref={currentRef} label={t('accountHome.password.current')} autoComplete="current-password" value={values.current} onChange={set('current')} autoFocus error={errorOf('current')} />
       <PasswordField ref={nextRef} label={t('accountHome.password.new')} autoComplete="new-password" value={values.next} onChange={set('next')} error={errorOf('next')} hint={t('accountHome.password.hint', { min: PASSWORD_MIN_LENGTH })} />
       <PasswordField ref={confirmRef} label={t('accountHome.password.confirm')} autoComplete="new-password" value={values.confirm} onChange={set('confirm')} error={errorOf('confirm')} />
