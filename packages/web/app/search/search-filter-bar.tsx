@@ -20,9 +20,12 @@ export function SearchFilterBar({ choice, onChange }: { choice: SearchFilterChoi
   const row = useRef<HTMLDivElement>(null)
   const rowStyle = useScrollRow(row)
   return (
-    // relative: the filters' visually hidden labels (absolute) are clipped by this scrolling row,
-    // not laid out past the screen's edge (with Chinese fonts they widened the page).
-    <div ref={row} style={rowStyle} role="group" aria-label={t('drive.search.filters.label')} className="relative flex min-w-0 items-center gap-2 overflow-x-auto py-1" data-testid="search-filters">
+    // On a phone the four filters wrap onto a second line: scrolled sideways, the last one showed
+    // as a sliver at the edge that few would find. From `sm` up they fit on one line, which
+    // scrolls (with the faded edge) only when a language's words run long.
+    // relative: the filters' visually hidden labels (absolute) are clipped by this row, not laid
+    // out past the screen's edge (with Chinese fonts they widened the page).
+    <div ref={row} style={rowStyle} role="group" aria-label={t('drive.search.filters.label')} className="relative flex min-w-0 flex-wrap items-center gap-2 overflow-x-auto py-1 sm:flex-nowrap" data-testid="search-filters">
       <FilterSelect name="kind" label={t('drive.search.filters.kind.label')} value={choice.kind} text={(value) => t(`drive.search.filters.kind.${value}`)} onChange={(value) => set('kind', value)} />
       <FilterSelect name="category" label={t('drive.search.filters.category.label')} value={choice.category} text={(value) => t(`drive.search.filters.category.${value}`)} onChange={(value) => set('category', value)} />
       <FilterSelect name="modified" label={t('drive.search.filters.modified.label')} value={choice.modified} text={(value) => t(`drive.search.filters.modified.${value}`)} onChange={(value) => set('modified', value)} />

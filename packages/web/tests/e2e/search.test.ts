@@ -181,6 +181,11 @@ describe('drive search', () => {
     await expect.poll(() => rowNames(page)).toEqual(['中国地图.png'])
     expect(await driveRow(page, '中国地图.png').getByRole('link').textContent()).toBe('地图')
     expect(await width()).toBeLessThanOrEqual(375)
+    // The four filters wrap on a phone: each is whole on the screen, none a sliver at its edge.
+    for (const name of ['kind', 'category', 'modified', 'size']) {
+      const filter = await page.getByTestId(`search-filter-${name}`).boundingBox()
+      expect(filter!.x + filter!.width).toBeLessThanOrEqual(375)
+    }
     await expectNoA11yViolationsLightAndDark(page)
   })
 })
