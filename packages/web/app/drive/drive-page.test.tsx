@@ -8,6 +8,7 @@ import { DriveProvider } from './drive-context'
 import { DrivePage } from './drive-page'
 import type { DriveView } from './file-actions'
 import { aFile, aFolder, driveError, FakeDriveApi } from './fake-drive-api'
+import { formatDateTime } from './format'
 
 /** The thunder page, as far as the drive's "+" menu is concerned: where it was sent. */
 function Thunder() {
@@ -343,6 +344,20 @@ describe('DrivePage: Trash and Starred', () => {
     await waitFor(() => expect(rowNames()).toEqual([]))
     expect(await screen.findByText('“old.txt” restored')).toBeDefined()
     expect([...api.files.values()].find((file) => file.name === 'old.txt')!.trashed).toBe(false)
+  })
+
+  it('shows in the trash when each item went there, not when it was last changed', async () => {
+    const trashed = aFile({ name: 'old.txt', trashed: true, modified_time: '2026-01-02T10:00:00Z', delete_time: '2026-03-04T05:06:00Z' })
+    show(new FakeDriveApi([trashed]), 'trash')
+    await waitFor(() => expect(rowNames()).toEqual(['old.txt']))
+    const when = formatDateTime(trashed.delete_time, 'en-US')
+    expect(screen.getByRole('columnheader', { name: 'Trashed' })).toBeDefined()
+    expect(screen.queryByRole('columnheader', { name: /Modified/ })).toBeNull()
+    const cells = within(row('old.txt')).getAllByRole('gridcell').map((cell) => cell.textContent)
+    expect(cells).toContain(when)
+    expect(cells).not.toContain(formatDateTime(trashed.modified_time, 'en-US'))
+    // The phone's line under the name says it in words.
+    expect(within(row('old.txt')).getByText(`1 KiB · Moved to the trash ${when}`)).toBeDefined()
   })
 
   // Regression: opening a trashed file tried its preview, whose signed link the server now

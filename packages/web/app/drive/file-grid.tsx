@@ -179,14 +179,13 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     if (!complete && files.length > 0 && lastRange.current.end >= files.length - LOAD_AHEAD_ROWS) onLoadMore()
   }, [files.length, complete])
 
+  const plainHeader = (text: string, className = '') => (
+    <div role="columnheader" className={className}>
+      <span className="inline-flex h-8 items-center px-1.5 text-xs font-semibold tracking-wide uppercase">{text}</span>
+    </div>
+  )
   const sortHeader = (field: DriveOrderField, text: string, className = '') => {
-    if (!order || !onOrderChange) {
-      return (
-        <div role="columnheader" className={className}>
-          <span className="inline-flex h-8 items-center px-1.5 text-xs font-semibold tracking-wide uppercase">{text}</span>
-        </div>
-      )
-    }
+    if (!order || !onOrderChange) return plainHeader(text, className)
     const active = order.field === field
     const direction = active ? order.direction : undefined
     return (
@@ -210,7 +209,9 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     const isFolder = file.kind === FOLDER_KIND
     const kind = fileKind(file)
     const size = isFolder ? '' : formatBytes(sizeOf(file), locale)
-    const modified = formatDateTime(file.modified_time, locale)
+    // In the trash the date that matters is when the item went there (its purge counts from it).
+    const trashedAt = view === 'trash' && file.delete_time ? formatDateTime(file.delete_time, locale) : null
+    const modified = trashedAt ?? formatDateTime(file.modified_time, locale)
     const targets = menuFor === file.id ? targetsOf(file) : [file]
     return (
       <div
@@ -274,7 +275,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
           {detail ? (
             <div className="truncate text-xs text-slate-500 dark:text-slate-400">{detail(file)}</div>
           ) : (
-            <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{isFolder ? t('drive.list.folder') : [size, modified].filter(Boolean).join(' · ')}</p>
+            <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{[isFolder ? t('drive.list.folder') : size, trashedAt ? t('drive.list.trashedAt', { date: trashedAt }) : isFolder ? '' : modified].filter(Boolean).join(' · ')}</p>
           )}
         </div>
         <div role="gridcell" className="hidden text-sm text-slate-600 tabular-nums sm:block dark:text-slate-300">
@@ -355,7 +356,8 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
           </div>
           {sortHeader('name', t('drive.columns.name'))}
           {sortHeader('size', t('drive.columns.size'), 'hidden sm:block')}
-          {sortHeader('modified_time', t('drive.columns.modified'), 'hidden md:block')}
+          {/* The listing cannot be ordered by when items went to the trash: that column has no sort. */}
+          {view === 'trash' ? plainHeader(t('drive.columns.trashed'), 'hidden md:block') : sortHeader('modified_time', t('drive.columns.modified'), 'hidden md:block')}
           <div role="columnheader">
             <span className="sr-only">{t('drive.columns.actions')}</span>
           </div>

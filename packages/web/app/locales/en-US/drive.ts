@@ -43,6 +43,7 @@ export default {
     name: 'Name',
     size: 'Size',
     modified: 'Modified',
+    trashed: 'Trashed',
     actions: 'Actions',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: 'Actions for {{name}}',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: 'Moved to the trash {{date}}',
     label: 'Files in {{folder}}',
     count: { one: '{{count}} item', other: '{{count}} items' },
     loading: 'Loading files…',

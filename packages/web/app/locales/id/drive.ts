@@ -43,6 +43,7 @@ export default {
     name: 'Nama',
     size: 'Ukuran',
     modified: 'Diubah',
+    trashed: 'Dibuang',
     actions: 'Tindakan',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: 'Tindakan untuk {{name}}',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: 'Dipindahkan ke sampah {{date}}',
     label: 'File di {{folder}}',
     count: { one: '{{count}} item', other: '{{count}} item' },
     loading: 'Memuat file…',

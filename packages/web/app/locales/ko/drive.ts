@@ -43,6 +43,7 @@ export default {
     name: '이름',
     size: '크기',
     modified: '수정한 날짜',
+    trashed: '휴지통으로 옮긴 날짜',
     actions: '작업',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: '{{name}} 작업',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: '{{date}}에 휴지통으로 옮김',
     label: '{{folder}}의 파일',
     count: { one: '항목 {{count}}개', other: '항목 {{count}}개' },
     loading: '파일을 불러오는 중…',

@@ -43,6 +43,7 @@ export default {
     name: 'Nama',
     size: 'Saiz',
     modified: 'Diubah suai',
+    trashed: 'Dibuang',
     actions: 'Tindakan',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: 'Tindakan untuk {{name}}',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: 'Dialihkan ke sampah {{date}}',
     label: 'Fail dalam {{folder}}',
     count: { one: '{{count}} item', other: '{{count}} item' },
     loading: 'Memuatkan fail…',

@@ -43,6 +43,7 @@ export default {
     name: '名称',
     size: '大小',
     modified: '修改时间',
+    trashed: '移入时间',
     actions: '操作',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: '“{{name}}”的操作',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: '{{date}} 移到回收站',
     label: '“{{folder}}”中的文件',
     count: { one: '{{count}} 项', other: '{{count}} 项' },
     loading: '正在加载文件…',

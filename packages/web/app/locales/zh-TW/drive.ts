@@ -43,6 +43,7 @@ export default {
     name: '名稱',
     size: '大小',
     modified: '修改時間',
+    trashed: '移入時間',
     actions: '操作',
   },
   sort: {
@@ -67,6 +68,8 @@ export default {
     menuFor: '「{{name}}」的操作',
   },
   list: {
+    /** A trashed item's line on a phone: when it went to the trash. */
+    trashedAt: '{{date}} 移至垃圾桶',
     label: '「{{folder}}」中的檔案',
     count: { one: '{{count}} 個項目', other: '{{count}} 個項目' },
     loading: '正在載入檔案…',
