@@ -292,6 +292,17 @@ describe('the share page', () => {
     await fresh.page.getByText(SHARE_TEXTS['zh-CN'].status.PASS_CODE_ERROR, { exact: true }).waitFor()
     expect(await fresh.page.getByLabel(zhCN.sharePage.passCode.label, { exact: true }).inputValue()).toBe('wrong1')
 
+    // A visitor whose browser speaks Chinese and who never chose a language here opens the link
+    // as the drive hands it out (no language in it): the page offers Chinese, in Chinese, and
+    // the choice is remembered.
+    const newcomer = await openPage({ ...PHONE, locale: 'zh-CN' })
+    await newcomer.page.goto(`/s/${locked.share_id}`)
+    await waitForHydration(newcomer.page)
+    await newcomer.page.getByRole('link', { name: zhCN.sharePage.languageOffer }).tap()
+    await newcomer.page.waitForURL((url) => url.pathname === `/zh-CN/s/${locked.share_id}`)
+    await newcomer.page.getByLabel(zhCN.sharePage.passCode.label, { exact: true }).waitFor()
+    expect((await newcomer.context.cookies()).find((cookie) => cookie.name === 'i18n_redirected')?.value).toBe('zh-CN')
+
     // The owner herself, signed in, is told why she cannot save her own share.
     owner.errors.ignore(/^console\.error: Failed to load resource: the server responded with a status of 400 .*\/drive\/v1\/share\/restore/)
     owner.errors.ignore(/^console\.error: Failed to load resource: the server responded with a status of 404 .*\/thumbnails?\//)
