@@ -43,7 +43,7 @@ export const ROW_HEIGHT = 56
 /** Ask for the next page when this few rows are left below the window. */
 const LOAD_AHEAD_ROWS = 60
 
-/** Columns: icon or checkbox, name, size (from sm), modified (from md: wide enough for "2026年11月27日 下午4:45"), actions (the skeleton shares them). */
+/** Columns: icon or checkbox, name, size (from sm), modified, or in the trash when trashed (from md: wide enough for "2026年11月27日 下午4:45"), actions (the skeleton shares them). */
 export const GRID_COLUMNS = 'grid grid-cols-[3.25rem_minmax(0,1fr)_3rem] sm:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_3rem] md:grid-cols-[3.25rem_minmax(0,1fr)_6.5rem_12.5rem_3rem] items-center'
 
 export interface FileGridProps {
@@ -211,7 +211,7 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
     const size = isFolder ? '' : formatBytes(sizeOf(file), locale)
     // In the trash the date that matters is when the item went there (its purge counts from it).
     const trashedAt = view === 'trash' && file.delete_time ? formatDateTime(file.delete_time, locale) : null
-    const modified = trashedAt ?? formatDateTime(file.modified_time, locale)
+    const date = trashedAt ?? formatDateTime(file.modified_time, locale)
     const targets = menuFor === file.id ? targetsOf(file) : [file]
     return (
       <div
@@ -275,14 +275,14 @@ export function FileGrid({ files, view, label, selection, onSelectionChange, ord
           {detail ? (
             <div className="truncate text-xs text-slate-500 dark:text-slate-400">{detail(file)}</div>
           ) : (
-            <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{[isFolder ? t('drive.list.folder') : size, trashedAt ? t('drive.list.trashedAt', { date: trashedAt }) : isFolder ? '' : modified].filter(Boolean).join(' · ')}</p>
+            <p className="truncate text-xs text-slate-500 sm:hidden dark:text-slate-400">{[isFolder ? t('drive.list.folder') : size, trashedAt ? t('drive.list.trashedAt', { date: trashedAt }) : isFolder ? '' : date].filter(Boolean).join(' · ')}</p>
           )}
         </div>
         <div role="gridcell" className="hidden text-sm text-slate-600 tabular-nums sm:block dark:text-slate-300">
           {isFolder ? <span className="text-slate-400 dark:text-slate-500">—</span> : size}
         </div>
         <div role="gridcell" className="hidden truncate text-sm text-slate-600 md:block dark:text-slate-300">
-          {modified}
+          {date}
         </div>
         {/* Clicks in the menu's cell are not the row's (a click whose press landed on the plain
             trigger and whose release on the Radix one that replaced it reaches the cell). */}

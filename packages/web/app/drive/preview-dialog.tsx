@@ -76,12 +76,6 @@ const barButton =
   'inline-flex size-10 items-center justify-center rounded-full text-white/85 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white disabled:opacity-30'
 
 /**
- * The full-screen preview: images, video (player/video-player.tsx) and audio (streamed by the
- * browser with Range requests from the signed link), the first MiB of a text file, and PDFs in
- * the browser's own viewer; any other kind offers its download. Left and right (buttons or arrow
- * keys) step through the list's other files.
- */
-/**
  * Closing a preview puts the focus on the item of the file shown last (the arrow keys may have
  * stepped on from the one opened), so a keyboard user goes on from there: the item itself when it
  * takes the focus (the drive's rows), else its `data-preview-opener` (the share page's name). Left to
@@ -96,6 +90,12 @@ function returnFocus(event: Event, fileId: string | undefined): void {
   target.focus()
 }
 
+/**
+ * The full-screen preview: images, video (player/video-player.tsx) and audio (streamed by the
+ * browser with Range requests from the signed link), the first MiB of a text file, and PDFs in
+ * the browser's own viewer; any other kind offers its download. Left and right (buttons or arrow
+ * keys) step through the list's other files.
+ */
 export function PreviewDialog({ api, files, index, onIndexChange, onClose, onDownload, onUnpack }: PreviewDialogProps) {
   const { t } = useT()
   const locale = useLocale()
