@@ -156,6 +156,23 @@ describe('DrivePage: My drive', () => {
     expect(api.callsOf('untrash')).toHaveLength(1)
   })
 
+  it('hands the focus of a row trashed with the Delete key to the row that takes its place, or the new last row', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'a.txt' }), aFile({ name: 'b.txt' }), aFile({ name: 'c.txt' })])
+    show(api)
+    await waitFor(() => expect(rowNames()).toHaveLength(3))
+    await userEvent.click(row('b.txt'))
+    await userEvent.keyboard('{Delete}')
+    await waitFor(() => expect(rowNames()).toEqual(['a.txt', 'c.txt']))
+    await waitFor(() => expect(document.activeElement).toBe(row('c.txt')))
+    // The focus, not the selection: Space selects it, then Delete acts on it.
+    expect(row('c.txt').getAttribute('aria-selected')).toBe('false')
+    await userEvent.keyboard(' ')
+    expect(row('c.txt').getAttribute('aria-selected')).toBe('true')
+    await userEvent.keyboard('{Delete}')
+    await waitFor(() => expect(rowNames()).toEqual(['a.txt']))
+    await waitFor(() => expect(document.activeElement).toBe(row('a.txt')))
+  })
+
   it('shows a failed action’s error in words', async () => {
     const api = new FakeDriveApi([aFile({ name: 'a.txt' })])
     api.failures.set('star', driveError(DriveErrors.file_not_found))

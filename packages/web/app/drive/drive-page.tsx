@@ -167,6 +167,21 @@ export function DrivePage({
       { replace: true, preventScrollReset: true },
     )
   }, [revealId, listing.files, listing.loading, listing.complete, listing.error])
+  // A focused row that leaves the list (trashed with the Delete key, restored, deleted) hands
+  // the focus to the row that took its place, or to the new last row (the selection's focus has
+  // moved there already, see `reconcile`), rather than let it fall to the page's body: a keyboard
+  // user goes on from where they were.
+  const filesBefore = useRef(listing.files)
+  const focusBefore = useRef(selection.focus)
+  useEffect(() => {
+    const [before, was] = [filesBefore.current, focusBefore.current]
+    filesBefore.current = listing.files
+    focusBefore.current = selection.focus
+    if (before === listing.files || was === null || selection.focus === null || listing.files.some((file) => file.id === was)) return
+    const active = document.activeElement
+    if (active && active !== document.body && active.isConnected) return
+    revealed.current = selection.focus
+  })
   useEffect(() => {
     const id = revealed.current
     if (id === null || selection.focus !== id) return
