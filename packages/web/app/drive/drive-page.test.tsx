@@ -173,6 +173,16 @@ describe('DrivePage: My drive', () => {
     await waitFor(() => expect(document.activeElement).toBe(row('a.txt')))
   })
 
+  it('names the order in force on the sort button, with the language’s own punctuation', async () => {
+    renderPage(
+      <DriveProvider api={new FakeDriveApi([aFile({ name: 'a.txt' })])}>
+        <DrivePage view="folder" folderId="" />
+      </DriveProvider>,
+      { path: '/drive', locale: 'zh-TW' },
+    )
+    expect((await screen.findByTestId('sort-menu')).getAttribute('aria-label')).toBe('排序方式：名稱，遞增')
+  })
+
   it('shows a failed action’s error in words', async () => {
     const api = new FakeDriveApi([aFile({ name: 'a.txt' })])
     api.failures.set('star', driveError(DriveErrors.file_not_found))

@@ -79,7 +79,7 @@ export function DriveToolbar({ view, heading, selected, onAction, onClearSelecti
       modal={false}
       trigger={{
         className: `${textBase} h-9 px-2.5 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white`,
-        'aria-label': `${t('drive.toolbar.sortBy')}: ${t(`drive.sort.${order.field}`)}, ${order.direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending')}`,
+        'aria-label': t('drive.toolbar.sortState', { field: t(`drive.sort.${order.field}`), direction: order.direction === 'asc' ? t('drive.toolbar.ascending') : t('drive.toolbar.descending') }),
         'data-testid': 'sort-menu',
       }}
       content={{ align: 'end', sideOffset: 4, className: menuContentClass }}

@@ -28,6 +28,8 @@ export default {
     cloudDownload: 'Add cloud download',
     sort: 'Sort',
     sortBy: 'Sort by',
+    /** The sort button's accessible name: the order in force. */
+    sortState: 'Sort by: {{field}}, {{direction}}',
     order: 'Order',
     ascending: 'Ascending',
     descending: 'Descending',

@@ -28,6 +28,8 @@ export default {
     cloudDownload: 'Tambah unduhan cloud',
     sort: 'Urutkan',
     sortBy: 'Urutkan menurut',
+    /** The sort button's accessible name: the order in force. */
+    sortState: 'Urutkan menurut: {{field}}, {{direction}}',
     order: 'Urutan',
     ascending: 'Naik',
     descending: 'Turun',

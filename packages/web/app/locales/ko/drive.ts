@@ -28,6 +28,8 @@ export default {
     cloudDownload: '클라우드 다운로드 추가',
     sort: '정렬',
     sortBy: '정렬 기준',
+    /** The sort button's accessible name: the order in force. */
+    sortState: '정렬 기준: {{field}}, {{direction}}',
     order: '순서',
     ascending: '오름차순',
     descending: '내림차순',

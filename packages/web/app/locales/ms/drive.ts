@@ -28,6 +28,8 @@ export default {
     cloudDownload: 'Tambah muat turun awan',
     sort: 'Isih',
     sortBy: 'Isih mengikut',
+    /** The sort button's accessible name: the order in force. */
+    sortState: 'Isih mengikut: {{field}}, {{direction}}',
     order: 'Susunan',
     ascending: 'Menaik',
     descending: 'Menurun',

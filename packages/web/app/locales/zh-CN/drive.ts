@@ -28,6 +28,8 @@ export default {
     cloudDownload: '添加云下载',
     sort: '排序',
     sortBy: '排序方式',
+    /** The sort button's accessible name: the order in force. */
+    sortState: '排序方式：{{field}}，{{direction}}',
     order: '顺序',
     ascending: '升序',
     descending: '降序',

@@ -28,6 +28,8 @@ export default {
     cloudDownload: '新增雲端下載',
     sort: '排序',
     sortBy: '排序方式',
+    /** The sort button's accessible name: the order in force. */
+    sortState: '排序方式：{{field}}，{{direction}}',
     order: '順序',
     ascending: '遞增',
     descending: '遞減',
