@@ -86,6 +86,7 @@ export function DriveDialogs({ dialog, onClose, view, folderId, startPath, listi
         mode={dialog?.type === 'copy' ? 'copy' : 'move'}
         items={dialog?.type === 'move' || dialog?.type === 'copy' ? dialog.files : []}
         startPath={startPath}
+        onFolderCreated={listing.put}
         onPick={async (folder) => {
           if (dialog?.type !== 'move' && dialog?.type !== 'copy') return
           const files = dialog.files

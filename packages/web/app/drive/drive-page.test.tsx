@@ -192,6 +192,30 @@ describe('DrivePage: My drive', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(ERROR_MESSAGES['en-US'].file_not_found)
   })
 
+  it('makes a new folder in the picker, opens it and moves the item there', async () => {
+    const api = new FakeDriveApi([aFile({ name: 'a.txt' })])
+    show(api)
+    await waitFor(() => expect(rowNames()).toEqual(['a.txt']))
+    await userEvent.click(within(await openRowMenu('a.txt')).getByRole('menuitem', { name: 'Move to…' }))
+    const picker = await screen.findByTestId('folder-picker')
+    expect(await within(picker).findByText('No folders in here')).toBeDefined()
+    await userEvent.click(within(picker).getByTestId('picker-new-folder'))
+    const field = await screen.findByLabelText('Folder name')
+    expect(document.activeElement).toBe(field)
+    await userEvent.clear(field)
+    await userEvent.type(field, 'Papers{Enter}')
+    // The picker now stands in the new folder, which is not where the item is: it can go there.
+    await waitFor(() => expect(within(picker).getByText('Papers')).toBeDefined())
+    await waitFor(() => expect((within(picker).getByTestId('picker-submit') as HTMLButtonElement).disabled).toBe(false))
+    const papers = [...api.files.values()].find((file) => file.name === 'Papers')!
+    expect(api.callsOf('createFolder')).toEqual([[{ name: 'Papers', parentId: '' }]])
+    await userEvent.click(within(picker).getByTestId('picker-submit'))
+    expect(await screen.findByText('“a.txt” moved to Papers')).toBeDefined()
+    expect(api.callsOf('move')).toEqual([[[expect.any(String)], papers.id]])
+    // The new folder shows in the page's list, which the item left.
+    await waitFor(() => expect(rowNames()).toEqual(['Papers']))
+  })
+
   it('moves an item into a folder chosen in the picker', async () => {
     const docs = aFolder({ name: 'Docs' })
     const inner = aFolder({ name: 'Inner', parent_id: docs.id })

@@ -8,11 +8,12 @@ import { Breadcrumbs } from './breadcrumbs'
 import { DialogShell } from './dialog-shell'
 import type { DriveApi } from './drive-api'
 import { type PathStep, rememberFolder } from './folder-path'
-import { ChevronRightIcon, FileKindIcon } from './icons'
+import { ChevronRightIcon, FileKindIcon, FolderPlusIcon } from './icons'
 import { DEFAULT_ORDER } from './listing'
 import { useDescribeError, useErrorText } from './use-error-text'
 import { useListing } from './use-listing'
 import { usePlural } from './use-plural'
+import { NameDialog } from './name-dialog'
 import { VirtualList } from './virtual-list'
 import { FileName } from './file-name'
 
@@ -33,26 +34,32 @@ export interface FolderPickerDialogProps {
   onPick(folder: PathStep): Promise<void>
   /** The pick button's text in `choose` mode, when "Save here" does not say what happens (unpacking). */
   pickLabel?: string
+  /** Told of a folder made with "New folder" (the page's list may show where it went). */
+  onFolderCreated?(folder: DriveFile): void
 }
 
 /**
  * "Move to", "Copy to" and "Save to" (`choose`): browses the folders (a windowed list, paged like the main one) from
  * the page's folder, with breadcrumbs back up. A folder being moved cannot be opened (it cannot
- * go inside itself), and moving to the folder the items are already in is not offered.
+ * go inside itself), and moving to the folder the items are already in is not offered. "New
+ * folder" makes one where the picker is and opens it, as Google Drive's picker does: a new user
+ * with no folders yet can still move, copy or unpack into one.
  */
-export function FolderPickerDialog({ api, open, onOpenChange, mode, items, startPath, onPick, pickLabel }: FolderPickerDialogProps) {
+export function FolderPickerDialog({ api, open, onOpenChange, mode, items, startPath, onPick, pickLabel, onFolderCreated }: FolderPickerDialogProps) {
   const { t } = useT()
   const tp = usePlural()
   const describe = useDescribeError()
   const [path, setPath] = useState<readonly PathStep[]>(startPath)
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [naming, setNaming] = useState(false)
 
   useEffect(() => {
     if (!open) return
     setPath(startPath)
     setError(null)
     setPending(false)
+    setNaming(false)
   }, [open, startPath])
 
   const here = path[path.length - 1] ?? { id: '', name: '' }
@@ -86,6 +93,10 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
       testId="folder-picker"
       footer={
         <>
+          <Button variant="ghost" className="sm:mr-auto" disabled={intoItself} onClick={() => setNaming(true)} data-testid="picker-new-folder">
+            <FolderPlusIcon className="size-4" />
+            {t('drive.toolbar.newFolder')}
+          </Button>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             {t('common.cancel')}
           </Button>
@@ -113,6 +124,19 @@ export function FolderPickerDialog({ api, open, onOpenChange, mode, items, start
           {error}
         </Alert>
       ) : null}
+      <NameDialog
+        open={naming}
+        onOpenChange={setNaming}
+        mode="new-folder"
+        initialName={t('drive.names.newFolder.initial')}
+        isFolder
+        onSubmit={async (name) => {
+          const folder = await api.createFolder({ name, parentId: here.id })
+          rememberFolder(folder)
+          onFolderCreated?.(folder)
+          setPath([...path, { id: folder.id, name: folder.name }])
+        }}
+      />
     </DialogShell>
   )
 }
